@@ -1,0 +1,97 @@
+// Building candidates: kernel mode (device code only, NVRTC in-process, ~13 ms) and launcher mode
+// (a .cu with an extern "C" host launcher, nvcc into a shared object, ~1.3 s). Results are cached on
+// disk by content hash (source, flags, arch, toolkit version).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt {
+
+enum class CandidateMode { kernel, launcher };
+std::string_view to_string(CandidateMode mode) noexcept;
+
+struct CompileOptions {
+  std::string arch;                        // "sm_90"; empty = detected GPU, else sm_90
+  std::vector<std::string> gencode;        // extra nvcc -gencode values (launcher mode)
+  std::vector<std::string> extra_flags;    // appended to every compile
+  std::filesystem::path cache_dir;         // empty = $KOPT_CACHE_DIR or ~/.cache/kopt
+  std::filesystem::path cuda_home;         // empty = $CUDA_HOME, else the nvcc on PATH, else /usr/local/cuda
+  unsigned jobs = 0;                       // parallel compiles; 0 = all cores
+};
+
+struct CompileRequest {
+  CandidateMode mode = CandidateMode::kernel;
+  std::string source;                      // full text
+  std::filesystem::path origin;            // file name used in diagnostics
+  std::string entry;                       // launcher symbol (launcher) or __global__ name (kernel)
+  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::string> libraries;      // launcher mode: cublas, cusparse, ...
+  std::vector<std::string> flags;          // per-request extra flags (e.g. -DTILE=64)
+};
+
+// Static resource usage reported by ptxas / the CUBIN (registers, spills, shared memory).
+struct ResourceUsage {
+  int registers = -1;
+  int spill_stores_bytes = -1;
+  int spill_loads_bytes = -1;
+  int static_shared_bytes = -1;
+  int stack_bytes = -1;
+};
+
+struct Artifact {
+  CandidateMode mode = CandidateMode::kernel;
+  std::filesystem::path path;              // .cubin (kernel) or .so (launcher)
+  std::string symbol;                      // launcher symbol or lowered kernel name
+  std::string key;                         // content hash of everything that went into the build
+  std::string arch;                        // e.g. sm_90
+  ResourceUsage resources;
+};
+
+struct CompileOutcome {
+  bool ok = false;
+  Artifact artifact;                       // valid when ok
+  std::string diagnostics;                 // trimmed compiler messages (errors, or warnings when ok)
+  double compile_ms = 0.0;
+  bool cache_hit = false;
+};
+
+class Compiler {
+ public:
+  // Fails only when the toolchain is unusable (NVRTC cannot be loaded, cache dir unwritable).
+  static Result<Compiler> create(CompileOptions options);
+
+  // A candidate's own errors come back as ok=false with diagnostics; Error means kopt could not run.
+  Result<CompileOutcome> compile(CompileRequest const& request) const;
+  // Compiles all requests in parallel on options.jobs threads; results in request order.
+  std::vector<Result<CompileOutcome>> compile_all(std::vector<CompileRequest> const& requests) const;
+
+  CompileOptions const& options() const noexcept { return options_; }
+  std::string const& toolkit_version() const noexcept { return toolkit_version_; }
+
+ private:
+  CompileOptions options_;
+  std::string toolkit_version_;
+  std::filesystem::path nvcc_;
+};
+
+// Which mode a source is written for: launcher when it defines a host function named `entry`
+// (extern "C", not __global__), kernel when it defines a __global__ function named `entry`.
+std::optional<CandidateMode> detect_mode(std::string const& source, std::string const& entry);
+
+// A candidate may override the task's kernel-mode launch geometry with one comment line:
+//   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name
+// Fields are optional; missing ones keep the task's values. Errors name the line.
+Result<LaunchSpec> apply_launch_annotation(std::string const& source, LaunchSpec const& base);
+
+// Trims a compiler log to what a person needs: error/warning lines with file:line, at most
+// `max_lines`, with a count of what was left out.
+std::string trim_compiler_log(std::string const& log, std::size_t max_lines = 30);
+
+}  // namespace kopt

@@ -1,0 +1,160 @@
+// `kopt eval`: verify candidates against a task's reference on every size case and time them.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kopt/candidate_status.hpp"
+#include "kopt/compile.hpp"
+#include "kopt/device.hpp"
+#include "kopt/measure.hpp"
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt {
+
+struct EvalOptions {
+  TimingTier tier = TimingTier::confirm;
+  std::optional<std::uint64_t> seed;       // unset: drawn from the OS and recorded in the report
+  int device = 0;
+  bool sanitize = false;                   // one trial under compute-sanitizer memcheck + racecheck
+  bool time_baseline = true;               // time the task's vendor baseline when it has one
+  std::vector<std::string> sizes;          // only these size cases (empty = all)
+  std::optional<CandidateMode> mode;       // unset: detected from each source
+  CompileOptions compile;
+  double timeout_factor = 50.0;            // watchdog: factor x reference time ...
+  double timeout_floor_ms = 2000.0;        // ... clamped to [floor, ceiling]
+  double timeout_ceiling_ms = 60000.0;
+  std::filesystem::path worker_path;       // empty: kopt-worker next to the running executable
+};
+
+struct CandidateSource {
+  std::string name;                        // shown in reports (file name by default)
+  std::filesystem::path path;
+  std::string source;                      // text (read from path when empty)
+};
+
+struct KernelTiming {
+  SampleStats us;                          // per call, CUDA events (device-wide when needed)
+  std::optional<SampleStats> graph_us;     // per call, CUDA-graph replay (short kernels)
+  bool device_wide = false;                // work escaped the launch stream; timed to device idle
+  double warmup_ms = 0.0;
+};
+
+struct SizeResult {
+  std::string size;
+  bool verify_only = false;
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  double max_abs_err = 0.0;
+  double max_rel_err = 0.0;
+  std::size_t mismatches = 0;
+  std::vector<std::uint64_t> seeds;        // one per verification trial, then post-timing check
+  std::optional<KernelTiming> reference;
+  std::optional<KernelTiming> candidate;
+  std::optional<KernelTiming> baseline;
+  std::optional<double> speedup;           // reference median / candidate median
+  std::optional<double> vs_baseline;       // baseline median / candidate median
+  std::optional<double> bytes;             // work model for this size
+  std::optional<double> flops;
+  double sol_us = 0.0;                     // speed-of-light bound
+  std::optional<double> achieved_gbps;
+  std::optional<double> achieved_gflops;
+  std::optional<double> pct_of_sol;        // sol_us / candidate median * 100
+};
+
+struct PhaseTimes {
+  double compile_ms = 0.0;
+  double load_ms = 0.0;
+  double verify_ms = 0.0;
+  double time_ms = 0.0;
+  double total_ms = 0.0;
+};
+
+struct CandidateReport {
+  std::string name;
+  std::filesystem::path path;
+  CandidateMode mode = CandidateMode::kernel;
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;                     // first failure, for people
+  std::string diagnostics;                 // compiler output when relevant
+  bool cache_hit = false;
+  ResourceUsage resources;
+  std::vector<SizeResult> sizes;
+  std::optional<double> geomean_speedup;   // over timed size cases
+  PhaseTimes phases;
+  std::string sanitizer;                   // compute-sanitizer summary when --sanitize
+};
+
+struct EvalReport {
+  std::string task;
+  std::filesystem::path task_dir;
+  DeviceInfo device;
+  std::string toolkit;
+  std::uint64_t seed = 0;
+  TimingTier tier = TimingTier::confirm;
+  std::string started_at;                  // ISO 8601 UTC
+  double wall_ms = 0.0;
+  std::vector<CandidateReport> candidates;
+};
+
+// Progress events for bars and logs.
+struct EvalProgress {
+  std::size_t done = 0;
+  std::size_t total = 0;
+  std::string what;
+};
+using ProgressCallback = std::function<void(EvalProgress const&)>;
+
+struct TaskCheckReport;
+
+class Evaluator {
+ public:
+  // Starts the GPU worker; fails with no_gpu when none is usable.
+  static Result<std::unique_ptr<Evaluator>> create(EvalOptions options);
+  ~Evaluator();
+  Evaluator(Evaluator const&) = delete;
+  Evaluator& operator=(Evaluator const&) = delete;
+
+  DeviceInfo const& device() const noexcept;
+  // Every candidate gets a report with exactly one status; Error only when kopt could not run
+  // (the reference itself fails, the worker cannot start, ...).
+  Result<EvalReport> evaluate(TaskSpec const& task, std::vector<CandidateSource> const& candidates,
+                              ProgressCallback const& progress = {});
+  // Runs the reference (and baseline) alone on every size case: `kopt task check`.
+  Result<TaskCheckReport> check_task(TaskSpec const& task, ProgressCallback const& progress = {});
+
+  struct Impl;
+
+ private:
+  explicit Evaluator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs only the reference (and baseline) on every size case: `kopt task check`.
+struct TaskCheckSize {
+  std::string size;
+  std::vector<std::pair<std::string, std::size_t>> buffer_elements;
+  std::optional<double> bytes;
+  std::optional<double> flops;
+  std::optional<KernelTiming> reference;
+  std::optional<KernelTiming> baseline;
+  bool deterministic = true;
+  bool reference_constant = false;         // warns: outputs are constant, cheats would pass
+  std::string note;
+};
+
+struct TaskCheckReport {
+  std::string task;
+  DeviceInfo device;
+  std::uint64_t seed = 0;
+  std::vector<TaskCheckSize> sizes;
+  std::vector<std::string> warnings;       // e.g. degenerate outputs, sizes smaller than a wave
+};
+
+}  // namespace kopt

@@ -1,0 +1,45 @@
+// Host-side generation of a trial's input data from a task's generator specs.
+// Deterministic: (task, size case, seed, trial) always yields the same bytes, on any machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kopt/dtype.hpp"
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt {
+
+struct HostBuffer {
+  std::string name;
+  Role role = Role::input;
+  DType dtype = DType::f32;
+  std::size_t count = 0;           // elements
+  std::vector<std::byte> bytes;    // count * size_of(dtype) for inputs/inouts; empty for outputs
+};
+
+struct TrialInputs {
+  std::uint64_t seed = 0;
+  int trial = 0;
+  std::vector<HostBuffer> buffers;  // one per task buffer, in signature order
+};
+
+// Element counts of every buffer for a size case (signature order). Fails on a negative length
+// or an expression error, naming the buffer.
+Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase const& size);
+
+// Fills every input and inout buffer. Trial k uses generator k % n of each buffer; structured
+// generators fill all of their target buffers consistently. `threads` = 0 uses all cores.
+Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
+                                    int trial, unsigned threads = 0);
+
+// Names of the generator kinds this build knows (for --help and error messages).
+std::vector<std::string> generator_kinds();
+
+// A counter-based 64-bit mix (splitmix64 finaliser): the root of all randomness in kopt.
+std::uint64_t mix64(std::uint64_t x) noexcept;
+
+}  // namespace kopt

@@ -1,0 +1,141 @@
+// The task: what a kernel must compute, on which inputs, at which sizes, to which tolerance.
+// A task is a folder holding task.toml plus CUDA sources; docs/task-format.md is the reference.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kopt/dtype.hpp"
+#include "kopt/expr.hpp"
+#include "kopt/result.hpp"
+
+namespace kopt {
+
+enum class Role { input, output, inout };
+std::string_view to_string(Role role) noexcept;
+
+// A generator parameter as written in the spec: a number, or a string that is either an integer
+// expression over scalars ("N*C") or a keyword ("power_law"); the generator decides which.
+using GeneratorParam = std::variant<double, std::string>;
+
+// One parameter of the extern "C" entry launcher, in signature order.
+struct Param {
+  std::string name;
+  std::string c_type;         // as written: "const float*", "int"
+  bool is_pointer = false;
+  DType dtype = DType::f32;   // element type for pointers, value type for scalars
+  bool is_const = false;      // pointee is const
+};
+
+struct Signature {
+  std::string function;       // launcher / kernel name
+  std::vector<Param> params;
+};
+
+// Parses `void softmax(float* out, const float* in, int N, int C)` (extern "C" optional).
+Result<Signature> parse_signature(std::string const& text);
+
+// How a buffer's contents are produced for each trial. `kind` selects the generator; params are
+// interpreted by it (docs/task-format.md lists kinds and their params). Structured generators
+// (csr, coo, ell, csc) fill several buffers at once; they are declared under [generators.<name>].
+struct GeneratorSpec {
+  std::string kind;                               // uniform, normal, int_uniform, constant, ...
+  std::map<std::string, GeneratorParam> params;   // low/high/mean/std/value/...
+  std::map<std::string, std::string> targets;     // structured: role-in-generator -> buffer name
+};
+
+struct BufferSpec {
+  std::string name;
+  Role role = Role::input;
+  DType dtype = DType::f32;
+  Expr length;                                    // elements
+  // Distributions cycled over trials (trial k uses generators[k % size]). Empty for outputs and for
+  // buffers filled by a structured generator.
+  std::vector<GeneratorSpec> generators;
+};
+
+struct ScalarSpec {
+  std::string name;
+  DType dtype = DType::i32;
+};
+
+using ScalarValue = std::variant<std::int64_t, double>;
+
+struct SizeCase {
+  std::string name;
+  std::map<std::string, ScalarValue, std::less<>> values;  // every scalar parameter is assigned
+  bool verify_only = false;                                // checked, never timed
+};
+
+struct ToleranceSpec {
+  double atol = 0.0;
+  double rtol = 0.0;
+  double mismatch_fraction = 0.0;  // fraction of elements allowed outside tolerance
+};
+
+struct WorkModel {
+  std::optional<Expr> bytes;   // minimum bytes moved through device memory per call
+  std::optional<Expr> flops;   // floating-point operations per call
+};
+
+// Launch geometry for kernel-mode candidates (device code only): expressions over scalars.
+struct LaunchSpec {
+  std::string kernel;                 // __global__ function name; defaults to the entry name
+  std::vector<Expr> grid;             // 1 to 3 dimensions
+  std::vector<Expr> block;            // 1 to 3 dimensions
+  Expr shared_bytes;                  // dynamic shared memory
+};
+
+struct SourceSpec {
+  std::filesystem::path path;         // absolute after loading
+  std::vector<std::string> libraries; // cublas, cublasLt, cusparse, cufft ... linked when built
+};
+
+struct TaskSpec {
+  std::filesystem::path dir;          // the task folder (absolute)
+  std::filesystem::path spec_file;    // task.toml (absolute)
+  std::string name;
+  std::string description;            // plain language: what the kernel computes
+  std::string family;                 // optional, e.g. "row_softmax" (strategy library)
+  Signature signature;
+  std::vector<BufferSpec> buffers;    // pointer params, signature order
+  std::vector<ScalarSpec> scalars;    // scalar params, signature order
+  std::map<std::string, GeneratorSpec> structured_generators;
+  std::vector<SizeCase> sizes;
+  std::map<DType, ToleranceSpec> tolerance;   // per output dtype
+  int trials = 3;                             // verification trials per size case (>= 3)
+  SourceSpec reference;
+  std::optional<SourceSpec> baseline;         // vendor library launcher, timed for comparison only
+  WorkModel work;
+  std::optional<LaunchSpec> launch;           // enables kernel-mode candidates
+
+  BufferSpec const* find_buffer(std::string_view name) const;
+  ToleranceSpec tolerance_for(DType dtype) const;  // falls back to a dtype default
+  // Integer scalars of a size case as an expression environment (floating scalars are skipped).
+  ScalarEnv env_for(SizeCase const& size) const;
+};
+
+// Loads and validates <dir>/task.toml (or a direct path to a .toml file).
+Result<TaskSpec> load_task(std::filesystem::path const& dir_or_file);
+// Parses spec text; `origin` names the file in error messages, `dir` resolves relative sources.
+Result<TaskSpec> parse_task(std::string const& toml_text, std::filesystem::path const& origin,
+                            std::filesystem::path const& dir);
+
+// Default tolerance when a task does not give one for a dtype.
+ToleranceSpec default_tolerance(DType dtype) noexcept;
+
+// `kopt init`: writes a task skeleton (task.toml with TODOs, reference.cu copied from the launcher)
+// for the first extern "C" launcher in `launcher_source`.
+struct InitResult {
+  std::filesystem::path task_dir;
+  std::vector<std::string> todos;  // what the user still has to fill in
+};
+Result<InitResult> init_task(std::filesystem::path const& launcher_source,
+                             std::filesystem::path const& task_dir, bool overwrite);
+
+}  // namespace kopt

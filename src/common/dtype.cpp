@@ -1,0 +1,94 @@
+#include "kopt/dtype.hpp"
+
+#include <array>
+#include <string>
+
+namespace kopt {
+namespace {
+
+struct DTypeInfo {
+  DType dtype;
+  std::string_view name;
+  std::string_view c_name;
+  std::size_t size;
+  bool floating;
+};
+
+constexpr std::array<DTypeInfo, 11> kTypes{{
+    {DType::f32, "f32", "float", 4, true},
+    {DType::f64, "f64", "double", 8, true},
+    {DType::f16, "f16", "__half", 2, true},
+    {DType::bf16, "bf16", "__nv_bfloat16", 2, true},
+    {DType::i8, "i8", "int8_t", 1, false},
+    {DType::u8, "u8", "uint8_t", 1, false},
+    {DType::i16, "i16", "int16_t", 2, false},
+    {DType::i32, "i32", "int", 4, false},
+    {DType::u32, "u32", "unsigned int", 4, false},
+    {DType::i64, "i64", "int64_t", 8, false},
+    {DType::u64, "u64", "uint64_t", 8, false},
+}};
+
+DTypeInfo const* find(DType dtype) noexcept {
+  for (auto const& info : kTypes) {
+    if (info.dtype == dtype) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view to_string(DType dtype) noexcept {
+  auto const* info = find(dtype);
+  return info ? info->name : "unknown";
+}
+
+std::optional<DType> dtype_from_string(std::string_view text) noexcept {
+  for (auto const& info : kTypes) {
+    if (info.name == text) return info.dtype;
+  }
+  return std::nullopt;
+}
+
+std::optional<DType> dtype_from_c_type(std::string_view c_type) noexcept {
+  struct Alias {
+    std::string_view spelling;
+    DType dtype;
+  };
+  static constexpr std::array<Alias, 27> kAliases{{
+      {"float", DType::f32},         {"double", DType::f64},
+      {"__half", DType::f16},        {"half", DType::f16},
+      {"__nv_bfloat16", DType::bf16},{"nv_bfloat16", DType::bf16},
+      {"__bfloat16", DType::bf16},   {"bf16", DType::bf16},
+      {"int8_t", DType::i8},         {"signed char", DType::i8},
+      {"char", DType::i8},           {"uint8_t", DType::u8},
+      {"unsigned char", DType::u8},  {"int16_t", DType::i16},
+      {"short", DType::i16},         {"int", DType::i32},
+      {"int32_t", DType::i32},       {"unsigned", DType::u32},
+      {"unsigned int", DType::u32},  {"uint32_t", DType::u32},
+      {"int64_t", DType::i64},       {"long", DType::i64},
+      {"long long", DType::i64},     {"uint64_t", DType::u64},
+      {"size_t", DType::u64},        {"unsigned long", DType::u64},
+      {"unsigned long long", DType::u64},
+  }};
+  for (auto const& alias : kAliases) {
+    if (alias.spelling == c_type) return alias.dtype;
+  }
+  return std::nullopt;
+}
+
+std::string_view c_type_name(DType dtype) noexcept {
+  auto const* info = find(dtype);
+  return info ? info->c_name : "void";
+}
+
+std::size_t size_of(DType dtype) noexcept {
+  auto const* info = find(dtype);
+  return info ? info->size : 0;
+}
+
+bool is_floating(DType dtype) noexcept {
+  auto const* info = find(dtype);
+  return info != nullptr && info->floating;
+}
+
+}  // namespace kopt
