@@ -36,6 +36,12 @@ Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase c
 Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
                                     int trial, unsigned threads = 0);
 
+// Checks every generator of the task without a size case: kinds, parameter names and syntax (numbers,
+// expressions over the task's integer scalars, keywords), structured targets (present, known, naming
+// input or inout buffers filled by nothing else) and dtype requirements. Errors name the spec file and
+// field, e.g. "<spec>: buffers.in.generator: unknown kind 'uniformm'; expected one of uniform, ...".
+Status validate_generators(TaskSpec const& task);
+
 // Names of the generator kinds this build knows (for --help and error messages).
 std::vector<std::string> generator_kinds();
 

@@ -1,6 +1,7 @@
 // Discovery of the tools kopt uses: nvcc, NVRTC, the CUDA driver, ncu, compute-sanitizer.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,10 +19,15 @@ struct ToolStatus {
 
 // Runs `command` through /bin/sh, returns exit code and combined output (bounded).
 struct CommandResult {
-  int exit_code = -1;
-  std::string output;
+  int exit_code = -1;      // 128 + signal when killed by a signal
+  std::string output;      // stdout and stderr merged, at most 1 MiB
+  bool timed_out = false;  // the command ran past its time limit and was killed
 };
 CommandResult run_command(std::string const& command);
+// Same, killing the command (and the processes it started) after `timeout`.
+CommandResult run_command(std::string const& command, std::chrono::milliseconds timeout);
+// Quotes `word` for /bin/sh (single quotes; safe for any byte string).
+std::string shell_quote(std::string const& word);
 
 std::filesystem::path find_cuda_home();
 std::optional<std::filesystem::path> find_program(std::string const& name);

@@ -1,0 +1,75 @@
+// Reports of evaluations, task checks and `kopt doctor`: JSON for programs, aligned plain-text tables for
+// people. docs/cli.md shows examples of both.
+//
+// JSON: every document carries a top-level "schema" ("kopt.eval/1", "kopt.task_check/1", "kopt.doctor/1").
+// Enums are strings, unset optionals are null, non-finite numbers are the strings "inf", "-inf", "nan".
+// Reading a document back gives an equal value: to_json(from_json(to_json(r))) == to_json(r).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kopt/device.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/result.hpp"
+#include "kopt/toolchain.hpp"
+
+namespace kopt {
+
+inline constexpr std::string_view kEvalSchema = "kopt.eval/1";
+inline constexpr std::string_view kTaskCheckSchema = "kopt.task_check/1";
+inline constexpr std::string_view kDoctorSchema = "kopt.doctor/1";
+
+// ---- JSON ------------------------------------------------------------------------------------------
+
+nlohmann::json to_json(EvalReport const& report);
+nlohmann::json to_json(TaskCheckReport const& report);
+// Errors (invalid_spec) name the field path ("candidates[0].sizes[1].status") and what was expected.
+Result<EvalReport> eval_report_from_json(nlohmann::json const& json);
+Result<TaskCheckReport> task_check_report_from_json(nlohmann::json const& json);
+
+// What `kopt doctor` found: host tools, the GPU (when one could be opened) or why not.
+struct DoctorFindings {
+  std::vector<ToolStatus> tools;
+  std::optional<DeviceInfo> device;
+  std::optional<std::string> device_error;  // why no GPU could be used
+};
+nlohmann::json to_json(DoctorFindings const& findings);
+// What keeps kopt from working, one plain sentence each; empty when ready. Tools other than nvcc, NVRTC
+// and the driver (ncu, compute-sanitizer, ...) are optional and never listed.
+std::vector<std::string> doctor_problems(DoctorFindings const& findings);
+
+// ---- Tables for people -----------------------------------------------------------------------------
+
+struct RenderOptions {
+  bool color = false;    // ANSI colours for statuses and verdicts
+  bool verbose = false;  // also seeds, CUDA-graph timings, warm-up and resource details
+};
+
+std::string render_eval(EvalReport const& report, RenderOptions const& options = {});
+std::string render_task_check(TaskCheckReport const& report, RenderOptions const& options = {});
+std::string render_doctor(DoctorFindings const& findings, RenderOptions const& options = {});
+std::string render_doctor(std::vector<ToolStatus> const& tools, std::optional<DeviceInfo> const& device,
+                          std::optional<std::string> const& device_error, RenderOptions const& options = {});
+
+// The one-line verdict for a candidate: "ok: 3.41x geomean over the reference on 2 timed sizes" or
+// "REJECTED wrong_output on size 'odd': <message>".
+std::string candidate_verdict(CandidateReport const& candidate);
+
+// ---- Units (3 significant digits) ------------------------------------------------------------------
+
+// Picks ns, µs, ms or s so the number keeps 3 significant digits: 0.0123 ms -> "12.3 µs".
+std::string format_duration_us(double microseconds);
+std::string format_duration_ms(double milliseconds);
+// SI prefixes (k, M, G, T, P): format_si(4194304, "B") -> "4.19 MB".
+std::string format_si(double value, std::string_view unit);
+// Ratios: "3.41x".
+std::string format_ratio(double ratio);
+// A number with 3 significant digits and no unit or exponent: 0.5 -> "0.500", 12.34 -> "12.3";
+// from 1000 on it is rounded to an integer: 1234.4 -> "1234".
+std::string format_3sig(double value);
+
+}  // namespace kopt

@@ -1,0 +1,137 @@
+#include "cli/arguments.hpp"
+
+// GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+#include <algorithm>
+#include <ostream>
+#include <string_view>
+
+#include "cli/error_output.hpp"
+#include "cli/exit_code.hpp"
+#include "cli/help_text.hpp"
+
+#ifndef KOPT_VERSION
+#define KOPT_VERSION "0.0.0"
+#endif
+
+namespace kopt::cli {
+namespace {
+
+void define_init(CLI::App& app, CliArguments& args) {
+  auto* init = app.add_subcommand("init", help::init_description());
+  init->footer(help::init_footer());
+  init->add_option("launcher", args.init.launcher, "CUDA source with an extern \"C\" launcher")->required();
+  init->add_option("-o,--out", args.init.out_dir, "task folder to create (default: ./<launcher name>)");
+  init->add_flag("--force", args.init.force, "overwrite an existing task.toml and reference.cu");
+  init->callback([&args] { args.command = Command::init; });
+}
+
+void define_task(CLI::App& app, CliArguments& args) {
+  auto* task = app.add_subcommand("task", help::task_description());
+  task->require_subcommand(1);
+  auto* check = task->add_subcommand("check", help::task_check_description());
+  check->footer(help::task_check_footer());
+  auto& a = args.task_check;
+  check->add_option("task-dir", a.task_dir, "task folder (or its task.toml)")->required();
+  check->add_flag("--json", a.json, "print a kopt.task_check/1 JSON document instead of a table");
+  check->add_option("--seed", a.seed, "seed for input generation (default: drawn at random, then printed)");
+  check->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  check->callback([&args] { args.command = Command::task_check; });
+}
+
+void define_eval(CLI::App& app, CliArguments& args) {
+  auto* eval = app.add_subcommand("eval", help::eval_description());
+  eval->footer(help::eval_footer());
+  auto& a = args.eval;
+  eval->add_option("task-dir", a.task_dir, "task folder (or its task.toml)")->required();
+  eval->add_option("candidates", a.candidates, "candidate sources (.cu)")->required();
+  eval->add_flag("--json", a.json, "print a kopt.eval/1 JSON document instead of tables (no progress)");
+  eval->add_option("--out", a.out, "also write the JSON report to this file");
+  eval->add_option("--mode", a.mode, "candidate kind; auto detects it from each source")
+      ->check(CLI::IsMember({"kernel", "launcher", "auto"}));
+  eval->add_option("--tier", a.tier, "timing protocol: screen (fast, for search) or confirm (full)")
+      ->check(CLI::IsMember({"screen", "confirm"}));
+  eval->add_option("--seed", a.seed, "seed for input generation (default: drawn at random, then reported)");
+  eval->add_option("--sizes", a.sizes, "only these size cases, comma separated (default: all)");
+  eval->add_flag("--sanitize", a.sanitize,
+                 "also run one trial under compute-sanitizer memcheck and racecheck");
+  eval->add_flag("--no-baseline", a.no_baseline, "do not time the task's vendor baseline");
+  eval->add_option("--arch", a.arch, "GPU architecture to compile for, e.g. sm_90 (default: the GPU's)");
+  eval->add_option("--gencode", a.gencode, "extra nvcc -gencode value (launcher mode); repeatable")
+      ->allow_extra_args(false);
+  eval->add_option("--flag", a.flags, "extra compiler flag, written --flag=-X; repeatable")
+      ->allow_extra_args(false);
+  eval->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  eval->add_option("--timeout-floor-ms", a.timeout_floor_ms,
+                   "shortest watchdog deadline per call (default 2000)")
+      ->check(CLI::PositiveNumber);
+  eval->add_option("--timeout-ceiling-ms", a.timeout_ceiling_ms,
+                   "longest watchdog deadline per call (default 60000)")
+      ->check(CLI::PositiveNumber);
+  eval->callback([&args] { args.command = Command::eval; });
+}
+
+void define_doctor(CLI::App& app, CliArguments& args) {
+  auto* doctor = app.add_subcommand("doctor", help::doctor_description());
+  doctor->footer(help::doctor_footer());
+  doctor->add_flag("--json", args.doctor.json, "print a kopt.doctor/1 JSON document instead of a table");
+  doctor->add_option("--device", args.doctor.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  doctor->callback([&args] { args.command = Command::doctor; });
+}
+
+void print_help(std::ostream& out, std::string const& text) {
+  out << text;
+  if (text.empty() || text.back() != '\n') out << '\n';
+}
+
+}  // namespace
+
+bool wants_json(int argc, char const* const* argv) {
+  return std::any_of(argv + 1, argv + argc,
+                     [](char const* arg) { return std::string_view(arg) == "--json"; });
+}
+
+ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out,
+                                     std::ostream& err) {
+  CliArguments args;
+  CLI::App app(help::kopt_description(), "kopt");
+  app.footer(help::kopt_footer());
+  app.set_version_flag("--version", std::string("kopt ") + KOPT_VERSION);
+  app.add_flag("-v,--verbose", args.global.verbose,
+               "more detail: options used, seeds, graph timings, resources");
+  app.add_flag("--no-color", args.global.no_color, "never colour the output (also: NO_COLOR=1)");
+  app.require_subcommand(1);
+  app.fallthrough();  // global flags may follow the subcommand
+  define_init(app, args);
+  define_task(app, args);
+  define_eval(app, args);
+  define_doctor(app, args);
+
+  try {
+    app.parse(argc, argv);
+  } catch (CLI::CallForHelp const&) {
+    print_help(out, app.help());
+    return {std::nullopt, 0};
+  } catch (CLI::CallForAllHelp const&) {
+    print_help(out, app.help("", CLI::AppFormatMode::All));
+    return {std::nullopt, 0};
+  } catch (CLI::CallForVersion const& version) {
+    out << version.what() << '\n';
+    return {std::nullopt, 0};
+  } catch (CLI::ParseError const& error) {
+    if (error.get_exit_code() == 0) {  // any other "stop here, all is well" CLI11 may raise
+      app.exit(error, out, err);
+      return {std::nullopt, 0};
+    }
+    report_error(make_error(ErrorCode::invalid_argument, error.what()), ExitCode::usage,
+                 wants_json(argc, argv), out, err);
+    err << "Run 'kopt --help' (or 'kopt <command> --help') for usage.\n";
+    return {std::nullopt, to_int(ExitCode::usage)};
+  }
+  return {std::move(args), 0};
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,79 @@
+// The command line of `kopt`: what each subcommand accepts, parsed by CLI11 into plain structs. Values
+// are checked here only for shape (numbers, choices); options.hpp turns them into EvalOptions.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::cli {
+
+struct GlobalArgs {
+  bool verbose = false;
+  bool no_color = false;
+};
+
+struct InitArgs {
+  std::string launcher;
+  std::string out_dir;  // empty: ./<launcher stem>
+  bool force = false;
+};
+
+struct TaskCheckArgs {
+  std::string task_dir;
+  bool json = false;
+  std::string seed;  // empty: drawn by kopt
+  int device = 0;
+};
+
+struct EvalArgs {
+  std::string task_dir;
+  std::vector<std::string> candidates;
+  bool json = false;
+  std::string out;  // also write the JSON report here
+  std::string mode = "auto";
+  std::string tier = "confirm";
+  std::string seed;
+  std::string sizes;  // "a,b"
+  bool sanitize = false;
+  bool no_baseline = false;
+  std::string arch;
+  std::vector<std::string> gencode;
+  std::vector<std::string> flags;
+  int device = 0;
+  std::optional<double> timeout_floor_ms;
+  std::optional<double> timeout_ceiling_ms;
+};
+
+struct DoctorArgs {
+  bool json = false;
+  int device = 0;
+};
+
+enum class Command { init, task_check, eval, doctor };
+
+struct CliArguments {
+  GlobalArgs global;
+  Command command = Command::doctor;
+  InitArgs init;
+  TaskCheckArgs task_check;
+  EvalArgs eval;
+  DoctorArgs doctor;
+};
+
+// Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage
+// error already reported: 2).
+struct ParsedCommandLine {
+  std::optional<CliArguments> arguments;
+  int exit_code = 0;
+};
+
+// Parses argv. Help and version text go to `out`; usage errors are reported as "kopt: error: ..." on `err`
+// (and as a JSON error on `out` when --json was on the command line).
+// Whether --json is among the arguments (for reporting errors as JSON even when parsing failed).
+bool wants_json(int argc, char const* const* argv);
+
+ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace kopt::cli

@@ -1,0 +1,87 @@
+// `kopt eval <task-dir> <cand.cu>... [options]`
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+
+#include "cli/candidates.hpp"
+#include "cli/commands.hpp"
+#include "cli/error_output.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "cli/terminal.hpp"
+#include "kopt/inputs.hpp"
+#include "kopt/report.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt::cli {
+namespace {
+
+std::vector<std::string> size_names(TaskSpec const& task) {
+  std::vector<std::string> names;
+  for (auto const& size : task.sizes) names.push_back(size.name);
+  return names;
+}
+
+Status write_json_file(std::filesystem::path const& path, nlohmann::json const& json) {
+  std::ofstream file(path);
+  file << json.dump(2) << '\n';
+  file.close();
+  if (!file) return make_error(ErrorCode::io_error, fmt::format("--out: cannot write '{}'", path.string()));
+  return Ok{};
+}
+
+void describe_options(EvalOptions const& options, std::ostream& err) {
+  err << fmt::format("kopt: tier {}, seed {}, device {}, arch {}, worker {}\n", to_string(options.tier),
+                     options.seed ? std::to_string(*options.seed) : std::string("random"), options.device,
+                     options.compile.arch.empty() ? std::string("detected") : options.compile.arch,
+                     options.worker_path.empty() ? std::string("default") : options.worker_path.string());
+}
+
+}  // namespace
+
+int run_eval(EvalArgs const& args, Console const& console) {
+  auto fail = [&](Error const& error, ErrorOrigin origin) {
+    return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
+  };
+  auto options = eval_options_from(args, worker_path_from_env(std::getenv("KOPT_WORKER")));
+  if (!options) return fail(options.error(), ErrorOrigin::input);
+  auto task = load_task(args.task_dir);
+  if (!task) return fail(task.error(), ErrorOrigin::input);
+  if (auto generators = validate_generators(*task); !generators)
+    return fail(generators.error(), ErrorOrigin::input);
+  if (auto status = check_size_names(options->sizes, size_names(*task), task->name); !status) {
+    return fail(status.error(), ErrorOrigin::input);
+  }
+  auto candidates = read_candidates(args.candidates);
+  if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
+  if (console.verbose) describe_options(*options, console.err);
+
+  auto evaluator = Evaluator::create(*options);
+  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  ProgressPrinter progress(console.err, progress_style_for(args.json, is_terminal(stderr)),
+                           terminal_width(stderr));
+  auto report =
+      (*evaluator)->evaluate(*task, *candidates, [&](EvalProgress const& p) { progress.update(p); });
+  progress.finish();
+  if (!report) return fail(report.error(), ErrorOrigin::environment);
+
+  nlohmann::json json = to_json(*report);
+  if (args.json) {
+    console.out << json.dump(2) << '\n';
+  } else {
+    console.out << render_eval(*report, RenderOptions{.color = console.color, .verbose = console.verbose});
+  }
+  if (!args.out.empty()) {
+    if (auto status = write_json_file(args.out, json); !status) {
+      // The report is already printed; the failure to keep a copy is still an error.
+      console.err << "kopt: error: " << status.error().message << '\n';
+      return to_int(ExitCode::usage);
+    }
+  }
+  return to_int(exit_code_for(*report));
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,22 @@
+// The subcommands of `kopt`. Each returns the process exit code (cli/exit_code.hpp).
+#pragma once
+
+#include <iosfwd>
+
+#include "cli/arguments.hpp"
+
+namespace kopt::cli {
+
+struct Console {
+  std::ostream& out;  // reports, JSON
+  std::ostream& err;  // errors, progress, --verbose notes
+  bool color = false;
+  bool verbose = false;
+};
+
+int run_init(InitArgs const& args, Console const& console);
+int run_task_check(TaskCheckArgs const& args, Console const& console);
+int run_eval(EvalArgs const& args, Console const& console);
+int run_doctor(DoctorArgs const& args, Console const& console);
+
+}  // namespace kopt::cli

@@ -1,0 +1,21 @@
+#include "cli/error_output.hpp"
+
+#include <ostream>
+
+namespace kopt::cli {
+
+nlohmann::json error_to_json(Error const& error, ExitCode exit_code) {
+  return {{"error",
+           {{"code", to_string(error.code)}, {"message", error.message}, {"exit_code", to_int(exit_code)}}}};
+}
+
+int report_error(Error const& error, ExitCode exit_code, bool json, std::ostream& out, std::ostream& err) {
+  err << "kopt: error: " << error.message << '\n';
+  if (exit_code == ExitCode::internal) {
+    err << "kopt: this is a bug in kopt; please report it with the command line and the message above.\n";
+  }
+  if (json) out << error_to_json(error, exit_code).dump(2) << '\n';
+  return to_int(exit_code);
+}
+
+}  // namespace kopt::cli

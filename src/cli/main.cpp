@@ -1,0 +1,44 @@
+// The `kopt` executable: parse the command line, run one subcommand, map the outcome to an exit code.
+#include <exception>
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/commands.hpp"
+#include "cli/error_output.hpp"
+#include "cli/terminal.hpp"
+
+namespace {
+
+int run(int argc, char** argv) {
+  using namespace kopt::cli;
+  auto parsed = parse_command_line(argc, argv, std::cout, std::cerr);
+  if (!parsed.arguments) return parsed.exit_code;
+  CliArguments const& args = *parsed.arguments;
+  Console console{std::cout, std::cerr, want_color(args.global.no_color), args.global.verbose};
+  switch (args.command) {
+    case Command::init: return run_init(args.init, console);
+    case Command::task_check: return run_task_check(args.task_check, console);
+    case Command::eval: return run_eval(args.eval, console);
+    case Command::doctor: return run_doctor(args.doctor, console);
+  }
+  return kopt::cli::to_int(ExitCode::internal);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = kopt::cli::wants_json(argc, argv);
+  try {
+    int code = run(argc, argv);
+    std::cout.flush();
+    return code;
+  } catch (std::exception const& error) {
+    return kopt::cli::report_error(kopt::make_error(kopt::ErrorCode::internal_error,
+                                                    std::string("unexpected exception: ") + error.what()),
+                                   kopt::cli::ExitCode::internal, json, std::cout, std::cerr);
+  } catch (...) {
+    return kopt::cli::report_error(
+        kopt::make_error(kopt::ErrorCode::internal_error, "unexpected non-standard exception"),
+        kopt::cli::ExitCode::internal, json, std::cout, std::cerr);
+  }
+}

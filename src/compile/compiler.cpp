@@ -1,0 +1,186 @@
+// Compiler: resolves the toolchain once, then builds candidates (cached) one by one or in parallel.
+#include <fmt/format.h>
+#include <nvrtc.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <regex>
+#include <thread>
+
+#include "compile/backends.hpp"
+#include "compile/cache.hpp"
+#include "kopt/compile.hpp"
+#include "kopt/toolchain.hpp"
+
+namespace kopt {
+namespace {
+
+constexpr char kDefaultArch[] = "sm_90";
+
+std::optional<std::string> nvrtc_version() {
+  int major = 0;
+  int minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return std::nullopt;
+  return fmt::format("{}.{}", major, minor);
+}
+
+// "Cuda compilation tools, release 13.0, V13.0.88" -> "release 13.0, V13.0.88".
+std::optional<std::string> nvcc_release(std::filesystem::path const& nvcc) {
+  CommandResult const run = run_command(shell_quote(nvcc.string()) + " --version", std::chrono::seconds(30));
+  if (run.exit_code != 0) return std::nullopt;
+  static std::regex const release(R"(release [0-9]+\.[0-9]+, V[0-9.]+)");
+  std::smatch match;
+  if (!std::regex_search(run.output, match, release)) return std::nullopt;
+  return match[0].str();
+}
+
+bool is_executable(std::filesystem::path const& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
+}
+
+Status prepare_cache_dir(std::filesystem::path const& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "tmp", ec);
+  if (ec) {
+    return make_error(
+        ErrorCode::io_error,
+        fmt::format("cannot create the compile cache {} (CompileOptions.cache_dir / KOPT_CACHE_DIR): {}",
+                    dir.string(), ec.message()));
+  }
+  if (access(dir.c_str(), W_OK) != 0 || access((dir / "tmp").c_str(), W_OK) != 0) {
+    return make_error(
+        ErrorCode::io_error,
+        fmt::format("the compile cache {} is not writable (set KOPT_CACHE_DIR to another folder)",
+                    dir.string()));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string origin_name(CompileRequest const& request) {
+  return request.origin.empty() ? std::string("candidate.cu") : request.origin.string();
+}
+
+std::filesystem::path origin_dir(CompileRequest const& request) {
+  std::filesystem::path const dir = request.origin.parent_path();
+  if (dir.empty()) return {};
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(dir, ec);
+  return ec ? dir : absolute;
+}
+
+}  // namespace detail
+
+std::string_view to_string(CandidateMode mode) noexcept {
+  switch (mode) {
+    case CandidateMode::kernel: return "kernel";
+    case CandidateMode::launcher: return "launcher";
+  }
+  return "kernel";
+}
+
+Result<Compiler> Compiler::create(CompileOptions options) {
+  if (options.arch.empty()) options.arch = kDefaultArch;
+  static std::regex const real_arch(R"(sm_[0-9]+[a-z]?)");
+  if (!std::regex_match(options.arch, real_arch)) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        fmt::format("CompileOptions.arch: expected a real GPU architecture such as sm_90, got '{}'",
+                    options.arch));
+  }
+
+  bool const home_given = !options.cuda_home.empty();
+  if (!home_given) options.cuda_home = find_cuda_home();
+  std::filesystem::path nvcc = options.cuda_home / "bin" / "nvcc";
+  if (!is_executable(nvcc)) {
+    // A toolkit named explicitly must be used as is; otherwise any nvcc on PATH will do.
+    auto const on_path = home_given ? std::nullopt : find_program("nvcc");
+    nvcc = on_path ? *on_path : std::filesystem::path();
+  }
+
+  auto const nvrtc = nvrtc_version();
+  if (!nvrtc) {
+    return make_error(ErrorCode::toolchain_error,
+                      "NVRTC does not work (nvrtcVersion failed): kernel-mode candidates cannot be compiled");
+  }
+  std::optional<std::string> release;
+  if (!nvcc.empty()) release = nvcc_release(nvcc);
+
+  if (options.cache_dir.empty()) options.cache_dir = detail::default_cache_dir();
+  if (auto status = prepare_cache_dir(options.cache_dir); !status) return status.error();
+  if (options.jobs == 0) options.jobs = std::max(1u, std::thread::hardware_concurrency());
+
+  Compiler compiler;
+  compiler.options_ = std::move(options);
+  compiler.nvcc_ = nvcc;
+  compiler.toolkit_version_ = release ? *release : "NVRTC " + *nvrtc;
+  return compiler;
+}
+
+Result<CompileOutcome> Compiler::compile(CompileRequest const& request) const {
+  auto const start = std::chrono::steady_clock::now();
+  auto const elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (request.entry.empty()) {
+    return make_error(ErrorCode::invalid_argument,
+                      fmt::format("CompileRequest.entry is empty for {}: expected the launcher symbol or the "
+                                  "__global__ function name",
+                                  detail::origin_name(request)));
+  }
+  // Kernel-mode output depends on the loaded NVRTC, launcher mode on nvcc (toolkit_version_).
+  std::string const compiler_version =
+      request.mode == CandidateMode::kernel ? "nvrtc " + nvrtc_version().value_or("?") : "nvcc";
+  std::string const key = detail::compute_cache_key(request, options_, toolkit_version_, compiler_version);
+
+  if (detail::cache_reads_enabled()) {
+    if (auto hit = detail::read_cache(options_.cache_dir, key, request.mode)) {
+      hit->compile_ms = elapsed_ms();
+      return std::move(*hit);
+    }
+  }
+  detail::BuildContext const context{options_, nvcc_, key};
+  Result<CompileOutcome> outcome = request.mode == CandidateMode::kernel
+                                       ? detail::compile_kernel_nvrtc(request, context)
+                                       : detail::compile_launcher_nvcc(request, context);
+  if (outcome) {
+    outcome->compile_ms = elapsed_ms();
+    outcome->cache_hit = false;
+  }
+  return outcome;
+}
+
+std::vector<Result<CompileOutcome>> Compiler::compile_all(std::vector<CompileRequest> const& requests) const {
+  std::vector<std::optional<Result<CompileOutcome>>> slots(requests.size());
+  std::atomic<std::size_t> next{0};
+  auto const work = [&] {
+    for (std::size_t i = next.fetch_add(1); i < requests.size(); i = next.fetch_add(1)) {
+      try {
+        slots[i].emplace(compile(requests[i]));
+      } catch (std::exception const& error) {
+        slots[i].emplace(make_error(
+            ErrorCode::internal_error,
+            fmt::format("compiling {} threw: {}", detail::origin_name(requests[i]), error.what())));
+      }
+    }
+  };
+  std::size_t const thread_count = std::min<std::size_t>(std::max(1u, options_.jobs), requests.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < thread_count; ++t) threads.emplace_back(work);
+  work();  // the calling thread takes part
+  for (auto& thread : threads) thread.join();
+
+  std::vector<Result<CompileOutcome>> results;
+  results.reserve(requests.size());
+  for (auto& slot : slots) results.push_back(std::move(*slot));
+  return results;
+}
+
+}  // namespace kopt

@@ -1,0 +1,202 @@
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fmt/format.h>
+#include <fstream>
+#include <future>
+#include <random>
+#include <semaphore>
+#include <sstream>
+#include <thread>
+
+#include "eval/artifact_requests.hpp"
+#include "eval/reply_mapping.hpp"
+#include "eval/sanitizer.hpp"
+#include "eval/size_metrics.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/toolchain.hpp"
+#include "worker/client/protocol.hpp"
+#include "worker/client/worker_client.hpp"
+
+namespace kopt {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct Evaluator::Impl {
+  EvalOptions options;
+  std::optional<Compiler> compiler;
+  std::optional<worker::WorkerClient> worker;
+  std::filesystem::path worker_path;
+};
+
+namespace {
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string iso_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::filesystem::path resolve_worker_path(EvalOptions const& options) {
+  if (!options.worker_path.empty()) return options.worker_path;
+  if (char const* env = std::getenv("KOPT_WORKER"); env != nullptr && *env != '\0') return env;
+  return executable_dir() / "kopt-worker";
+}
+
+json timeout_json(EvalOptions const& o) {
+  return json{{"factor", o.timeout_factor}, {"floor_ms", o.timeout_floor_ms}, {"ceiling_ms", o.timeout_ceiling_ms}};
+}
+
+}  // namespace
+
+Evaluator::Evaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Evaluator::~Evaluator() {
+  if (impl_ && impl_->worker) impl_->worker->shutdown();
+}
+
+DeviceInfo const& Evaluator::device() const noexcept { return impl_->worker->device(); }
+
+Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->worker_path = resolve_worker_path(options);
+  worker::WorkerOptions wopts;
+  wopts.worker_path = impl->worker_path;
+  wopts.device = options.device;
+  auto client = worker::WorkerClient::start(wopts);
+  if (!client) return client.error();
+  impl->worker.emplace(std::move(*client));
+  if (options.compile.arch.empty()) options.compile.arch = impl->worker->device().arch();
+  auto compiler = Compiler::create(options.compile);
+  if (!compiler) return compiler.error();
+  impl->compiler.emplace(std::move(*compiler));
+  impl->options = std::move(options);
+  return std::unique_ptr<Evaluator>(new Evaluator(std::move(impl)));
+}
+
+Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<CandidateSource> const& candidates,
+                                       ProgressCallback const& progress) {
+  auto const t_start = Clock::now();
+  auto& opts = impl_->options;
+  EvalReport report;
+  report.task = task.name;
+  report.task_dir = task.dir;
+  report.device = device();
+  report.toolkit = impl_->compiler->toolkit_version();
+  report.seed = opts.seed.value_or(std::random_device{}() * 0x100000001ULL ^ std::random_device{}());
+  report.tier = opts.tier;
+  report.started_at = iso_now();
+  std::size_t const total_steps = candidates.size() + 1;
+  auto step = [&](std::size_t done, std::string what) {
+    if (progress) progress(EvalProgress{done, total_steps, std::move(what)});
+  };
+
+  // The task's own code (trusted): reference and baseline, built once and cached on disk.
+  step(0, "building reference");
+  auto trusted = build_trusted(*impl_->compiler, task);
+  if (!trusted) return trusted.error();
+
+  // Candidates: compiled in parallel (all cores) while the GPU works through earlier ones.
+  std::vector<CandidatePlan> plans;
+  for (auto const& c : candidates) plans.push_back(plan_candidate(task, c, opts.mode));
+  unsigned const jobs = std::max(1u, opts.compile.jobs != 0 ? opts.compile.jobs : std::thread::hardware_concurrency());
+  std::counting_semaphore<1024> slots(static_cast<std::ptrdiff_t>(std::min(jobs, 1024u)));
+  std::vector<std::future<Result<CompileOutcome>>> builds;
+  for (auto const& plan : plans) {
+    builds.push_back(std::async(std::launch::async, [&, plan]() -> Result<CompileOutcome> {
+      if (!plan.request) return CompileOutcome{};  // planning already failed
+      slots.acquire();
+      auto out = impl_->compiler->compile(*plan.request);
+      slots.release();
+      return out;
+    }));
+  }
+
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    auto const& plan = plans[i];
+    CandidateReport cr;
+    cr.name = plan.name;
+    cr.path = plan.path;
+    cr.mode = plan.mode;
+    step(i, "evaluating " + plan.name);
+    auto const t_cand = Clock::now();
+    auto built = builds[i].get();
+    if (!built) return built.error();
+    if (!plan.request) {
+      cr.status = plan.failure_status;
+      cr.message = plan.failure;
+      report.candidates.push_back(std::move(cr));
+      continue;
+    }
+    cr.phases.compile_ms = built->compile_ms;
+    cr.cache_hit = built->cache_hit;
+    cr.diagnostics = built->diagnostics;
+    if (!built->ok) {
+      cr.status = CandidateStatus::compile_error;
+      cr.message = "compilation failed";
+      cr.phases.total_ms = ms_since(t_cand) + built->compile_ms;
+      report.candidates.push_back(std::move(cr));
+      continue;
+    }
+    cr.resources = built->artifact.resources;
+    json request{{"op", "evaluate"},
+                 {"task_dir", task.dir.string()},
+                 {"sizes", opts.sizes},
+                 {"seed", report.seed},
+                 {"tier", std::string(to_string(opts.tier))},
+                 {"time_baseline", opts.time_baseline},
+                 {"timeout", timeout_json(opts)},
+                 {"reference", worker::to_json(trusted->reference)},
+                 {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)},
+                 {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
+    auto const idle = std::chrono::milliseconds(static_cast<long long>(opts.timeout_ceiling_ms * 2 + 120000));
+    auto reply = impl_->worker->request(request, idle, [&](json const& event) {
+      step(i, plan.name + ": " + event.value("what", ""));
+    });
+    if (!reply) return reply.error();
+    if (auto st = apply_reply(task, report.device, *reply, cr); !st) return st.error();
+    if (opts.sanitize && cr.status == CandidateStatus::ok) {
+      step(i, plan.name + ": compute-sanitizer");
+      run_sanitizers(impl_->worker_path, opts, task, report.seed,
+                     artifact_ref(task, plan, built->artifact), cr);
+    }
+    cr.phases.total_ms = ms_since(t_cand);
+    report.candidates.push_back(std::move(cr));
+  }
+  step(total_steps, "done");
+  report.wall_ms = ms_since(t_start);
+  return report;
+}
+
+Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCallback const& progress) {
+  auto& opts = impl_->options;
+  TaskCheckReport report;
+  report.task = task.name;
+  report.device = device();
+  report.seed = opts.seed.value_or(std::random_device{}());
+  if (progress) progress(EvalProgress{0, 2, "building reference"});
+  auto trusted = build_trusted(*impl_->compiler, task);
+  if (!trusted) return trusted.error();
+  if (progress) progress(EvalProgress{1, 2, "running reference"});
+  json request{{"op", "check_task"},
+               {"task_dir", task.dir.string()},
+               {"sizes", opts.sizes},
+               {"seed", report.seed},
+               {"tier", std::string(to_string(opts.tier))},
+               {"timeout", timeout_json(opts)},
+               {"reference", worker::to_json(trusted->reference)},
+               {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)}};
+  auto reply = impl_->worker->request(request, std::chrono::minutes(30), [&](json const& event) {
+    if (progress) progress(EvalProgress{1, 2, event.value("what", "")});
+  });
+  if (!reply) return reply.error();
+  if (auto st = apply_check_reply(task, *reply, report); !st) return st.error();
+  if (progress) progress(EvalProgress{2, 2, "done"});
+  return report;
+}
+
+}  // namespace kopt

@@ -1,0 +1,241 @@
+// JSON for `kopt eval` reports (schema kopt.eval/1).
+#include <fmt/format.h>
+
+#include "kopt/report.hpp"
+#include "report/json_cursor.hpp"
+#include "report/json_shared.hpp"
+
+namespace kopt {
+namespace {
+
+using report_json::decode_device;
+using report_json::decode_optional_timing;
+using report_json::encode;
+using report_json::JsonCursor;
+using report_json::number_to_json;
+using report_json::optional_number_to_json;
+
+constexpr CandidateStatus kAllStatuses[] = {
+    CandidateStatus::ok,
+    CandidateStatus::compile_error,
+    CandidateStatus::load_error,
+    CandidateStatus::launch_error,
+    CandidateStatus::runtime_error,
+    CandidateStatus::timeout,
+    CandidateStatus::wrong_output,
+    CandidateStatus::nondeterministic,
+    CandidateStatus::input_mutated,
+    CandidateStatus::out_of_bounds_write,
+    CandidateStatus::implausibly_fast,
+};
+
+std::string status_choices() {
+  std::string text = "one of";
+  for (auto status : kAllStatuses) text += fmt::format(" {}", to_string(status));
+  return text;
+}
+
+CandidateStatus decode_status(JsonCursor const& cursor) {
+  auto status = candidate_status_from_string(cursor.as_string());
+  if (!status) {
+    cursor.fail(status_choices());
+    return CandidateStatus::ok;
+  }
+  return *status;
+}
+
+CandidateMode decode_mode(JsonCursor const& cursor) {
+  std::string text = cursor.as_string();
+  for (auto mode : {CandidateMode::kernel, CandidateMode::launcher}) {
+    if (to_string(mode) == text) return mode;
+  }
+  cursor.fail("\"kernel\" or \"launcher\"");
+  return CandidateMode::kernel;
+}
+
+TimingTier decode_tier(JsonCursor const& cursor) {
+  auto tier = timing_tier_from_string(cursor.as_string());
+  if (!tier) {
+    cursor.fail("\"screen\" or \"confirm\"");
+    return TimingTier::confirm;
+  }
+  return *tier;
+}
+
+// Resource counts are -1 when unknown; JSON says null.
+nlohmann::json encode_count(int value) {
+  return value < 0 ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
+int decode_count(JsonCursor const& cursor) {
+  return cursor.is_null() ? -1 : cursor.as_int();
+}
+
+nlohmann::json encode(ResourceUsage const& usage) {
+  return {
+      {"registers", encode_count(usage.registers)},
+      {"spill_stores_bytes", encode_count(usage.spill_stores_bytes)},
+      {"spill_loads_bytes", encode_count(usage.spill_loads_bytes)},
+      {"static_shared_bytes", encode_count(usage.static_shared_bytes)},
+      {"stack_bytes", encode_count(usage.stack_bytes)},
+  };
+}
+
+ResourceUsage decode_resources(JsonCursor const& cursor) {
+  ResourceUsage usage;
+  usage.registers = decode_count(cursor.field("registers"));
+  usage.spill_stores_bytes = decode_count(cursor.field("spill_stores_bytes"));
+  usage.spill_loads_bytes = decode_count(cursor.field("spill_loads_bytes"));
+  usage.static_shared_bytes = decode_count(cursor.field("static_shared_bytes"));
+  usage.stack_bytes = decode_count(cursor.field("stack_bytes"));
+  return usage;
+}
+
+nlohmann::json encode(PhaseTimes const& phases) {
+  return {
+      {"compile_ms", number_to_json(phases.compile_ms)}, {"load_ms", number_to_json(phases.load_ms)},
+      {"verify_ms", number_to_json(phases.verify_ms)},   {"time_ms", number_to_json(phases.time_ms)},
+      {"total_ms", number_to_json(phases.total_ms)},
+  };
+}
+
+PhaseTimes decode_phases(JsonCursor const& cursor) {
+  PhaseTimes phases;
+  phases.compile_ms = cursor.field("compile_ms").as_number();
+  phases.load_ms = cursor.field("load_ms").as_number();
+  phases.verify_ms = cursor.field("verify_ms").as_number();
+  phases.time_ms = cursor.field("time_ms").as_number();
+  phases.total_ms = cursor.field("total_ms").as_number();
+  return phases;
+}
+
+nlohmann::json encode(SizeResult const& size) {
+  return {
+      {"size", size.size},
+      {"verify_only", size.verify_only},
+      {"status", to_string(size.status)},
+      {"message", size.message},
+      {"max_abs_err", number_to_json(size.max_abs_err)},
+      {"max_rel_err", number_to_json(size.max_rel_err)},
+      {"mismatches", size.mismatches},
+      {"seeds", size.seeds},
+      {"reference", encode(size.reference)},
+      {"candidate", encode(size.candidate)},
+      {"baseline", encode(size.baseline)},
+      {"speedup", optional_number_to_json(size.speedup)},
+      {"vs_baseline", optional_number_to_json(size.vs_baseline)},
+      {"bytes", optional_number_to_json(size.bytes)},
+      {"flops", optional_number_to_json(size.flops)},
+      {"sol_us", number_to_json(size.sol_us)},
+      {"achieved_gbps", optional_number_to_json(size.achieved_gbps)},
+      {"achieved_gflops", optional_number_to_json(size.achieved_gflops)},
+      {"pct_of_sol", optional_number_to_json(size.pct_of_sol)},
+  };
+}
+
+SizeResult decode_size(JsonCursor const& cursor) {
+  SizeResult size;
+  size.size = cursor.field("size").as_string();
+  size.verify_only = cursor.field("verify_only").as_bool();
+  size.status = decode_status(cursor.field("status"));
+  size.message = cursor.field("message").as_string();
+  size.max_abs_err = cursor.field("max_abs_err").as_number();
+  size.max_rel_err = cursor.field("max_rel_err").as_number();
+  size.mismatches = static_cast<std::size_t>(cursor.field("mismatches").as_uint64());
+  JsonCursor seeds = cursor.field("seeds");
+  for (std::size_t i = 0, n = seeds.array_size(); i < n; ++i)
+    size.seeds.push_back(seeds.element(i).as_uint64());
+  size.reference = decode_optional_timing(cursor.field("reference"));
+  size.candidate = decode_optional_timing(cursor.field("candidate"));
+  size.baseline = decode_optional_timing(cursor.field("baseline"));
+  size.speedup = cursor.field("speedup").as_optional_number();
+  size.vs_baseline = cursor.field("vs_baseline").as_optional_number();
+  size.bytes = cursor.field("bytes").as_optional_number();
+  size.flops = cursor.field("flops").as_optional_number();
+  size.sol_us = cursor.field("sol_us").as_number();
+  size.achieved_gbps = cursor.field("achieved_gbps").as_optional_number();
+  size.achieved_gflops = cursor.field("achieved_gflops").as_optional_number();
+  size.pct_of_sol = cursor.field("pct_of_sol").as_optional_number();
+  return size;
+}
+
+nlohmann::json encode(CandidateReport const& candidate) {
+  nlohmann::json sizes = nlohmann::json::array();
+  for (auto const& size : candidate.sizes) sizes.push_back(encode(size));
+  return {
+      {"name", candidate.name},
+      {"path", candidate.path.string()},
+      {"mode", to_string(candidate.mode)},
+      {"status", to_string(candidate.status)},
+      {"message", candidate.message},
+      {"diagnostics", candidate.diagnostics},
+      {"cache_hit", candidate.cache_hit},
+      {"resources", encode(candidate.resources)},
+      {"sizes", std::move(sizes)},
+      {"geomean_speedup", optional_number_to_json(candidate.geomean_speedup)},
+      {"phases", encode(candidate.phases)},
+      {"sanitizer", candidate.sanitizer},
+  };
+}
+
+CandidateReport decode_candidate(JsonCursor const& cursor) {
+  CandidateReport candidate;
+  candidate.name = cursor.field("name").as_string();
+  candidate.path = cursor.field("path").as_string();
+  candidate.mode = decode_mode(cursor.field("mode"));
+  candidate.status = decode_status(cursor.field("status"));
+  candidate.message = cursor.field("message").as_string();
+  candidate.diagnostics = cursor.field("diagnostics").as_string();
+  candidate.cache_hit = cursor.field("cache_hit").as_bool();
+  candidate.resources = decode_resources(cursor.field("resources"));
+  JsonCursor sizes = cursor.field("sizes");
+  for (std::size_t i = 0, n = sizes.array_size(); i < n; ++i) {
+    candidate.sizes.push_back(decode_size(sizes.element(i)));
+  }
+  candidate.geomean_speedup = cursor.field("geomean_speedup").as_optional_number();
+  candidate.phases = decode_phases(cursor.field("phases"));
+  candidate.sanitizer = cursor.field("sanitizer").as_string();
+  return candidate;
+}
+
+}  // namespace
+
+nlohmann::json to_json(EvalReport const& report) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (auto const& candidate : report.candidates) candidates.push_back(encode(candidate));
+  return {
+      {"schema", kEvalSchema},
+      {"task", report.task},
+      {"task_dir", report.task_dir.string()},
+      {"device", encode(report.device)},
+      {"toolkit", report.toolkit},
+      {"seed", report.seed},
+      {"tier", to_string(report.tier)},
+      {"started_at", report.started_at},
+      {"wall_ms", number_to_json(report.wall_ms)},
+      {"candidates", std::move(candidates)},
+  };
+}
+
+Result<EvalReport> eval_report_from_json(nlohmann::json const& json) {
+  std::string error;
+  JsonCursor document(json, "", &error);
+  report_json::expect_schema(document, kEvalSchema);
+  EvalReport report;
+  report.task = document.field("task").as_string();
+  report.task_dir = document.field("task_dir").as_string();
+  report.device = decode_device(document.field("device"));
+  report.toolkit = document.field("toolkit").as_string();
+  report.seed = document.field("seed").as_uint64();
+  report.tier = decode_tier(document.field("tier"));
+  report.started_at = document.field("started_at").as_string();
+  report.wall_ms = document.field("wall_ms").as_number();
+  JsonCursor candidates = document.field("candidates");
+  for (std::size_t i = 0, n = candidates.array_size(); i < n; ++i) {
+    report.candidates.push_back(decode_candidate(candidates.element(i)));
+  }
+  if (!error.empty())
+    return make_error(ErrorCode::invalid_spec, fmt::format("{} report: {}", kEvalSchema, error));
+  return report;
+}
+
+}  // namespace kopt

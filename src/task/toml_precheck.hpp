@@ -1,0 +1,22 @@
+// A lexical pre-pass over task.toml text that rejects inputs on which toml++ 3.3 violates its own
+// preconditions (it asserts in debug builds and assumes in release builds; upstream
+// marzer/tomlplusplus#301): control characters, and table headers whose name does not start with a
+// key character ("[[", "[]", "[[[x]]]"). Both are invalid TOML anyway.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kopt::task_detail {
+
+struct TomlProblem {
+  std::uint32_t line = 1;    // 1-based
+  std::uint32_t column = 1;  // 1-based, in code points
+  std::string what;
+  std::string expected;
+};
+
+std::optional<TomlProblem> precheck_toml(std::string const& text);
+
+}  // namespace kopt::task_detail

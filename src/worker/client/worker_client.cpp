@@ -1,0 +1,143 @@
+#include "worker/client/worker_client.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "worker/client/protocol.hpp"
+
+extern char** environ;
+
+namespace kopt::worker {
+
+using nlohmann::json;
+
+std::vector<std::string> worker_environment() {
+  static constexpr char const* kAllowedPrefixes[] = {"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "TMPDIR=", "LANG=",
+                                                     "LC_ALL=", "NVIDIA_", "KOPT_WORKER_", "HOME="};
+  std::vector<std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    for (char const* prefix : kAllowedPrefixes) {
+      if (std::strncmp(*e, prefix, std::strlen(prefix)) == 0) {
+        env.emplace_back(*e);
+        break;
+      }
+    }
+  }
+  return env;
+}
+
+Result<WorkerClient> WorkerClient::start(WorkerOptions options) {
+  if (!std::filesystem::exists(options.worker_path)) {
+    return make_error(ErrorCode::not_found,
+                      "GPU worker executable not found at " + options.worker_path.string() +
+                          " (build target kopt-worker, or set KOPT_WORKER)");
+  }
+  ::signal(SIGPIPE, SIG_IGN);  // a dead worker must not take kopt down with it
+  WorkerClient client;
+  client.options_ = std::move(options);
+  if (auto st = client.spawn_and_hello(); !st) return st.error();
+  return client;
+}
+
+Status WorkerClient::spawn_and_hello() {
+  std::vector<std::string> argv = options_.wrapper;
+  argv.push_back(options_.worker_path.string());
+  argv.push_back("--device");
+  argv.push_back(std::to_string(options_.device));
+  auto child = ChildProcess::spawn(argv, worker_environment());
+  if (!child) return child.error();
+  child_ = std::move(*child);
+  if (auto st = child_.write_line(json{{"op", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}}.dump()); !st) {
+    return st.error();
+  }
+  for (;;) {
+    auto line = child_.read_line(options_.start_timeout);
+    if (!line || !line->has_value()) {
+      ExitInfo exit = child_.kill_and_wait();
+      std::string tail = child_.stderr_tail();
+      if (exit.exited && exit.code == kExitNoGpu) {
+        return make_error(ErrorCode::no_gpu, "no usable CUDA GPU: " + (tail.empty() ? exit.describe() : tail));
+      }
+      return make_error(ErrorCode::worker_error,
+                        "GPU worker did not start (" + exit.describe() + ")" + (tail.empty() ? "" : ": " + tail));
+    }
+    json msg = json::parse(**line, nullptr, false);
+    if (msg.is_discarded()) continue;  // e.g. a sanitizer banner
+    if (msg.value("reply", "") != "hello") continue;
+    if (msg.contains("error")) {
+      child_.kill_and_wait();
+      auto code = msg["error"].value("code", "worker_error") == "no_gpu" ? ErrorCode::no_gpu : ErrorCode::worker_error;
+      return make_error(code, msg["error"].value("message", "worker failed to start"));
+    }
+    if (msg.value("protocol", 0) != kProtocolVersion) {
+      child_.kill_and_wait();
+      return make_error(ErrorCode::worker_error, "worker speaks protocol " + std::to_string(msg.value("protocol", 0)) +
+                                                     ", kopt expects " + std::to_string(kProtocolVersion));
+    }
+    device_ = device_info_from_json(msg.at("device"));
+    return Ok{};
+  }
+}
+
+Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle_timeout,
+                                    EventCallback const& on_event) {
+  if (!child_.running()) {
+    if (auto st = spawn_and_hello(); !st) return st.error();
+  }
+  std::int64_t const id = next_id_++;
+  request["id"] = id;
+  std::string const op = request.value("op", "");
+  if (auto st = child_.write_line(request.dump()); !st) {
+    Reply reply;
+    reply.worker_died = true;
+    reply.exit = child_.kill_and_wait();
+    reply.stderr_tail = child_.stderr_tail();
+    return reply;
+  }
+  Reply reply;
+  for (;;) {
+    auto line = child_.read_line(idle_timeout);
+    if (!line) {  // EOF: the worker died (watchdog exit, sticky error, crash)
+      reply.worker_died = true;
+      reply.exit = child_.kill_and_wait();
+      reply.stderr_tail = child_.stderr_tail();
+      return reply;
+    }
+    if (!line->has_value()) {  // silent for too long: kill it
+      reply.worker_died = true;
+      reply.client_timeout = true;
+      reply.exit = child_.kill_and_wait();
+      reply.stderr_tail = child_.stderr_tail();
+      return reply;
+    }
+    json msg = json::parse(**line, nullptr, false);
+    if (msg.is_discarded()) continue;
+    if (msg.contains("event")) {
+      if (on_event) on_event(msg);
+      continue;
+    }
+    if (msg.value("reply", "") == op && msg.value("id", std::int64_t{-1}) == id) {
+      reply.body = std::move(msg);
+      if (reply.body.value("restart", false) || reply.body.contains("fatal")) {
+        // The worker announced it is exiting (watchdog, sticky CUDA error): reap it now; the next
+        // request starts a fresh one.
+        reply.exit = child_.close_and_wait(std::chrono::milliseconds(10000));
+        reply.stderr_tail = child_.stderr_tail();
+        reply.worker_died = true;
+      }
+      return reply;
+    }
+  }
+}
+
+void WorkerClient::shutdown() {
+  if (child_.running()) {
+    (void)child_.write_line(json{{"op", "shutdown"}, {"id", next_id_++}}.dump());
+    child_.close_and_wait(std::chrono::milliseconds(3000));
+  }
+}
+
+}  // namespace kopt::worker

@@ -1,0 +1,66 @@
+// Device buffers for one size case: every task buffer gets its own cudaMalloc with a guard region
+// (filled with kGuardByte) before and after its data, so a write out of bounds is detected.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kopt/inputs.hpp"
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt::worker {
+
+struct DeviceBuffer {
+  std::string name;
+  Role role = Role::input;
+  DType dtype = DType::f32;
+  std::size_t count = 0;
+  std::size_t bytes = 0;
+  std::size_t guard = 0;
+  std::byte* allocation = nullptr;
+  std::byte* data() const noexcept { return allocation + guard; }
+};
+
+class BufferSet {
+ public:
+  BufferSet() = default;
+  ~BufferSet();
+  BufferSet(BufferSet&& other) noexcept;
+  BufferSet& operator=(BufferSet&& other) noexcept;
+  BufferSet(BufferSet const&) = delete;
+  BufferSet& operator=(BufferSet const&) = delete;
+
+  // guard_bytes = 0 allocates without guards (reference buffers).
+  static Result<BufferSet> allocate(TaskSpec const& task, std::vector<std::size_t> const& counts,
+                                    std::size_t guard_bytes);
+
+  std::vector<DeviceBuffer> const& buffers() const noexcept { return buffers_; }
+  // Copies inputs and inouts (only inouts with inouts_only); outputs are left alone.
+  Status upload(TrialInputs const& inputs, bool inouts_only = false);
+  Status poison_outputs(std::byte pattern);
+  Status write_guards();
+  // "buffer 'c': 4 bytes written after its end (first at +0)" or nullopt.
+  Result<std::optional<std::string>> check_guards() const;
+  Result<std::vector<std::byte>> download(std::size_t index) const;
+
+ private:
+  void release() noexcept;
+  std::vector<DeviceBuffer> buffers_;
+};
+
+// The argument array for one call: device pointers and scalar values in signature order, laid out
+// as cuLaunchKernel expects (args[i] points at parameter i's value).
+class ArgPack {
+ public:
+  static Result<ArgPack> build(TaskSpec const& task, SizeCase const& size, BufferSet const& buffers);
+  void** data() noexcept { return pointers_.data(); }
+
+ private:
+  std::vector<std::array<std::byte, 8>> storage_;
+  std::vector<void*> pointers_;
+};
+
+}  // namespace kopt::worker

@@ -1,0 +1,183 @@
+#include "worker/gpu/callable.hpp"
+
+#include <dlfcn.h>
+
+#include <vector>
+
+#include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/driver_api.hpp"
+
+namespace kopt::worker {
+namespace {
+
+std::string driver_error_text(CUresult result) {
+  char const* name = nullptr;
+  char const* text = nullptr;
+  driver().get_error_name(result, &name);
+  driver().get_error_string(result, &text);
+  return std::string(name != nullptr ? name : "CUDA_ERROR") + ": " + (text != nullptr ? text : "");
+}
+
+cudaError_t to_runtime_error(CUresult result) {
+  switch (result) {
+    case CUDA_SUCCESS: return cudaSuccess;
+    case CUDA_ERROR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case CUDA_ERROR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case CUDA_ERROR_INVALID_HANDLE: return cudaErrorInvalidResourceHandle;
+    case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: return cudaErrorStreamCaptureUnsupported;
+    case CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: return cudaErrorStreamCaptureInvalidated;
+    default: return cudaErrorInvalidConfiguration;
+  }
+}
+
+class LauncherCallable final : public Callable {
+ public:
+  using Entry = void (*)(void**);
+  LauncherCallable(void* handle, Entry entry, std::string path) : handle_(handle), entry_(entry), path_(std::move(path)) {}
+  ~LauncherCallable() override {
+    if (handle_ != nullptr) dlclose(handle_);
+  }
+  LauncherCallable(LauncherCallable const&) = delete;
+  LauncherCallable& operator=(LauncherCallable const&) = delete;
+
+  Status prepare(ScalarEnv const&) override { return Ok{}; }
+  cudaError_t call(void** args) override {
+    entry_(args);
+    return cudaPeekAtLastError();
+  }
+  std::string describe() const override { return "launcher " + path_; }
+
+ private:
+  void* handle_;
+  Entry entry_;
+  std::string path_;
+};
+
+class KernelCallable final : public Callable {
+ public:
+  KernelCallable(CUmodule module, CUfunction function, ArtifactRef ref)
+      : module_(module), function_(function), ref_(std::move(ref)) {}
+  ~KernelCallable() override {
+    if (module_ != nullptr) driver().module_unload(module_);
+  }
+  KernelCallable(KernelCallable const&) = delete;
+  KernelCallable& operator=(KernelCallable const&) = delete;
+
+  Status prepare(ScalarEnv const& env) override {
+    auto eval_dims = [&env](std::vector<std::string> const& exprs, char const* what,
+                            std::array<unsigned, 3>& dims) -> Status {
+      dims = {1, 1, 1};
+      if (exprs.empty() || exprs.size() > 3) {
+        return make_error(ErrorCode::invalid_spec, std::string(what) + " needs 1 to 3 dimensions");
+      }
+      for (std::size_t i = 0; i < exprs.size(); ++i) {
+        auto parsed = Expr::parse(exprs[i]);
+        if (!parsed) return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + parsed.error().message);
+        auto value = parsed->evaluate(env);
+        if (!value) return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + value.error().message);
+        if (*value <= 0 || *value > 0x7fffffff) {
+          return make_error(ErrorCode::invalid_spec, std::string(what) + " dimension " + std::to_string(i) + " = '" +
+                                                         exprs[i] + "' evaluates to " + std::to_string(*value));
+        }
+        dims[i] = static_cast<unsigned>(*value);
+      }
+      return Ok{};
+    };
+    if (auto st = eval_dims(ref_.grid, "grid", grid_); !st) return st;
+    if (auto st = eval_dims(ref_.block, "block", block_); !st) return st;
+    auto smem = Expr::parse(ref_.shared_bytes);
+    if (!smem) return make_error(ErrorCode::invalid_spec, "shared_bytes: " + smem.error().message);
+    auto smem_value = smem->evaluate(env);
+    if (!smem_value || *smem_value < 0) {
+      return make_error(ErrorCode::invalid_spec, "shared_bytes '" + ref_.shared_bytes + "' is not a valid size");
+    }
+    shared_ = static_cast<unsigned>(*smem_value);
+    if (shared_ > 48 * 1024) {
+      driver().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared_));
+    }
+    return Ok{};
+  }
+
+  cudaError_t call(void** args) override {
+    CUresult r = driver().launch_kernel(function_, grid_[0], grid_[1], grid_[2], block_[0], block_[1], block_[2], shared_,
+                                CU_STREAM_PER_THREAD, args, nullptr);
+    if (r != CUDA_SUCCESS) {
+      last_launch_error_ = driver_error_text(r);
+      return to_runtime_error(r);
+    }
+    return cudaPeekAtLastError();
+  }
+  std::string describe() const override {
+    return "kernel " + ref_.symbol + " grid(" + std::to_string(grid_[0]) + "," + std::to_string(grid_[1]) + "," +
+           std::to_string(grid_[2]) + ") block(" + std::to_string(block_[0]) + "," + std::to_string(block_[1]) + "," +
+           std::to_string(block_[2]) + ") shared " + std::to_string(shared_);
+  }
+
+ private:
+  CUmodule module_;
+  CUfunction function_;
+  ArtifactRef ref_;
+  std::array<unsigned, 3> grid_{1, 1, 1};
+  std::array<unsigned, 3> block_{1, 1, 1};
+  unsigned shared_ = 0;
+  std::string last_launch_error_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
+  if (ref.mode == "launcher") {
+    dlerror();
+    void* handle = dlopen(ref.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      char const* err = dlerror();
+      return make_error(ErrorCode::not_found, std::string("cannot load ") + ref.path + ": " + (err ? err : "?"));
+    }
+    void* sym = dlsym(handle, ref.symbol.c_str());
+    if (sym == nullptr) {
+      dlclose(handle);
+      return make_error(ErrorCode::not_found, "symbol '" + ref.symbol + "' not found in " + ref.path);
+    }
+    auto entry = reinterpret_cast<LauncherCallable::Entry>(sym);
+    return std::unique_ptr<Callable>(std::make_unique<LauncherCallable>(handle, entry, ref.path));
+  }
+  if (ref.mode == "kernel") {
+    CUmodule module = nullptr;
+    CUresult r = driver().module_load(&module, ref.path.c_str());
+    if (r != CUDA_SUCCESS) {
+      return make_error(ErrorCode::not_found, "cannot load CUBIN " + ref.path + ": " + driver_error_text(r));
+    }
+    CUfunction function = nullptr;
+    r = driver().module_get_function(&function, module, ref.symbol.c_str());
+    if (r != CUDA_SUCCESS) {
+      driver().module_unload(module);
+      return make_error(ErrorCode::not_found, "kernel '" + ref.symbol + "' not found in CUBIN: " + driver_error_text(r));
+    }
+    if (!ref.param_sizes.empty() && driver().func_get_param_info != nullptr) {
+      std::size_t count = 0;
+      for (;; ++count) {
+        std::size_t offset = 0;
+        std::size_t size = 0;
+        if (driver().func_get_param_info(function, count, &offset, &size) != CUDA_SUCCESS) break;
+        if (count < ref.param_sizes.size() && size != static_cast<std::size_t>(ref.param_sizes[count])) {
+          driver().module_unload(module);
+          return make_error(ErrorCode::invalid_argument,
+                            "kernel parameter " + std::to_string(count + 1) + " is " + std::to_string(size) +
+                                " bytes; the task's signature says " + std::to_string(ref.param_sizes[count]));
+        }
+      }
+      if (count != ref.param_sizes.size()) {
+        driver().module_unload(module);
+        return make_error(ErrorCode::invalid_argument, "kernel takes " + std::to_string(count) +
+                                                           " parameters; the task's signature has " +
+                                                           std::to_string(ref.param_sizes.size()));
+      }
+    }
+    return std::unique_ptr<Callable>(std::make_unique<KernelCallable>(module, function, ref));
+  }
+  return make_error(ErrorCode::invalid_argument, "unknown artifact mode '" + ref.mode + "'");
+}
+
+}  // namespace kopt::worker

@@ -1,0 +1,15 @@
+// Facts about the worker's GPU and its ceilings (measured copy bandwidth, computed peaks).
+#pragma once
+
+#include "kopt/device.hpp"
+#include "kopt/result.hpp"
+
+namespace kopt::worker {
+
+Result<DeviceInfo> query_device(int index);
+
+// Host-side latency of cudaDeviceSynchronize() on an idle device (median of many calls, µs): the
+// floor against which leftover work on hidden streams is detected.
+double idle_sync_latency_us();
+
+}  // namespace kopt::worker

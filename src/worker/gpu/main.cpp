@@ -1,0 +1,130 @@
+// kopt-worker: owns one GPU, runs the task's reference and untrusted candidates on it, and answers
+// kopt over stdin/stdout (src/worker/client/protocol.hpp, docs/worker-protocol.md).
+#include <cuda_runtime_api.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "worker/client/protocol.hpp"
+#include "worker/gpu/device_query.hpp"
+#include "worker/gpu/driver_api.hpp"
+#include "worker/gpu/emitter.hpp"
+#include "worker/gpu/requests.hpp"
+#include "worker/gpu/sandbox.hpp"
+#include "worker/gpu/watchdog.hpp"
+#include "worker/gpu/worker_state.hpp"
+
+namespace {
+
+using nlohmann::json;
+using namespace kopt;
+using namespace kopt::worker;
+
+struct Args {
+  int device = 0;
+  bool sandbox = true;
+};
+
+Args parse_args(int argc, char** argv) {
+  Args args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) {
+      args.device = std::atoi(argv[++i]);
+    } else if (a == "--no-sandbox") {
+      args.sandbox = false;
+    } else if (a == "--help") {
+      std::puts("kopt-worker: the GPU side of kopt. Started by kopt; speaks JSON lines on stdin/stdout.\n"
+                "  --device N     CUDA device index (default 0)\n"
+                "  --no-sandbox   do not enter a network namespace or set resource limits");
+      std::exit(0);
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args const args = parse_args(argc, argv);
+  // Nothing but protocol lines may reach stdout: candidates that print are redirected to stderr.
+  int const protocol_fd = ::dup(STDOUT_FILENO);
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  ::dup2(protocol_fd, 1000);
+  ::close(protocol_fd);
+
+  SandboxReport sandbox = enter_sandbox(args.sandbox);
+  Emitter emitter(1000);
+  Watchdog watchdog(emitter);
+  WorkerState state(emitter, watchdog);
+
+  std::string line;
+  bool started = false;
+  while (std::getline(std::cin, line)) {
+    json request = json::parse(line, nullptr, false);
+    if (request.is_discarded() || !request.contains("op")) {
+      emitter.send({{"reply", "error"}, {"id", -1}, {"error", {{"code", "internal_error"}, {"message", "malformed request line"}}}});
+      continue;
+    }
+    std::string const op = request["op"].get<std::string>();
+    std::int64_t const id = request.value("id", std::int64_t{0});
+    emitter.set_request(op, id);
+    if (op == "hello") {
+      auto info = query_device(args.device);
+      if (!info) {
+        emitter.send({{"reply", "hello"},
+                      {"id", id},
+                      {"error", {{"code", to_string(info.error().code)}, {"message", info.error().message}}}});
+        leave_sandbox(sandbox);
+        return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
+      }
+      if (auto st = load_driver_api(); !st) {
+        emitter.send({{"reply", "hello"}, {"id", id}, {"error", {{"code", "no_gpu"}, {"message", st.error().message}}}});
+        return kExitNoGpu;
+      }
+      state.device = *info;
+      state.device.isolation = sandbox.describe() + (sandbox.notes.empty() ? "" : " (" + sandbox.notes + ")");
+      state.idle_sync_us = idle_sync_latency_us();
+      state.flush_bytes = static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
+      if (cudaMalloc(&state.flush_buffer, state.flush_bytes) != cudaSuccess) {
+        state.flush_buffer = nullptr;
+        cudaGetLastError();
+      }
+      started = true;
+      emitter.send({{"reply", "hello"}, {"id", id}, {"protocol", kProtocolVersion}, {"device", to_json(state.device)},
+                    {"idle_sync_us", state.idle_sync_us}});
+      continue;
+    }
+    if (op == "shutdown") break;
+    if (!started) {
+      emitter.send({{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", "hello first"}}}});
+      continue;
+    }
+    json reply;
+    if (op == "evaluate") {
+      reply = handle_evaluate(state, request);
+    } else if (op == "check_task") {
+      reply = handle_check_task(state, request);
+    } else if (op == "single_trial") {
+      reply = handle_single_trial(state, request);
+    } else {
+      reply = {{"reply", op}, {"id", id}, {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
+    }
+    emitter.send(reply);
+    if (reply.value("restart", false)) {
+      // The CUDA context is unusable; exiting releases it. kopt starts a fresh worker.
+      std::fflush(nullptr);
+      leave_sandbox(sandbox);
+      ::_exit(kExitStickyError);
+    }
+  }
+  if (state.flush_buffer != nullptr) cudaFree(state.flush_buffer);
+  leave_sandbox(sandbox);
+  return 0;
+}

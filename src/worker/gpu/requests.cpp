@@ -1,0 +1,563 @@
+#include "worker/gpu/requests.hpp"
+
+#include <chrono>
+#include <optional>
+
+#include "kopt/inputs.hpp"
+#include "kopt/measure.hpp"
+#include "kopt/verify.hpp"
+#include "worker/client/protocol.hpp"
+#include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/timing.hpp"
+
+namespace kopt::worker {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Thrown inside a handler when kopt itself cannot go on (bad task, reference broken); becomes an
+// {"error": ...} reply. Candidate failures are never exceptions.
+struct HandlerError {
+  ErrorCode code;
+  std::string message;
+};
+
+template <class T>
+T unwrap(Result<T> result, std::string const& context) {
+  if (!result) throw HandlerError{result.error().code, context + result.error().message};
+  return std::move(result).value();
+}
+
+void require(Status status, std::string const& context) {
+  if (!status) throw HandlerError{status.error().code, context + status.error().message};
+}
+
+// A verdict on a candidate for one size case (or the whole request).
+struct Verdict {
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  bool sticky = false;
+  double max_abs_err = 0.0;
+  double max_rel_err = 0.0;
+  std::size_t mismatches = 0;
+  bool failed() const { return status != CandidateStatus::ok; }
+};
+
+Verdict from_cuda(CudaFailure const& f, std::string const& context) {
+  return Verdict{f.status, context + f.message, f.sticky};
+}
+
+std::uint64_t trial_seed(std::uint64_t seed, std::size_t size_index, int trial) {
+  return mix64(seed ^ mix64(0x9e3779b97f4a7c15ULL * (size_index + 1)) ^ mix64(static_cast<std::uint64_t>(trial) + 0x51ed));
+}
+
+TaskSpec const& get_task(WorkerState& state, std::string const& dir) {
+  auto it = state.tasks.find(dir);
+  if (it == state.tasks.end()) {
+    auto task = unwrap(load_task(dir), "");
+    it = state.tasks.emplace(dir, std::move(task)).first;
+  }
+  return it->second;
+}
+
+Callable& get_trusted(WorkerState& state, ArtifactRef const& ref, char const* what) {
+  std::string const key = ref.path + "#" + ref.symbol;
+  auto it = state.trusted.find(key);
+  if (it == state.trusted.end()) {
+    auto callable = unwrap(load_callable(ref), std::string("the task's ") + what + " could not be loaded: ");
+    it = state.trusted.emplace(key, std::move(callable)).first;
+  }
+  return *it->second;
+}
+
+std::vector<SizeCase const*> select_sizes(TaskSpec const& task, json const& request) {
+  std::vector<std::string> names = request.value("sizes", std::vector<std::string>{});
+  std::vector<SizeCase const*> out;
+  for (auto const& s : task.sizes) {
+    if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
+  }
+  if (out.empty()) throw HandlerError{ErrorCode::invalid_argument, "no size case of the task matches the selection"};
+  return out;
+}
+
+SizeBuffers& get_buffers(WorkerState& state, TaskSpec const& task, SizeCase const& size) {
+  std::string const key = task.dir.string() + "#" + size.name;
+  auto it = state.buffers.find(key);
+  if (it == state.buffers.end()) {
+    auto counts = unwrap(buffer_lengths(task, size), "size case '" + size.name + "': ");
+    SizeBuffers b;
+    b.reference = unwrap(BufferSet::allocate(task, counts, 0), "");
+    b.candidate = unwrap(BufferSet::allocate(task, counts, 64 * 1024), "");
+    it = state.buffers.emplace(key, std::move(b)).first;
+  }
+  return it->second;
+}
+
+// Trial inputs are a pure function of (task, size, seed, trial): generated once per worker and
+// shared by every candidate evaluated with the same seed.
+TrialInputs const& trial_inputs(WorkerState& state, TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
+                                int trial) {
+  std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(seed) + "#" + std::to_string(trial);
+  if (auto it = state.inputs.find(key); it != state.inputs.end()) return *it->second;
+  auto generated = unwrap(generate_inputs(task, size, seed, trial), "inputs for size '" + size.name + "': ");
+  std::size_t bytes = 0;
+  for (auto const& b : generated.buffers) bytes += b.bytes.size();
+  if (state.input_bytes + bytes > (std::size_t{8} << 30)) {
+    state.inputs.clear();
+    state.input_bytes = 0;
+  }
+  state.input_bytes += bytes;
+  auto shared = std::make_shared<TrialInputs const>(std::move(generated));
+  return *state.inputs.emplace(key, std::move(shared)).first->second;
+}
+
+bool is_result_buffer(Role role) { return role == Role::output || role == Role::inout; }
+
+// Runs the reference on `inputs` and returns its result buffers (outputs and inouts, in order).
+std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state, TaskSpec const& task,
+                                                            SizeCase const& size, Callable& reference,
+                                                            TrialInputs const& inputs) {
+  std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(inputs.seed) + "#" +
+                          std::to_string(inputs.trial);
+  if (auto it = state.reference_outputs.find(key); it != state.reference_outputs.end()) return it->second;
+  auto& set = get_buffers(state, task, size).reference;
+  require(set.upload(inputs), "");
+  require(set.poison_outputs(kPoisonA), "");
+  auto args = unwrap(ArgPack::build(task, size, set), "");
+  require(reference.prepare(task.env_for(size)), "reference launch geometry: ");
+  auto t0 = Clock::now();
+  {
+    WatchdogScope guard(state.watchdog, 600000, "the task's reference");
+    cudaError_t err = reference.call(args.data());
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) {
+      throw HandlerError{ErrorCode::worker_error, "the task's reference failed on size '" + size.name + "': " +
+                                                      cuda_error_text(err)};
+    }
+  }
+  state.reference_call_us[task.dir.string() + "#" + size.name] = ms_since(t0) * 1000.0;
+  std::vector<std::vector<std::byte>> outs;
+  for (std::size_t i = 0; i < set.buffers().size(); ++i) {
+    if (is_result_buffer(set.buffers()[i].role)) outs.push_back(unwrap(set.download(i), ""));
+  }
+  std::size_t bytes = 0;
+  for (auto const& o : outs) bytes += o.size();
+  // Keep at most ~4 GiB of reference outputs; older entries go first (simple reset).
+  if (state.reference_output_bytes + bytes > (std::size_t{4} << 30)) {
+    state.reference_outputs.clear();
+    state.reference_output_bytes = 0;
+  }
+  state.reference_output_bytes += bytes;
+  return state.reference_outputs.emplace(key, std::move(outs)).first->second;
+}
+
+double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase const& size, json const& request) {
+  auto const& t = request.at("timeout");
+  double ref_us = 1000.0;
+  if (auto it = state.reference_call_us.find(task.dir.string() + "#" + size.name); it != state.reference_call_us.end()) {
+    ref_us = it->second;
+  }
+  return watchdog_deadline_ms(ref_us, t.value("factor", 50.0), t.value("floor_ms", 2000.0),
+                              t.value("ceiling_ms", 60000.0));
+}
+
+// One call of the candidate with device-wide synchronisation; any CUDA error becomes a verdict.
+std::optional<Verdict> call_candidate(WorkerState& state, Callable& candidate, ArgPack& args, double deadline_ms) {
+  WatchdogScope guard(state.watchdog, deadline_ms, "the candidate");
+  cudaError_t err = candidate.call(args.data());
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return from_cuda(classify_cuda_error(err, true), "launch failed: ");
+  }
+  // Device-wide: work the candidate put on other streams is finished (and so checked) too.
+  err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return from_cuda(classify_cuda_error(err, false), "");
+  return std::nullopt;
+}
+
+// Runs the candidate twice on `inputs` and applies every check (docs/verification.md).
+Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& size, Callable& candidate,
+                    TrialInputs const& inputs, std::vector<std::vector<std::byte>> const& expected,
+                    double deadline_ms) {
+  auto& set = get_buffers(state, task, size).candidate;
+  auto args = unwrap(ArgPack::build(task, size, set), "");
+  std::vector<std::vector<std::byte>> runs[2];
+  std::byte const poisons[2] = {kPoisonA, kPoisonB};
+  for (int run = 0; run < 2; ++run) {
+    // Run 2 restores only the inout buffers: inputs were checked unchanged after run 1.
+    require(set.upload(inputs, /*inouts_only=*/run == 1), "");
+    require(set.poison_outputs(poisons[run]), "");
+    require(set.write_guards(), "");
+    if (auto failure = call_candidate(state, candidate, args, deadline_ms)) return *failure;
+    auto damage = unwrap(set.check_guards(), "");
+    if (damage) return Verdict{CandidateStatus::out_of_bounds_write, *damage};
+    for (std::size_t i = 0; i < set.buffers().size(); ++i) {
+      auto const& b = set.buffers()[i];
+      if (b.role == Role::input) {
+        if (run == 1) continue;
+        auto now = unwrap(set.download(i), "");
+        if (auto diff = first_difference(inputs.buffers[i].bytes, now)) {
+          return Verdict{CandidateStatus::input_mutated,
+                         "input buffer '" + b.name + "' was modified (first change at byte " + std::to_string(*diff) +
+                             " of " + std::to_string(b.bytes) + ")"};
+        }
+      } else {
+        runs[run].push_back(unwrap(set.download(i), ""));
+      }
+    }
+  }
+  Verdict verdict;
+  std::size_t k = 0;
+  std::vector<CompareResult> results;
+  for (auto const& b : set.buffers()) {
+    if (!is_result_buffer(b.role)) continue;
+    auto tol = task.tolerance_for(b.dtype);
+    std::optional<std::byte> poison;
+    if (b.role == Role::output) poison = kPoisonA;
+    results.push_back(compare_outputs(b.dtype, expected[k], runs[0][k], tol, poison));
+    auto const& r = results.back();
+    verdict.max_abs_err = std::max(verdict.max_abs_err, r.max_abs_err);
+    verdict.max_rel_err = std::max(verdict.max_rel_err, r.max_rel_err);
+    verdict.mismatches += r.mismatches;
+    if (r.unwritten > 0) {
+      verdict.status = CandidateStatus::wrong_output;
+      verdict.message = "buffer '" + b.name + "': " + r.summary;
+      return verdict;
+    }
+    // The second run had the other poison: an element left unwritten whose reference value happens
+    // to equal the first poison's bytes shows up here.
+    if (b.role == Role::output && runs[0][k] != runs[1][k]) {
+      auto second = compare_outputs(b.dtype, expected[k], runs[1][k], tol, kPoisonB);
+      if (second.unwritten > 0) {
+        verdict.status = CandidateStatus::wrong_output;
+        verdict.message = "buffer '" + b.name + "': " + second.summary;
+        return verdict;
+      }
+    }
+    ++k;
+  }
+  k = 0;
+  for (auto const& b : set.buffers()) {
+    if (!is_result_buffer(b.role)) continue;
+    if (runs[0][k] == runs[1][k]) {  // bitwise identical: deterministic, no need for a tolerance
+      ++k;
+      continue;
+    }
+    auto tol = task.tolerance_for(b.dtype);
+    auto again = compare_outputs(b.dtype, runs[0][k], runs[1][k], tol);
+    if (!again.passed) {
+      verdict.status = CandidateStatus::nondeterministic;
+      verdict.message = "buffer '" + b.name + "': two runs on identical inputs differ: " + again.summary;
+      return verdict;
+    }
+    ++k;
+  }
+  k = 0;
+  for (auto const& b : set.buffers()) {
+    if (!is_result_buffer(b.role)) continue;
+    if (!results[k].passed) {
+      verdict.status = CandidateStatus::wrong_output;
+      verdict.message = "buffer '" + b.name + "': " + results[k].summary;
+      return verdict;
+    }
+    ++k;
+  }
+  return verdict;
+}
+
+json timing_json(TimingSubject const& s, bool device_wide) {
+  json j{{"us", to_json(summarize(s.samples_us))}, {"device_wide", device_wide}, {"warmup_ms", s.warmup_ms}};
+  if (!s.graph_us.empty()) j["graph_us"] = to_json(summarize(s.graph_us));
+  return j;
+}
+
+json verdict_json(Verdict const& v) {
+  return json{{"status", std::string(to_string(v.status))},
+              {"message", v.message},
+              {"max_abs_err", v.max_abs_err},
+              {"max_rel_err", v.max_rel_err},
+              {"mismatches", v.mismatches}};
+}
+
+TimingPolicy policy_from(json const& request) {
+  auto tier = timing_tier_from_string(request.value("tier", std::string("confirm")));
+  return policy_for(tier.value_or(TimingTier::confirm));
+}
+
+}  // namespace
+
+json handle_evaluate(WorkerState& state, json const& request) {
+  json reply{{"reply", "evaluate"}, {"id", request.value("id", std::int64_t{0})}};
+  try {
+    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
+    auto sizes = select_sizes(task, request);
+    std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
+    Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
+    Callable* baseline = nullptr;
+    if (request.contains("baseline") && !request["baseline"].is_null()) {
+      baseline = &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
+    }
+    auto const t_load = Clock::now();
+    auto loaded = load_callable(artifact_from_json(request.at("candidate")));
+    reply["load_ms"] = ms_since(t_load);
+    if (!loaded) {
+      reply["candidate"] = verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
+      return reply;
+    }
+    Callable& candidate = **loaded;
+    json size_results = json::array();
+    auto finish = [&](Verdict const& v) {
+      reply["candidate"] = verdict_json(v);
+      reply["sizes"] = size_results;
+      if (v.sticky) reply["restart"] = true;
+      return reply;
+    };
+
+    // Phase 1: verification on every selected size case, fresh inputs per trial.
+    auto const t_verify = Clock::now();
+    std::vector<json> per_size(sizes.size());
+    for (std::size_t si = 0; si < sizes.size(); ++si) {
+      SizeCase const& size = *sizes[si];
+      state.emitter.progress("verify " + size.name);
+      json& entry = per_size[si];
+      entry = json{{"size", size.name}, {"verify_only", size.verify_only}, {"seeds", json::array()}};
+      if (auto st = candidate.prepare(task.env_for(size)); !st) {
+        entry.update(verdict_json(Verdict{CandidateStatus::launch_error, st.error().message}));
+        size_results.push_back(entry);
+        return finish(Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message});
+      }
+      Verdict worst;
+      for (int trial = 0; trial < task.trials; ++trial) {
+        std::uint64_t const s = trial_seed(seed, si, trial);
+        entry["seeds"].push_back(s);
+        auto const& inputs = trial_inputs(state, task, size, s, trial);
+        auto const& expected = reference_outputs(state, task, size, reference, inputs);
+        Verdict v = verify_once(state, task, size, candidate, inputs, expected, candidate_deadline_ms(state, task, size, request));
+        worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
+        worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
+        worst.mismatches = std::max(worst.mismatches, v.mismatches);
+        if (v.failed()) {
+          v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " + std::to_string(s) +
+                      "): " + v.message;
+          entry.update(verdict_json(v));
+          size_results.push_back(entry);
+          reply["verify_ms"] = ms_since(t_verify);
+          return finish(v);
+        }
+      }
+      entry.update(verdict_json(worst));
+    }
+    reply["verify_ms"] = ms_since(t_verify);
+
+    // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
+    auto const t_time = Clock::now();
+    TimingPolicy const policy = policy_from(request);
+    bool const screen = request.value("tier", std::string("confirm")) == "screen";
+    for (std::size_t si = 0; si < sizes.size(); ++si) {
+      SizeCase const& size = *sizes[si];
+      if (size.verify_only) continue;
+      state.emitter.progress("time " + size.name);
+      (void)candidate.prepare(task.env_for(size));
+      auto& bufs = get_buffers(state, task, size);
+      auto ref_args = unwrap(ArgPack::build(task, size, bufs.reference), "");
+      auto cand_args = unwrap(ArgPack::build(task, size, bufs.candidate), "");
+      require(reference.prepare(task.env_for(size)), "");
+      double const deadline = candidate_deadline_ms(state, task, size, request);
+      TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
+      TimingSubject cand_subject = make_subject("candidate", &candidate, cand_args.data(), deadline);
+      TimingSubject base_subject = make_subject("baseline", baseline, ref_args.data(), 600000);
+      std::vector<TimingSubject*> subjects;
+      std::string const cache_key = task.dir.string() + "#" + size.name;
+      bool const ref_cached = screen && state.screen_reference_us.count(cache_key) > 0;
+      if (!ref_cached) subjects.push_back(&ref_subject);
+      subjects.push_back(&cand_subject);
+      if (baseline != nullptr && request.value("time_baseline", true)) {
+        (void)baseline->prepare(task.env_for(size));
+        subjects.push_back(&base_subject);
+      }
+      Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
+      TimingOutcome outcome = timer.run(subjects);
+      if (!outcome.ok) {
+        if (outcome.failed_subject != "candidate") {
+          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject + " failed while timed: " +
+                                                          outcome.failure.message};
+        }
+        Verdict v = from_cuda(outcome.failure, "size '" + size.name + "', while timed: ");
+        per_size[si].update(verdict_json(v));
+        for (std::size_t k = 0; k <= si; ++k) size_results.push_back(per_size[k]);
+        reply["time_ms"] = ms_since(t_time);
+        return finish(v);
+      }
+      if (ref_cached) {
+        ref_subject.samples_us = state.screen_reference_us[cache_key];
+      } else if (screen) {
+        state.screen_reference_us[cache_key] = ref_subject.samples_us;
+      }
+      json& entry = per_size[si];
+      entry["reference"] = timing_json(ref_subject, outcome.device_wide);
+      entry["candidate"] = timing_json(cand_subject, outcome.device_wide);
+      if (std::find(subjects.begin(), subjects.end(), &base_subject) != subjects.end()) {
+        entry["baseline"] = timing_json(base_subject, outcome.device_wide);
+      }
+      if (!outcome.note.empty()) entry["timing_note"] = outcome.note;
+    }
+    reply["time_ms"] = ms_since(t_time);
+
+    // Phase 3: verify again on fresh inputs in the same buffers (caching by pointer, state drift).
+    auto const t_post = Clock::now();
+    for (std::size_t si = 0; si < sizes.size(); ++si) {
+      SizeCase const& size = *sizes[si];
+      if (size.verify_only) continue;
+      std::uint64_t const s = trial_seed(seed, si, task.trials);
+      per_size[si]["seeds"].push_back(s);
+      auto const& inputs = trial_inputs(state, task, size, s, task.trials);
+      auto const& expected = reference_outputs(state, task, size, reference, inputs);
+      (void)candidate.prepare(task.env_for(size));
+      Verdict v = verify_once(state, task, size, candidate, inputs, expected, candidate_deadline_ms(state, task, size, request));
+      if (v.failed()) {
+        v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
+                    "): " + v.message;
+        per_size[si].update(verdict_json(v));
+        for (auto& e : per_size) size_results.push_back(e);
+        reply["verify_ms"] = reply["verify_ms"].get<double>() + ms_since(t_post);
+        return finish(v);
+      }
+    }
+    reply["verify_ms"] = reply["verify_ms"].get<double>() + ms_since(t_post);
+    for (auto& e : per_size) size_results.push_back(e);
+    return finish(Verdict{});
+  } catch (HandlerError const& e) {
+    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
+    return reply;
+  } catch (json::exception const& e) {
+    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    return reply;
+  }
+}
+
+json handle_check_task(WorkerState& state, json const& request) {
+  json reply{{"reply", "check_task"}, {"id", request.value("id", std::int64_t{0})}};
+  try {
+    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
+    auto sizes = select_sizes(task, request);
+    std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
+    Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
+    Callable* baseline = nullptr;
+    if (request.contains("baseline") && !request["baseline"].is_null()) {
+      baseline = &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
+    }
+    TimingPolicy const policy = policy_from(request);
+    json out = json::array();
+    for (std::size_t si = 0; si < sizes.size(); ++si) {
+      SizeCase const& size = *sizes[si];
+      state.emitter.progress("check " + size.name);
+      json entry{{"size", size.name}, {"verify_only", size.verify_only}};
+      auto const& inputs = trial_inputs(state, task, size, trial_seed(seed, si, 0), 0);
+      auto first = reference_outputs(state, task, size, reference, inputs);  // copy: the cache may be reset
+      // Determinism and degeneracy of the reference itself.
+      state.reference_outputs.clear();
+      state.reference_output_bytes = 0;
+      auto const& second = reference_outputs(state, task, size, reference, inputs);
+      bool deterministic = true;
+      bool constant = true;
+      std::size_t k = 0;
+      std::string note;
+      for (auto const& b : task.buffers) {
+        if (!is_result_buffer(b.role)) continue;
+        auto again = compare_outputs(b.dtype, first[k], second[k], task.tolerance_for(b.dtype));
+        deterministic = deterministic && again.passed;
+        if (!again.passed) note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
+        auto const width = size_of(b.dtype);
+        for (std::size_t e = 1; e * width < first[k].size() && constant; ++e) {
+          constant = std::equal(first[k].begin(), first[k].begin() + static_cast<std::ptrdiff_t>(width),
+                                first[k].begin() + static_cast<std::ptrdiff_t>(e * width));
+        }
+        ++k;
+      }
+      entry["deterministic"] = deterministic;
+      entry["reference_constant"] = constant;
+      // The vendor baseline must compute the same function as the reference.
+      auto& bufs = get_buffers(state, task, size);
+      if (baseline != nullptr) {
+        (void)baseline->prepare(task.env_for(size));
+        Verdict v = verify_once(state, task, size, *baseline, inputs, first, 600000);
+        if (v.failed()) {
+          note += "baseline does not match the reference: " + v.message + ". ";
+          entry["baseline_status"] = std::string(to_string(v.status));
+        } else {
+          entry["baseline_status"] = "ok";
+        }
+      }
+      if (!size.verify_only) {
+        auto ref_args = unwrap(ArgPack::build(task, size, bufs.reference), "");
+        auto base_args = unwrap(ArgPack::build(task, size, bufs.candidate), "");
+        require(reference.prepare(task.env_for(size)), "");
+        TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
+        TimingSubject base_subject = make_subject("baseline", baseline, base_args.data(), 600000);
+        std::vector<TimingSubject*> subjects{&ref_subject};
+        if (baseline != nullptr && entry.value("baseline_status", "") == "ok") subjects.push_back(&base_subject);
+        Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
+        auto outcome = timer.run(subjects);
+        if (!outcome.ok) {
+          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject + " failed while timed: " +
+                                                          outcome.failure.message};
+        }
+        entry["reference"] = timing_json(ref_subject, outcome.device_wide);
+        if (subjects.size() > 1) entry["baseline"] = timing_json(base_subject, outcome.device_wide);
+      }
+      entry["note"] = note;
+      out.push_back(entry);
+    }
+    reply["sizes"] = out;
+    return reply;
+  } catch (HandlerError const& e) {
+    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
+    return reply;
+  } catch (json::exception const& e) {
+    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    return reply;
+  }
+}
+
+json handle_single_trial(WorkerState& state, json const& request) {
+  json reply{{"reply", "single_trial"}, {"id", request.value("id", std::int64_t{0})}};
+  try {
+    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
+    auto sizes = select_sizes(task, request);
+    SizeCase const& size = *sizes.front();
+    auto loaded = load_callable(artifact_from_json(request.at("candidate")));
+    if (!loaded) {
+      reply["candidate"] = verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
+      return reply;
+    }
+    Callable& candidate = **loaded;
+    if (auto st = candidate.prepare(task.env_for(size)); !st) {
+      reply["candidate"] = verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
+      return reply;
+    }
+    auto const& inputs = trial_inputs(state, task, size, request.at("seed").get<std::uint64_t>(), 0);
+    auto& set = get_buffers(state, task, size).candidate;
+    require(set.upload(inputs), "");
+    require(set.poison_outputs(kPoisonA), "");
+    auto args = unwrap(ArgPack::build(task, size, set), "");
+    Verdict v;
+    if (auto failure = call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0))) {
+      v = *failure;
+    }
+    reply["candidate"] = verdict_json(v);
+    reply["size"] = size.name;
+    if (v.sticky) reply["restart"] = true;
+    return reply;
+  } catch (HandlerError const& e) {
+    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
+    return reply;
+  } catch (json::exception const& e) {
+    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    return reply;
+  }
+}
+
+}  // namespace kopt::worker

@@ -1,0 +1,59 @@
+#include <gtest/gtest.h>
+
+#include "kopt/measure.hpp"
+
+namespace kopt {
+namespace {
+
+TEST(TimingTier, RoundTripsNames) {
+  for (auto tier : {TimingTier::screen, TimingTier::confirm}) {
+    auto const parsed = timing_tier_from_string(to_string(tier));
+    ASSERT_TRUE(parsed.has_value());
+    EXPECT_EQ(*parsed, tier);
+  }
+  EXPECT_EQ(to_string(TimingTier::screen), "screen");
+  EXPECT_FALSE(timing_tier_from_string("Confirm").has_value());
+  EXPECT_FALSE(timing_tier_from_string("").has_value());
+}
+
+TEST(TimingPolicy, ConfirmIsTheFullProtocol) {
+  auto const policy = policy_for(TimingTier::confirm);
+  EXPECT_DOUBLE_EQ(policy.warmup_ms, 25.0);
+  EXPECT_EQ(policy.min_samples, 10);
+  EXPECT_DOUBLE_EQ(policy.min_total_ms, 100.0);
+  EXPECT_TRUE(policy.flush_l2);
+  EXPECT_TRUE(policy.interleave);
+  EXPECT_DOUBLE_EQ(policy.graph_below_us, 10.0);
+  EXPECT_DOUBLE_EQ(policy.max_wall_ms, 5000.0);
+}
+
+TEST(TimingPolicy, ScreenIsCheap) {
+  auto const policy = policy_for(TimingTier::screen);
+  EXPECT_DOUBLE_EQ(policy.warmup_ms, 2.0);
+  EXPECT_EQ(policy.min_warmup_calls, 3);
+  EXPECT_EQ(policy.min_samples, 10);
+  EXPECT_DOUBLE_EQ(policy.min_total_ms, 5.0);
+  EXPECT_DOUBLE_EQ(policy.max_wall_ms, 500.0);
+  EXPECT_TRUE(policy.flush_l2);
+  EXPECT_FALSE(policy.interleave);
+  EXPECT_DOUBLE_EQ(policy.graph_below_us, 0.0);
+}
+
+TEST(SamplingDone, NeedsBothSampleCountAndMeasuredTime) {
+  auto const policy = policy_for(TimingTier::confirm);
+  EXPECT_FALSE(sampling_done(policy, 9, 1000.0, 10.0));
+  EXPECT_FALSE(sampling_done(policy, 10, 99.9, 10.0));
+  EXPECT_TRUE(sampling_done(policy, 10, 100.0, 10.0));
+  EXPECT_FALSE(sampling_done(policy, 500, 50.0, 100.0));
+}
+
+TEST(SamplingDone, StopsAtSampleCapOrWallBudget) {
+  auto const policy = policy_for(TimingTier::confirm);
+  EXPECT_TRUE(sampling_done(policy, policy.max_samples, 1.0, 10.0));
+  EXPECT_FALSE(sampling_done(policy, 3, 30.0, 4999.0));
+  EXPECT_TRUE(sampling_done(policy, 3, 30.0, 5000.0));
+  EXPECT_FALSE(sampling_done(policy, 0, 0.0, 9000.0)) << "never stop with no sample";
+}
+
+}  // namespace
+}  // namespace kopt

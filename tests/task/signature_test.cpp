@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kopt/task.hpp"
+
+namespace kopt {
+namespace {
+
+Signature parse_ok(std::string const& text) {
+  auto sig = parse_signature(text);
+  EXPECT_TRUE(sig.ok()) << text << ": " << (sig.ok() ? "" : sig.error().message);
+  return sig.ok() ? *sig : Signature{};
+}
+
+std::string parse_fail(std::string const& text) {
+  auto sig = parse_signature(text);
+  EXPECT_FALSE(sig.ok()) << "parsed unexpectedly: " << text;
+  return sig.ok() ? std::string() : sig.error().message;
+}
+
+TEST(Signature, SoftmaxLauncher) {
+  auto sig = parse_ok(R"(extern "C" void softmax(float* out, const float* __restrict__ in, int N, int C))");
+  EXPECT_EQ(sig.function, "softmax");
+  ASSERT_EQ(sig.params.size(), 4u);
+  EXPECT_EQ(sig.params[0].name, "out");
+  EXPECT_TRUE(sig.params[0].is_pointer);
+  EXPECT_FALSE(sig.params[0].is_const);
+  EXPECT_EQ(sig.params[0].dtype, DType::f32);
+  EXPECT_EQ(sig.params[0].c_type, "float*");
+  EXPECT_EQ(sig.params[1].name, "in");
+  EXPECT_TRUE(sig.params[1].is_const);
+  EXPECT_EQ(sig.params[1].c_type, "const float*");
+  EXPECT_EQ(sig.params[2].name, "N");
+  EXPECT_FALSE(sig.params[2].is_pointer);
+  EXPECT_EQ(sig.params[2].dtype, DType::i32);
+  EXPECT_EQ(sig.params[2].c_type, "int");
+}
+
+TEST(Signature, QualifiersAndTypeSpellings) {
+  auto sig = parse_ok(
+      "extern \"C\" __host__ void k(float const* a, __nv_bfloat16* b, int64_t n, const int m,\n"
+      "    unsigned int u, double* __restrict out, const __half* __restrict__ h, std::int64_t s, float "
+      "alpha,\n"
+      "    float* const fixed, size_t bytes);");
+  EXPECT_EQ(sig.function, "k");
+  ASSERT_EQ(sig.params.size(), 11u);
+  EXPECT_TRUE(sig.params[0].is_const);
+  EXPECT_EQ(sig.params[0].dtype, DType::f32);
+  EXPECT_EQ(sig.params[0].c_type, "float const*");
+  EXPECT_EQ(sig.params[1].dtype, DType::bf16);
+  EXPECT_FALSE(sig.params[1].is_const);
+  EXPECT_EQ(sig.params[2].dtype, DType::i64);
+  EXPECT_EQ(sig.params[3].name, "m");
+  EXPECT_EQ(sig.params[3].dtype, DType::i32);
+  EXPECT_FALSE(sig.params[3].is_const);  // only pointee constness is recorded
+  EXPECT_EQ(sig.params[3].c_type, "const int");
+  EXPECT_EQ(sig.params[4].name, "u");
+  EXPECT_EQ(sig.params[4].dtype, DType::u32);
+  EXPECT_EQ(sig.params[5].dtype, DType::f64);
+  EXPECT_EQ(sig.params[5].name, "out");
+  EXPECT_EQ(sig.params[6].dtype, DType::f16);
+  EXPECT_TRUE(sig.params[6].is_const);
+  EXPECT_EQ(sig.params[7].dtype, DType::i64);
+  EXPECT_EQ(sig.params[8].dtype, DType::f32);
+  EXPECT_FALSE(sig.params[8].is_pointer);
+  EXPECT_FALSE(sig.params[9].is_const);  // a const pointer to mutable data is writable
+  EXPECT_EQ(sig.params[9].c_type, "float*");
+  EXPECT_EQ(sig.params[10].dtype, DType::u64);
+}
+
+TEST(Signature, OptionalExternAndDefinitionBody) {
+  auto sig = parse_ok("void f(int* x, int n) { launch<<<1, 1>>>(x, n); }");
+  EXPECT_EQ(sig.function, "f");
+  EXPECT_EQ(sig.params.size(), 2u);
+  EXPECT_TRUE(parse_ok("extern \"C\" void g(void)").params.empty());
+  EXPECT_TRUE(parse_ok("extern \"C\" void g()").params.empty());
+  EXPECT_EQ(parse_ok("extern \"C\" void g(float *out)").params[0].name, "out");
+  EXPECT_EQ(parse_ok("extern \"C\" void g(float*out,int n)").params[1].name, "n");
+}
+
+TEST(Signature, RejectsUnknownTypeNamingTheParam) {
+  auto message = parse_fail("extern \"C\" void f(float* out, const my_t* in, int n)");
+  EXPECT_NE(message.find("parameter 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("'in'"), std::string::npos) << message;
+  EXPECT_NE(message.find("my_t"), std::string::npos) << message;
+  EXPECT_NE(message.find("expected one of float"), std::string::npos) << message;
+  message = parse_fail("extern \"C\" void f(float* out, bool flag)");
+  EXPECT_NE(message.find("'flag'"), std::string::npos) << message;
+}
+
+TEST(Signature, RejectsReferencesAndDoublePointers) {
+  EXPECT_NE(parse_fail("extern \"C\" void f(float& out)").find("reference"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float** out)").find("pointer to a pointer"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* * out)").find("pointer to a pointer"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float out[])").find("array"), std::string::npos);
+}
+
+TEST(Signature, RejectsUnnamedParams) {
+  EXPECT_NE(parse_fail("extern \"C\" void f(float*, int n)").find("parameter 1 has no name"),
+            std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out, int)").find("parameter 2 has no name"),
+            std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out, unsigned int)").find("has no name"),
+            std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out, int64_t)").find("has no name"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out, , int n)").find("parameter 2 is empty"),
+            std::string::npos);
+}
+
+TEST(Signature, RejectsNonVoidReturnAndMissingName) {
+  auto message = parse_fail("extern \"C\" int f(float* out)");
+  EXPECT_NE(message.find("return type is 'int'; expected void"), std::string::npos) << message;
+  EXPECT_NE(parse_fail("extern \"C\" float* f(float* out)").find("expected void"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void (float* out)").find("missing function name"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" f(float* out)").find("missing return type"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f").find("no parameter list"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out").find("unclosed"), std::string::npos);
+  EXPECT_NE(parse_fail("extern void f(float* out)").find("\"C\""), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" __global__ void f(float* out)").find("host launcher"),
+            std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* out) const").find("after the parameter list"),
+            std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* a, int a)").find("used twice"), std::string::npos);
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* a, int @)").find("unexpected character '@'"),
+            std::string::npos);
+  EXPECT_FALSE(parse_signature("").ok());
+}
+
+}  // namespace
+}  // namespace kopt
