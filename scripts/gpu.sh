@@ -29,7 +29,8 @@ find_bin() { for d in "$BIN" build/bin build/tests; do [ -x "$d/$1" ] && { echo 
 KOPT=$(find_bin kopt); WORKER=$(find_bin kopt-worker); BENCH=$(find_bin kopt-bench-eval); GTESTS=$(find_bin kopt_gpu_tests)
 export KOPT_WORKER="$WORKER" KOPT_SOURCE_DIR="$PWD"
 summary=()
-add() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }
+add() { summary+=("$(printf '%-44s %s' "$1" "$2")"); echo ">> ${summary[-1]}"; }
+STEP_TIMEOUT="${KOPT_GPU_STEP_TIMEOUT:-900}"
 
 {
   date -u +"%Y-%m-%dT%H:%M:%SZ"
@@ -37,48 +38,47 @@ add() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }
 } | tee "$OUT_DIR/machine.txt"
 "$KOPT" doctor > "$OUT_DIR/doctor.txt" 2>&1; add "kopt doctor" "exit $?"
 
-if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then
-  "$GTESTS" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
-  rc=$?
-  passed=$(grep -c '^\[       OK \]' "$OUT_DIR/gpu-tests.log"); failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
-  skipped=$(grep -c '^\[  SKIPPED \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
-  add "GPU tests (kopt_gpu_tests)" "$passed passed, $failed failed, $skipped skipped (exit $rc)"
-  grep '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log" | sort -u | head -20
+if [ $RUN_BENCH = 1 ] && [ -n "$BENCH" ]; then
+  timeout "$STEP_TIMEOUT" "$BENCH" --task examples/softmax --candidate examples/softmax/candidates/softmax_warp_kernel.cu --mode kernel \
+    --sizes odd,medium --count 40 --json > "$OUT_DIR/bench-kernel.json" 2> "$OUT_DIR/bench-kernel.log"
+  add "throughput kernel mode" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/bench-kernel.json'));print(f\"{j['candidates_per_s']:.1f} cand/s; compile {j['mean_compile_ms']:.1f} load {j['mean_load_ms']:.2f} verify {j['mean_verify_ms']:.1f} time {j['mean_time_ms']:.1f} ms; {j['ok']}/{j['count']} ok\")" 2>&1)"
+  timeout "$STEP_TIMEOUT" "$BENCH" --task examples/softmax --candidate examples/softmax/candidates/softmax_warp_launcher.cu --mode launcher \
+    --sizes odd,medium --count 16 --json > "$OUT_DIR/bench-launcher.json" 2> "$OUT_DIR/bench-launcher.log"
+  add "throughput launcher mode" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/bench-launcher.json'));print(f\"{j['candidates_per_s']:.1f} cand/s; compile {j['mean_compile_ms']:.1f} load {j['mean_load_ms']:.2f} verify {j['mean_verify_ms']:.1f} time {j['mean_time_ms']:.1f} ms; {j['ok']}/{j['count']} ok\")" 2>&1)"
 fi
 
 if [ $RUN_EXAMPLES = 1 ]; then
-  for t in vector_add softmax sgemm; do
-    for c in examples/$t/candidates/*.cu; do
-      name=$(basename "$c" .cu)
-      "$KOPT" eval "examples/$t" "$c" --tier confirm --seed 1 --out "$OUT_DIR/eval-$name.json" > "$OUT_DIR/eval-$name.txt" 2>&1
-      rc=$?
-      line=$(python3 - "$OUT_DIR/eval-$name.json" <<'PY'
+  for t in softmax vector_add sgemm; do
+    timeout "$STEP_TIMEOUT" "$KOPT" eval "examples/$t" examples/$t/candidates/*.cu --tier confirm --seed 1 \
+      --out "$OUT_DIR/eval-$t.json" > "$OUT_DIR/eval-$t.txt" 2>&1
+    rc=$?
+    line=$(python3 - "$OUT_DIR/eval-$t.json" <<'PY'
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))
 except Exception as e:
     print("no report:", e); sys.exit()
-c = r["candidates"][0]
-parts = [c["status"]]
-for s in c["sizes"]:
-    if s.get("speedup") is not None:
-        v = f' vs vendor {s["vs_baseline"]:.2f}x' if s.get("vs_baseline") else ""
-        parts.append(f'{s["size"]} {s["candidate"]["us"]["median"]:.1f}us {s["speedup"]:.2f}x{v}')
-print(" | ".join(parts))
+for c in r["candidates"]:
+    parts = [c["name"], c["status"]]
+    for s in c["sizes"]:
+        if s.get("speedup") is not None:
+            v = f' vendor {s["vs_baseline"]:.2f}x' if s.get("vs_baseline") else ""
+            parts.append(f'{s["size"]} {s["candidate"]["us"]["median"]:.1f}us {s["speedup"]:.2f}x{v}')
+    print(" | ".join(parts))
 PY
 )
-      add "eval $t/$name (exit $rc)" "$line"
-    done
+    add "eval $t (exit $rc)" "$line"
+    tail -n 30 "$OUT_DIR/eval-$t.txt"
   done
 fi
 
-if [ $RUN_BENCH = 1 ] && [ -n "$BENCH" ]; then
-  "$BENCH" --task examples/softmax --candidate examples/softmax/candidates/softmax_warp_kernel.cu --mode kernel \
-    --sizes odd,medium --count 60 --json > "$OUT_DIR/bench-kernel.json" 2> "$OUT_DIR/bench-kernel.log"
-  add "throughput kernel mode" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/bench-kernel.json'));print(f\"{j['candidates_per_s']:.1f} cand/s; compile {j['mean_compile_ms']:.1f} load {j['mean_load_ms']:.2f} verify {j['mean_verify_ms']:.1f} time {j['mean_time_ms']:.1f} ms; {j['ok']}/{j['count']} ok\")" 2>&1)"
-  "$BENCH" --task examples/softmax --candidate examples/softmax/candidates/softmax_warp_launcher.cu --mode launcher \
-    --sizes odd,medium --count 16 --json > "$OUT_DIR/bench-launcher.json" 2> "$OUT_DIR/bench-launcher.log"
-  add "throughput launcher mode" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/bench-launcher.json'));print(f\"{j['candidates_per_s']:.1f} cand/s; compile {j['mean_compile_ms']:.1f} load {j['mean_load_ms']:.2f} verify {j['mean_verify_ms']:.1f} time {j['mean_time_ms']:.1f} ms; {j['ok']}/{j['count']} ok\")" 2>&1)"
+if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then
+  timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
+  rc=$?
+  passed=$(grep -c '^\[       OK \]' "$OUT_DIR/gpu-tests.log"); failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
+  skipped=$(grep -c '^\[  SKIPPED \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
+  add "GPU tests (kopt_gpu_tests)" "$passed passed, $failed failed, $skipped skipped (exit $rc)"
+  grep '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log" | sort -u | head -20
 fi
 
 echo

@@ -13,10 +13,11 @@ int run_init(InitArgs const& args, Console const& console) {
   std::filesystem::path launcher(args.launcher);
   std::filesystem::path dir = args.out_dir.empty() ? launcher.stem() : std::filesystem::path(args.out_dir);
   if (!args.force && std::filesystem::exists(dir / "task.toml")) {
-    return report_error(make_error(ErrorCode::invalid_argument,
-                                   fmt::format("{} already exists; pass --force to overwrite it (and reference.cu)",
-                                               (dir / "task.toml").string())),
-                        ExitCode::usage, false, console.out, console.err);
+    return report_error(
+        make_error(ErrorCode::invalid_argument,
+                   fmt::format("{} already exists; pass --force to overwrite it (and reference.cu)",
+                               (dir / "task.toml").string())),
+        ExitCode::usage, false, console.out, console.err);
   }
   auto result = init_task(launcher, dir, args.force);
   if (!result) {

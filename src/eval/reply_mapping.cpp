@@ -46,7 +46,8 @@ KernelTiming kernel_timing_from_json(json const& j) {
 
 Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
                    CandidateReport& report) {
-  json const& body = reply.body;
+  static json const kEmpty = json::object();
+  json const& body = reply.body.is_object() ? reply.body : kEmpty;
   if (body.contains("error")) return reply_error(body);
   // The worker died while this candidate ran.
   if (reply.worker_died && !body.contains("candidate")) {
@@ -103,7 +104,8 @@ Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply
 }
 
 Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
-  json const& body = reply.body;
+  static json const kEmpty = json::object();
+  json const& body = reply.body.is_object() ? reply.body : kEmpty;
   if (reply.worker_died && !body.contains("sizes")) {
     return make_error(ErrorCode::worker_error, "the GPU worker died while running the task's reference (" +
                                                    reply.exit.describe() + "): " + first_lines(reply.stderr_tail, 5));

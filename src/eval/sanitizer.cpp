@@ -63,7 +63,8 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
     wopts.worker_path = worker_path;
     wopts.device = options.device;
     wopts.wrapper = {tool->string(), "--tool", pass.tool, "--log-file", log_path, "--print-limit", "20"};
-    wopts.start_timeout = std::chrono::milliseconds(180000);
+    wopts.extra_args = {"--no-calibration"};
+    wopts.start_timeout = std::chrono::milliseconds(300000);
     auto client = worker::WorkerClient::start(wopts);
     if (!client) {
       report.sanitizer += std::string(pass.tool) + ": could not start (" + client.error().message + "); ";

@@ -2,14 +2,13 @@
 // `<file>:<line>:<col>: <field path>: <what was wrong>; expected <what>`.
 #pragma once
 
-#include <toml++/toml.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kopt/result.hpp"
+#include "task/toml_include.hpp"
 
 namespace kopt::task_detail {
 

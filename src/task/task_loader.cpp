@@ -814,15 +814,10 @@ class TaskLoader {
     for (auto const& buffer : spec_.buffers) {
       if (buffer.role != Role::input) return;
     }
-    bool has_pointers = std::any_of(spec_.signature.params.begin(), spec_.signature.params.end(),
-                                    [](Param const& p) { return p.is_pointer; });
-    // Missing buffer tables are reported on their own; only complain when the buffers are all there.
-    if (has_pointers &&
-        spec_.buffers.size() < static_cast<std::size_t>(
-                                   std::count_if(spec_.signature.params.begin(), spec_.signature.params.end(),
-                                                 [](Param const& p) { return p.is_pointer; }))) {
-      return;
-    }
+    // Missing buffer tables are reported on their own; only complain when all buffers are there.
+    auto pointers = std::count_if(spec_.signature.params.begin(), spec_.signature.params.end(),
+                                  [](Param const& p) { return p.is_pointer; });
+    if (spec_.buffers.size() < static_cast<std::size_t>(pointers)) return;
     auto const* buffers = root_.get("buffers");
     error(buffers != nullptr ? buffers->source() : root_.source(), "buffers",
           "no buffer is written by the kernel",

@@ -1,7 +1,7 @@
-// A lexical pre-pass over task.toml text that rejects inputs on which toml++ 3.3 violates its own
-// preconditions (it asserts in debug builds and assumes in release builds; upstream
-// marzer/tomlplusplus#301): control characters, and table headers whose name does not start with a
-// key character ("[[", "[]", "[[[x]]]"). Both are invalid TOML anyway.
+// A lexical pre-pass over task.toml text that rejects, with clear messages, invalid TOML on which
+// toml++ 3.3 violates its own preconditions (see toml_include.hpp): table headers whose name does not
+// start with a key character ("[[", "[]", "[[[x]]]", "[<control character>"). Control characters
+// anywhere are rejected too, with their position.
 #pragma once
 
 #include <cstdint>

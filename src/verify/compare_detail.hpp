@@ -47,10 +47,10 @@ struct ElementTally {
   std::size_t finite_mismatches = 0;
   double max_abs_err = 0.0;
   double max_rel_err = 0.0;
-  std::optional<CompareLocation> first_bad;        // first unwritten or mismatching element
+  std::optional<CompareLocation> first_bad;  // first unwritten or mismatching element
   std::optional<CompareLocation> first_unwritten;
   std::optional<CompareLocation> first_nonfinite;
-  std::optional<CompareLocation> max_error_at;     // first element with the largest finite abs error
+  std::optional<CompareLocation> max_error_at;  // first element with the largest finite abs error
 
   // Folds in the tally of the range that directly follows this one: counts add up, "first"
   // locations keep the lower index, and among equal maximum errors the earlier element wins.

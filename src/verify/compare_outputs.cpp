@@ -3,6 +3,7 @@
 // tallies are merged in chunk order so the result equals the serial one (compare_serial.cpp).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -87,6 +88,10 @@ struct ElementPass {
   template <bool kCheckPoison>
   ElementTally run(std::size_t begin, std::size_t end) const {
     ElementTally tally;
+    // The running maxima live in locals; errors are >= 0, so -1 means "no finite element yet".
+    double max_abs_err = -1.0;
+    double max_rel_err = 0.0;
+    CompareLocation max_error_at;
     for (std::size_t i = begin; i < end; ++i) {
       Bits const ref_bits = load_bits<Codec>(ref_data, i);
       Bits const got_bits = load_bits<Codec>(got_data, i);
@@ -95,7 +100,7 @@ struct ElementPass {
       double const got = codec.decode(got_bits);
       // An element that still holds the poison bytes was never written, unless the reference's value
       // has exactly those bytes: then the run with the other poison pattern decides.
-      if (kCheckPoison && got_bits == poison_bits && ref_bits != poison_bits) {
+      if (kCheckPoison && got_bits == poison_bits && ref_bits != poison_bits) [[unlikely]] {
         ++tally.unwritten;
         if (!tally.first_unwritten) tally.first_unwritten = CompareLocation{i, got, ref};
         if (!tally.first_bad) tally.first_bad = CompareLocation{i, got, ref};
@@ -112,18 +117,24 @@ struct ElementPass {
         double const magnitude = std::fabs(ref);
         double const error = std::fabs(got - ref);
         ok = exact_integers ? got_bits == ref_bits : error <= absolute_allowance + rtol * magnitude;
-        if (!tally.max_error_at || error > tally.max_abs_err) {
-          tally.max_abs_err = error;
-          tally.max_error_at = CompareLocation{i, got, ref};
+        if (error > max_abs_err) {  // strictly greater: the first of equal maxima stays
+          max_abs_err = error;
+          max_error_at = CompareLocation{i, got, ref};
         }
-        tally.max_rel_err = std::max(tally.max_rel_err, error / std::max(magnitude, kTinyScale));
-        if (!ok) ++tally.finite_mismatches;
+        max_rel_err = std::max(max_rel_err, error / std::max(magnitude, kTinyScale));
+        if (!ok) [[unlikely]]
+          ++tally.finite_mismatches;
       }
-      if (!ok) {
+      if (!ok) [[unlikely]] {
         ++tally.mismatches;
         if (!tally.first_bad) tally.first_bad = CompareLocation{i, got, ref};
       }
     }
+    if (max_abs_err >= 0.0) {
+      tally.max_abs_err = max_abs_err;
+      tally.max_error_at = max_error_at;
+    }
+    tally.max_rel_err = max_rel_err;
     return tally;
   }
 };
@@ -141,7 +152,7 @@ CompareResult compare_typed(Codec codec, DType dtype, std::span<std::byte const>
   // Pass 1 (complete before pass 2, which needs the global scale).
   double const first_ref = codec.decode(load_bits<Codec>(ref_data, 0));
   ReferenceTally scale;
-  for (auto const& part : run_chunks<ReferenceTally>(count, chunks, [&](std::size_t begin, std::size_t end) {
+  for (auto const &part : run_chunks<ReferenceTally>(count, chunks, [&](std::size_t begin, std::size_t end) {
          return scan_reference(codec, ref_data, first_ref, begin, end);
        })) {
     scale.merge(part);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -14,11 +15,12 @@ struct Run {
   std::string err;
 };
 
-Run parse(std::vector<char const*> args) {
-  args.insert(args.begin(), "kopt");
+Run parse(std::vector<char const*> const& args) {
+  std::vector<char const*> argv(args.size() + 1, "kopt");
+  std::copy(args.begin(), args.end(), argv.begin() + 1);
   std::ostringstream out;
   std::ostringstream err;
-  Run run{parse_command_line(static_cast<int>(args.size()), args.data(), out, err), "", ""};
+  Run run{parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err), "", ""};
   run.out = out.str();
   run.err = err.str();
   return run;

@@ -25,9 +25,8 @@ std::optional<HeaderLine> split_header_line(std::string_view line) {
   auto const colon = line.find(": ");
   if (colon == std::string_view::npos || colon == 0) return std::nullopt;
   std::string_view const key = line.substr(0, colon);
-  bool const word = std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || c == '-';
-  });
+  bool const word =
+      std::all_of(key.begin(), key.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
   if (!word) return std::nullopt;
   std::string_view value = line.substr(colon + 2);
   while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.remove_suffix(1);
@@ -56,7 +55,8 @@ Result<CheatHeader> parse_cheat_header(std::string const& text, std::filesystem:
   }
   for (std::size_t i = 0; i < kRequiredKeys.size(); ++i) {
     if (i >= lines.size() || lines[i].key != kRequiredKeys[i]) {
-      return header_error(file, "line " + std::to_string(i + 1) + " must be `// " + std::string(kRequiredKeys[i]) +
+      return header_error(file, "line " + std::to_string(i + 1) + " must be `// " +
+                                    std::string(kRequiredKeys[i]) +
                                     ": ...`; expected the keys expect, defeats, mode, task in this order");
     }
     if (lines[i].value.empty()) {
@@ -83,8 +83,9 @@ Result<CheatHeader> parse_cheat_header(std::string const& text, std::filesystem:
   }
   for (std::size_t i = kRequiredKeys.size(); i < lines.size(); ++i) {
     if (lines[i].key != kSanitizeKey || header.expect_with_sanitize) {
-      return header_error(file, "unexpected key '" + lines[i].key + "' on line " + std::to_string(i + 1) +
-                                    "; expected at most one `// expect-with-sanitize: <status>` after 'task'");
+      return header_error(file,
+                          "unexpected key '" + lines[i].key + "' on line " + std::to_string(i + 1) +
+                              "; expected at most one `// expect-with-sanitize: <status>` after 'task'");
     }
     auto status = parse_status(file, lines[i]);
     if (!status) return status.error();

@@ -15,7 +15,9 @@
 namespace kopt::testing {
 namespace {
 
-std::filesystem::path cheats_dir() { return source_path("tests/gpu/cheats"); }
+std::filesystem::path cheats_dir() {
+  return source_path("tests/gpu/cheats");
+}
 
 struct CheatRun {
   std::optional<CandidateReport> candidate;  // empty after a skip or a failure of kopt itself
@@ -57,13 +59,15 @@ TEST_P(CheatTest, GetsTheVerdictItsHeaderExpects) {
   if (!plain.skip_reason.empty()) GTEST_SKIP() << "no CUDA GPU: " << plain.skip_reason;
   ASSERT_TRUE(plain.candidate.has_value());
   EXPECT_EQ(to_string(plain.candidate->status), to_string(header->expect))
-      << "defeats: " << header->defeats << "\n" << describe(*plain.candidate);
+      << "defeats: " << header->defeats << "\n"
+      << describe(*plain.candidate);
 
   if (header->expect_with_sanitize) {
     CheatRun const sanitized = evaluate_cheat(*header, true);
     ASSERT_TRUE(sanitized.candidate.has_value());
     EXPECT_EQ(to_string(sanitized.candidate->status), to_string(*header->expect_with_sanitize))
-        << "with --sanitize; defeats: " << header->defeats << "\n" << describe(*sanitized.candidate);
+        << "with --sanitize; defeats: " << header->defeats << "\n"
+        << describe(*sanitized.candidate);
   }
 }
 
@@ -75,7 +79,8 @@ std::string cheat_test_name(::testing::TestParamInfo<std::filesystem::path> cons
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cheats, CheatTest, ::testing::ValuesIn(list_cheat_files(cheats_dir())), cheat_test_name);
+INSTANTIATE_TEST_SUITE_P(Cheats, CheatTest, ::testing::ValuesIn(list_cheat_files(cheats_dir())),
+                         cheat_test_name);
 
 // A launcher that hides its kernel on its own non-blocking stream is correct (ok), but its time must
 // come from a device-wide measurement, and it must not look faster than the same kernel launched
@@ -92,8 +97,9 @@ TEST(HiddenStreamTest, IsTimedDeviceWideAndNotFasterThanAnHonestLauncher) {
 
   auto const hidden_path = cheats_dir() / "vector_add_hidden_stream.cu";
   auto const honest_path = source_path("examples/vector_add/candidates/vector_add_float4_launcher.cu");
-  auto report = (*evaluator)->evaluate(*task, {CandidateSource{"hidden_stream", hidden_path, ""},
-                                               CandidateSource{"honest", honest_path, ""}});
+  auto report = (*evaluator)
+                    ->evaluate(*task, {CandidateSource{"hidden_stream", hidden_path, ""},
+                                       CandidateSource{"honest", honest_path, ""}});
   ASSERT_TRUE(report.ok()) << report.error().message;
   ASSERT_EQ(report->candidates.size(), 2u);
   auto const& hidden = report->candidates[0];
@@ -107,7 +113,8 @@ TEST(HiddenStreamTest, IsTimedDeviceWideAndNotFasterThanAnHonestLauncher) {
   ASSERT_NE(honest_large, nullptr) << describe(honest);
   ASSERT_TRUE(hidden_large->candidate.has_value()) << describe(hidden);
   ASSERT_TRUE(honest_large->candidate.has_value()) << describe(honest);
-  EXPECT_TRUE(hidden_large->candidate->device_wide) << "work on a hidden stream was timed on the launch stream only";
+  EXPECT_TRUE(hidden_large->candidate->device_wide)
+      << "work on a hidden stream was timed on the launch stream only";
   EXPECT_GE(hidden_large->candidate->us.median, 0.8 * honest_large->candidate->us.median)
       << "hidden-stream median " << hidden_large->candidate->us.median << " us vs honest "
       << honest_large->candidate->us.median << " us";

@@ -18,7 +18,8 @@ std::vector<std::string> example_names() {
   std::vector<std::string> names;
   std::error_code ec;
   for (auto const& entry : std::filesystem::directory_iterator(source_path("examples"), ec)) {
-    if (std::filesystem::exists(entry.path() / "task.toml")) names.push_back(entry.path().filename().string());
+    if (std::filesystem::exists(entry.path() / "task.toml"))
+      names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -28,7 +29,8 @@ std::vector<CandidateSource> example_candidates(std::filesystem::path const& dir
   std::vector<CandidateSource> candidates;
   std::error_code ec;
   for (auto const& entry : std::filesystem::directory_iterator(dir / "candidates", ec)) {
-    if (entry.path().extension() == ".cu") candidates.push_back({entry.path().filename().string(), entry.path(), ""});
+    if (entry.path().extension() == ".cu")
+      candidates.push_back({entry.path().filename().string(), entry.path(), ""});
   }
   std::sort(candidates.begin(), candidates.end(),
             [](CandidateSource const& a, CandidateSource const& b) { return a.name < b.name; });
@@ -47,7 +49,8 @@ std::string largest_timed_size(TaskSpec const& task) {
 TEST(ExampleSuiteTest, HasTheThreeExamples) {
   auto const names = example_names();
   for (char const* name : {"sgemm", "softmax", "vector_add"}) {
-    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << "examples/" << name << " is missing";
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end())
+        << "examples/" << name << " is missing";
   }
 }
 
@@ -110,7 +113,9 @@ TEST_P(ExampleTest, CandidatesVerifyAndBeatTheReference) {
   }
 }
 
-std::string example_test_name(::testing::TestParamInfo<std::string> const& param) { return param.param; }
+std::string example_test_name(::testing::TestParamInfo<std::string> const& param) {
+  return param.param;
+}
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(example_names()), example_test_name);
 

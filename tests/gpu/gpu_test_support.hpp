@@ -15,10 +15,12 @@ namespace kopt::testing {
 
 inline constexpr std::uint64_t kGpuTestSeed = 20261130;
 
-// Screen tier, fixed seed, kopt-worker from this build, a compile cache inside the build tree.
+// Screen tier, fixed seed, kopt-worker from this build ($KOPT_WORKER overrides it), and a compile
+// cache of the tests' own in the temporary directory.
 EvalOptions gpu_test_options();
 
-// Absolute path of `relative` inside the source tree.
+// Absolute path of `relative` inside the source tree ($KOPT_SOURCE_DIR overrides the tree, for a
+// GPU host that runs binaries built elsewhere).
 std::filesystem::path source_path(std::filesystem::path const& relative);
 
 // The whole text of `file` (empty when it cannot be read).

@@ -188,7 +188,9 @@ ExitInfo ChildProcess::close_and_wait(std::chrono::milliseconds timeout) {
 std::string ChildProcess::stderr_tail(std::size_t max_bytes) const {
   if (stderr_path_.empty()) return {};
   std::ifstream in(stderr_path_, std::ios::binary);
-  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string all = buffer.str();
   if (all.size() > max_bytes) all = "..." + all.substr(all.size() - max_bytes);
   return all;
 }

@@ -47,6 +47,7 @@ Status WorkerClient::spawn_and_hello() {
   argv.push_back(options_.worker_path.string());
   argv.push_back("--device");
   argv.push_back(std::to_string(options_.device));
+  argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   auto child = ChildProcess::spawn(argv, worker_environment());
   if (!child) return child.error();
   child_ = std::move(*child);
@@ -65,7 +66,7 @@ Status WorkerClient::spawn_and_hello() {
                         "GPU worker did not start (" + exit.describe() + ")" + (tail.empty() ? "" : ": " + tail));
     }
     json msg = json::parse(**line, nullptr, false);
-    if (msg.is_discarded()) continue;  // e.g. a sanitizer banner
+    if (msg.is_discarded() || !msg.is_object()) continue;  // e.g. a sanitizer banner
     if (msg.value("reply", "") != "hello") continue;
     if (msg.contains("error")) {
       child_.kill_and_wait();
@@ -114,7 +115,7 @@ Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle
       return reply;
     }
     json msg = json::parse(**line, nullptr, false);
-    if (msg.is_discarded()) continue;
+    if (msg.is_discarded() || !msg.is_object()) continue;
     if (msg.contains("event")) {
       if (on_event) on_event(msg);
       continue;

@@ -20,6 +20,7 @@ struct WorkerOptions {
   std::filesystem::path worker_path;         // the kopt-worker executable
   int device = 0;
   std::vector<std::string> wrapper;          // e.g. {"compute-sanitizer", "--tool", "memcheck"}
+  std::vector<std::string> extra_args;       // appended to the worker's own arguments
   std::chrono::milliseconds start_timeout{60000};
 };
 

@@ -63,7 +63,7 @@ double measure_copy_bandwidth(std::int64_t l2_bytes) {
 
 }  // namespace
 
-Result<DeviceInfo> query_device(int index) {
+Result<DeviceInfo> query_device(int index, bool calibrate) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
@@ -102,7 +102,7 @@ Result<DeviceInfo> query_device(int index) {
   double const clock_hz = static_cast<double>(clock_khz) * 1e3;
   info.ceilings.fp32_flops_per_s = rates.fp32 * info.sm_count * clock_hz;
   info.ceilings.tensor_flops_per_s = rates.tensor * info.sm_count * clock_hz;
-  info.ceilings.dram_bytes_per_s = measure_copy_bandwidth(info.l2_bytes);
+  info.ceilings.dram_bytes_per_s = calibrate ? measure_copy_bandwidth(info.l2_bytes) : 0.0;
   return info;
 }
 

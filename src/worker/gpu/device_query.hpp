@@ -6,7 +6,8 @@
 
 namespace kopt::worker {
 
-Result<DeviceInfo> query_device(int index);
+// `calibrate` measures the copy bandwidth (a few hundred MB copied); off under compute-sanitizer.
+Result<DeviceInfo> query_device(int index, bool calibrate = true);
 
 // Host-side latency of cudaDeviceSynchronize() on an idle device (median of many calls, µs): the
 // floor against which leftover work on hidden streams is detected.

@@ -29,6 +29,7 @@ using namespace kopt::worker;
 struct Args {
   int device = 0;
   bool sandbox = true;
+  bool calibrate = true;  // measure copy bandwidth and sync latency at start (off under sanitizers)
 };
 
 Args parse_args(int argc, char** argv) {
@@ -37,12 +38,15 @@ Args parse_args(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
       args.device = std::atoi(argv[++i]);
+    } else if (a == "--no-calibration") {
+      args.calibrate = false;
     } else if (a == "--no-sandbox") {
       args.sandbox = false;
     } else if (a == "--help") {
       std::puts("kopt-worker: the GPU side of kopt. Started by kopt; speaks JSON lines on stdin/stdout.\n"
                 "  --device N     CUDA device index (default 0)\n"
-                "  --no-sandbox   do not enter a network namespace or set resource limits");
+                "  --no-sandbox   do not enter a network namespace or set resource limits\n"
+                "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
       std::exit(0);
     }
   }
@@ -76,7 +80,7 @@ int main(int argc, char** argv) {
     std::int64_t const id = request.value("id", std::int64_t{0});
     emitter.set_request(op, id);
     if (op == "hello") {
-      auto info = query_device(args.device);
+      auto info = query_device(args.device, args.calibrate);
       if (!info) {
         emitter.send({{"reply", "hello"},
                       {"id", id},
@@ -90,9 +94,9 @@ int main(int argc, char** argv) {
       }
       state.device = *info;
       state.device.isolation = sandbox.describe() + (sandbox.notes.empty() ? "" : " (" + sandbox.notes + ")");
-      state.idle_sync_us = idle_sync_latency_us();
+      state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
       state.flush_bytes = static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
-      if (cudaMalloc(&state.flush_buffer, state.flush_bytes) != cudaSuccess) {
+      if (!args.calibrate || cudaMalloc(&state.flush_buffer, state.flush_bytes) != cudaSuccess) {
         state.flush_buffer = nullptr;
         cudaGetLastError();
       }
@@ -107,14 +111,18 @@ int main(int argc, char** argv) {
       continue;
     }
     json reply;
-    if (op == "evaluate") {
-      reply = handle_evaluate(state, request);
-    } else if (op == "check_task") {
-      reply = handle_check_task(state, request);
-    } else if (op == "single_trial") {
-      reply = handle_single_trial(state, request);
-    } else {
-      reply = {{"reply", op}, {"id", id}, {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
+    try {
+      if (op == "evaluate") {
+        reply = handle_evaluate(state, request);
+      } else if (op == "check_task") {
+        reply = handle_check_task(state, request);
+      } else if (op == "single_trial") {
+        reply = handle_single_trial(state, request);
+      } else {
+        reply = {{"reply", op}, {"id", id}, {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
+      }
+    } catch (std::exception const& e) {  // a bug in the worker: report it instead of dying silently
+      reply = {{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", std::string("kopt-worker: ") + e.what()}}}};
     }
     emitter.send(reply);
     if (reply.value("restart", false)) {

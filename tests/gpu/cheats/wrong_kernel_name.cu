@@ -1,9 +1,11 @@
-// expect: load_error
-// defeats: nothing; checks that a library without the task's entry symbol is rejected after compiling
+// expect: compile_error
+// defeats: nothing; checks that a launcher file without the task's entry point is rejected with a clear message
 // mode: launcher
 // task: examples/vector_add
 
-// Compiles and links, but the launcher is called vector_add_launcher, not vector_add.
+// Valid CUDA, but the launcher is called vector_add_launcher, not vector_add. kopt appends a
+// trampoline that calls `vector_add` and static_asserts its signature, so the missing entry point is
+// reported at compile time ("identifier vector_add is undefined"), not when the library is loaded.
 #include <cuda_runtime.h>
 
 namespace {
