@@ -4,9 +4,10 @@
 // It writes N distinct variants of one candidate (each differs by a #define, so every one is a real
 // compile, never a cache hit), evaluates them in one batch on the screen tier after a warm-up
 // evaluation, and prints a table (or JSON). docs/benchmarks.md records results with the command.
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -113,34 +114,48 @@ int main(int argc, char** argv) {
   // Evidence for whoever reads the numbers: rejected candidates and the first candidate's sizes.
   for (auto const& c : report->candidates) {
     if (c.status != kopt::CandidateStatus::ok) {
-      std::cerr << c.name << ": " << kopt::to_string(c.status) << ": " << c.message << "\n" << c.diagnostics << "\n";
+      std::cerr << c.name << ": " << kopt::to_string(c.status) << ": " << c.message << "\n"
+                << c.diagnostics << "\n";
     }
   }
   if (!report->candidates.empty()) {
     for (auto const& s : report->candidates.front().sizes) {
       if (!s.candidate || !s.reference) continue;
-      std::cerr << fmt::format("  size {:<10} ref {:>10.2f} µs  cand {:>10.2f} µs (IQR {:.2f})  speedup {:.2f}x  graph {}\n",
-                               s.size, s.reference->us.median, s.candidate->us.median, s.candidate->us.iqr(),
-                               s.speedup.value_or(0.0), s.candidate->graph_us ? std::to_string(s.candidate->graph_us->median) : "-");
+      std::cerr << fmt::format(
+          "  size {:<10} ref {:>10.2f} µs  cand {:>10.2f} µs (IQR {:.2f})  speedup {:.2f}x  graph {}\n",
+          s.size, s.reference->us.median, s.candidate->us.median, s.candidate->us.iqr(),
+          s.speedup.value_or(0.0),
+          s.candidate->graph_us ? std::to_string(s.candidate->graph_us->median) : "-");
     }
   }
   if (as_json) {
-    nlohmann::json j{{"task", task->name},       {"mode", mode},          {"tier", tier},
-                     {"count", count},           {"ok", ok},              {"wall_ms", wall_ms},
-                     {"candidates_per_s", per_s}, {"startup_ms", startup_ms}, {"warmup_eval_ms", warm_ms},
-                     {"mean_compile_ms", mean.compile_ms}, {"mean_load_ms", mean.load_ms},
-                     {"mean_verify_ms", mean.verify_ms},   {"mean_time_ms", mean.time_ms},
-                     {"kernel_median_us", cand_us},        {"device", report->device.name}};
+    nlohmann::json j{{"task", task->name},
+                     {"mode", mode},
+                     {"tier", tier},
+                     {"count", count},
+                     {"ok", ok},
+                     {"wall_ms", wall_ms},
+                     {"candidates_per_s", per_s},
+                     {"startup_ms", startup_ms},
+                     {"warmup_eval_ms", warm_ms},
+                     {"mean_compile_ms", mean.compile_ms},
+                     {"mean_load_ms", mean.load_ms},
+                     {"mean_verify_ms", mean.verify_ms},
+                     {"mean_time_ms", mean.time_ms},
+                     {"kernel_median_us", cand_us},
+                     {"device", report->device.name}};
     std::cout << j.dump(2) << "\n";
   } else {
-    fmt::print("task {} | mode {} | tier {} | {} candidates ({} ok) | device {}\n", task->name, mode, tier, count, ok,
-               report->device.name);
-    fmt::print("{:>14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "cand/s", "wall ms", "compile ms", "load ms",
-               "verify ms", "time ms", "kernel µs");
+    fmt::print("task {} | mode {} | tier {} | {} candidates ({} ok) | device {}\n", task->name, mode, tier,
+               count, ok, report->device.name);
+    fmt::print("{:>14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "cand/s", "wall ms", "compile ms",
+               "load ms", "verify ms", "time ms", "kernel µs");
     fmt::print("{:>14.2f} {:>12.1f} {:>12.2f} {:>12.2f} {:>12.2f} {:>12.2f} {:>12.2f}\n", per_s, wall_ms,
                mean.compile_ms, mean.load_ms, mean.verify_ms, mean.time_ms, cand_us);
-    fmt::print("(startup {:.0f} ms, warm-up evaluation {:.0f} ms not counted; compile runs in parallel with the GPU)\n",
-               startup_ms, warm_ms);
+    fmt::print(
+        "(startup {:.0f} ms, warm-up evaluation {:.0f} ms not counted; compile runs in parallel with the "
+        "GPU)\n",
+        startup_ms, warm_ms);
   }
   return ok == count ? 0 : 1;
 }

@@ -18,22 +18,22 @@ enum class CandidateMode { kernel, launcher };
 std::string_view to_string(CandidateMode mode) noexcept;
 
 struct CompileOptions {
-  std::string arch;                        // "sm_90"; empty = detected GPU, else sm_90
-  std::vector<std::string> gencode;        // extra nvcc -gencode values (launcher mode)
-  std::vector<std::string> extra_flags;    // appended to every compile
-  std::filesystem::path cache_dir;         // empty = $KOPT_CACHE_DIR or ~/.cache/kopt
-  std::filesystem::path cuda_home;         // empty = $CUDA_HOME, else the nvcc on PATH, else /usr/local/cuda
-  unsigned jobs = 0;                       // parallel compiles; 0 = all cores
+  std::string arch;                      // "sm_90"; empty = detected GPU, else sm_90
+  std::vector<std::string> gencode;      // extra nvcc -gencode values (launcher mode)
+  std::vector<std::string> extra_flags;  // appended to every compile
+  std::filesystem::path cache_dir;       // empty = $KOPT_CACHE_DIR or ~/.cache/kopt
+  std::filesystem::path cuda_home;       // empty = $CUDA_HOME, else the nvcc on PATH, else /usr/local/cuda
+  unsigned jobs = 0;                     // parallel compiles; 0 = all cores
 };
 
 struct CompileRequest {
   CandidateMode mode = CandidateMode::kernel;
-  std::string source;                      // full text
-  std::filesystem::path origin;            // file name used in diagnostics
-  std::string entry;                       // launcher symbol (launcher) or __global__ name (kernel)
+  std::string source;            // full text
+  std::filesystem::path origin;  // file name used in diagnostics
+  std::string entry;             // launcher symbol (launcher) or __global__ name (kernel)
   std::vector<std::filesystem::path> include_dirs;
-  std::vector<std::string> libraries;      // launcher mode: cublas, cusparse, ...
-  std::vector<std::string> flags;          // per-request extra flags (e.g. -DTILE=64)
+  std::vector<std::string> libraries;  // launcher mode: cublas, cusparse, ...
+  std::vector<std::string> flags;      // per-request extra flags (e.g. -DTILE=64)
 };
 
 // Static resource usage reported by ptxas / the CUBIN (registers, spills, shared memory).
@@ -47,17 +47,17 @@ struct ResourceUsage {
 
 struct Artifact {
   CandidateMode mode = CandidateMode::kernel;
-  std::filesystem::path path;              // .cubin (kernel) or .so (launcher)
-  std::string symbol;                      // launcher symbol or lowered kernel name
-  std::string key;                         // content hash of everything that went into the build
-  std::string arch;                        // e.g. sm_90
+  std::filesystem::path path;  // .cubin (kernel) or .so (launcher)
+  std::string symbol;          // launcher symbol or lowered kernel name
+  std::string key;             // content hash of everything that went into the build
+  std::string arch;            // e.g. sm_90
   ResourceUsage resources;
 };
 
 struct CompileOutcome {
   bool ok = false;
-  Artifact artifact;                       // valid when ok
-  std::string diagnostics;                 // trimmed compiler messages (errors, or warnings when ok)
+  Artifact artifact;        // valid when ok
+  std::string diagnostics;  // trimmed compiler messages (errors, or warnings when ok)
   double compile_ms = 0.0;
   bool cache_hit = false;
 };

@@ -20,29 +20,29 @@ namespace kopt {
 
 struct EvalOptions {
   TimingTier tier = TimingTier::confirm;
-  std::optional<std::uint64_t> seed;       // unset: drawn from the OS and recorded in the report
+  std::optional<std::uint64_t> seed;  // unset: drawn from the OS and recorded in the report
   int device = 0;
-  bool sanitize = false;                   // one trial under compute-sanitizer memcheck + racecheck
-  bool time_baseline = true;               // time the task's vendor baseline when it has one
-  std::vector<std::string> sizes;          // only these size cases (empty = all)
-  std::optional<CandidateMode> mode;       // unset: detected from each source
+  bool sanitize = false;              // one trial under compute-sanitizer memcheck + racecheck
+  bool time_baseline = true;          // time the task's vendor baseline when it has one
+  std::vector<std::string> sizes;     // only these size cases (empty = all)
+  std::optional<CandidateMode> mode;  // unset: detected from each source
   CompileOptions compile;
-  double timeout_factor = 50.0;            // watchdog: factor x reference time ...
-  double timeout_floor_ms = 2000.0;        // ... clamped to [floor, ceiling]
+  double timeout_factor = 50.0;      // watchdog: factor x reference time ...
+  double timeout_floor_ms = 2000.0;  // ... clamped to [floor, ceiling]
   double timeout_ceiling_ms = 60000.0;
-  std::filesystem::path worker_path;       // empty: kopt-worker next to the running executable
+  std::filesystem::path worker_path;  // empty: kopt-worker next to the running executable
 };
 
 struct CandidateSource {
-  std::string name;                        // shown in reports (file name by default)
+  std::string name;  // shown in reports (file name by default)
   std::filesystem::path path;
-  std::string source;                      // text (read from path when empty)
+  std::string source;  // text (read from path when empty)
 };
 
 struct KernelTiming {
-  SampleStats us;                          // per call, CUDA events (device-wide when needed)
-  std::optional<SampleStats> graph_us;     // per call, CUDA-graph replay (short kernels)
-  bool device_wide = false;                // work escaped the launch stream; timed to device idle
+  SampleStats us;                       // per call, CUDA events (device-wide when needed)
+  std::optional<SampleStats> graph_us;  // per call, CUDA-graph replay (short kernels)
+  bool device_wide = false;             // work escaped the launch stream; timed to device idle
   double warmup_ms = 0.0;
 };
 
@@ -54,18 +54,18 @@ struct SizeResult {
   double max_abs_err = 0.0;
   double max_rel_err = 0.0;
   std::size_t mismatches = 0;
-  std::vector<std::uint64_t> seeds;        // one per verification trial, then post-timing check
+  std::vector<std::uint64_t> seeds;  // one per verification trial, then post-timing check
   std::optional<KernelTiming> reference;
   std::optional<KernelTiming> candidate;
   std::optional<KernelTiming> baseline;
-  std::optional<double> speedup;           // reference median / candidate median
-  std::optional<double> vs_baseline;       // baseline median / candidate median
-  std::optional<double> bytes;             // work model for this size
+  std::optional<double> speedup;      // reference median / candidate median
+  std::optional<double> vs_baseline;  // baseline median / candidate median
+  std::optional<double> bytes;        // work model for this size
   std::optional<double> flops;
-  double sol_us = 0.0;                     // speed-of-light bound
+  double sol_us = 0.0;  // speed-of-light bound
   std::optional<double> achieved_gbps;
   std::optional<double> achieved_gflops;
-  std::optional<double> pct_of_sol;        // sol_us / candidate median * 100
+  std::optional<double> pct_of_sol;  // sol_us / candidate median * 100
 };
 
 struct PhaseTimes {
@@ -81,14 +81,14 @@ struct CandidateReport {
   std::filesystem::path path;
   CandidateMode mode = CandidateMode::kernel;
   CandidateStatus status = CandidateStatus::ok;
-  std::string message;                     // first failure, for people
-  std::string diagnostics;                 // compiler output when relevant
+  std::string message;      // first failure, for people
+  std::string diagnostics;  // compiler output when relevant
   bool cache_hit = false;
   ResourceUsage resources;
   std::vector<SizeResult> sizes;
-  std::optional<double> geomean_speedup;   // over timed size cases
+  std::optional<double> geomean_speedup;  // over timed size cases
   PhaseTimes phases;
-  std::string sanitizer;                   // compute-sanitizer summary when --sanitize
+  std::string sanitizer;  // compute-sanitizer summary when --sanitize
 };
 
 struct EvalReport {
@@ -98,7 +98,7 @@ struct EvalReport {
   std::string toolkit;
   std::uint64_t seed = 0;
   TimingTier tier = TimingTier::confirm;
-  std::string started_at;                  // ISO 8601 UTC
+  std::string started_at;  // ISO 8601 UTC
   double wall_ms = 0.0;
   std::vector<CandidateReport> candidates;
 };
@@ -145,7 +145,7 @@ struct TaskCheckSize {
   std::optional<KernelTiming> reference;
   std::optional<KernelTiming> baseline;
   bool deterministic = true;
-  bool reference_constant = false;         // warns: outputs are constant, cheats would pass
+  bool reference_constant = false;  // warns: outputs are constant, cheats would pass
   std::string note;
 };
 
@@ -154,7 +154,7 @@ struct TaskCheckReport {
   DeviceInfo device;
   std::uint64_t seed = 0;
   std::vector<TaskCheckSize> sizes;
-  std::vector<std::string> warnings;       // e.g. degenerate outputs, sizes smaller than a wave
+  std::vector<std::string> warnings;  // e.g. degenerate outputs, sizes smaller than a wave
 };
 
 }  // namespace kopt

@@ -17,8 +17,8 @@ struct HostBuffer {
   std::string name;
   Role role = Role::input;
   DType dtype = DType::f32;
-  std::size_t count = 0;           // elements
-  std::vector<std::byte> bytes;    // count * size_of(dtype) for inputs/inouts; empty for outputs
+  std::size_t count = 0;         // elements
+  std::vector<std::byte> bytes;  // count * size_of(dtype) for inputs/inouts; empty for outputs
 };
 
 struct TrialInputs {
@@ -33,8 +33,8 @@ Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase c
 
 // Fills every input and inout buffer. Trial k uses generator k % n of each buffer; structured
 // generators fill all of their target buffers consistently. `threads` = 0 uses all cores.
-Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
-                                    int trial, unsigned threads = 0);
+Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, std::uint64_t seed, int trial,
+                                    unsigned threads = 0);
 
 // Checks every generator of the task without a size case: kinds, parameter names and syntax (numbers,
 // expressions over the task's integer scalars, keywords), structured targets (present, known, naming

@@ -14,8 +14,8 @@ struct SampleStats {
   double min = 0.0;
   double max = 0.0;
   double mean = 0.0;
-  double q1 = 0.0;   // 25th percentile (linear interpolation)
-  double q3 = 0.0;   // 75th percentile
+  double q1 = 0.0;  // 25th percentile (linear interpolation)
+  double q3 = 0.0;  // 75th percentile
   double iqr() const noexcept { return q3 - q1; }
   // Relative spread: IQR / median (0 when median is 0).
   double relative_spread() const noexcept { return median > 0 ? (q3 - q1) / median : 0.0; }
@@ -29,10 +29,10 @@ std::string_view to_string(TimingTier tier) noexcept;
 std::optional<TimingTier> timing_tier_from_string(std::string_view text) noexcept;
 
 struct TimingPolicy {
-  double warmup_ms = 25.0;       // minimum warm-up duration per kernel
+  double warmup_ms = 25.0;  // minimum warm-up duration per kernel
   int min_warmup_calls = 3;
-  int min_samples = 10;          // samples per kernel
-  double min_total_ms = 100.0;   // and at least this much summed sample time per kernel
+  int min_samples = 10;         // samples per kernel
+  double min_total_ms = 100.0;  // and at least this much summed sample time per kernel
   int max_samples = 10000;
   double max_wall_ms = 5000.0;   // stop sampling a size case after this much wall time
   bool flush_l2 = true;          // flush L2 between samples
@@ -44,14 +44,13 @@ struct TimingPolicy {
 TimingPolicy policy_for(TimingTier tier) noexcept;
 
 // Whether sampling may stop: enough samples and enough measured time, or out of budget.
-bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms,
-                   double wall_ms) noexcept;
+bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms, double wall_ms) noexcept;
 
 // What the device can do at most; used for the speed-of-light bound and % of roofline.
 struct DeviceCeilings {
-  double dram_bytes_per_s = 0.0;  // measured device-to-device copy bandwidth (read + write)
-  double fp32_flops_per_s = 0.0;  // FFMA peak
-  double tensor_flops_per_s = 0.0;// dense 16-bit tensor-core peak (0 when unknown)
+  double dram_bytes_per_s = 0.0;    // measured device-to-device copy bandwidth (read + write)
+  double fp32_flops_per_s = 0.0;    // FFMA peak
+  double tensor_flops_per_s = 0.0;  // dense 16-bit tensor-core peak (0 when unknown)
 };
 
 struct SpeedOfLight {
@@ -70,7 +69,6 @@ SpeedOfLight speed_of_light(std::optional<double> bytes, std::optional<double> f
 bool implausibly_fast(double median_us, SpeedOfLight const& sol, double slack = 1.15) noexcept;
 
 // Watchdog deadline for one candidate call: clamp(factor * reference_us, floor, ceiling).
-double watchdog_deadline_ms(double reference_us, double factor, double floor_ms,
-                            double ceiling_ms) noexcept;
+double watchdog_deadline_ms(double reference_us, double factor, double floor_ms, double ceiling_ms) noexcept;
 
 }  // namespace kopt

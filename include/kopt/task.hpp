@@ -26,14 +26,14 @@ using GeneratorParam = std::variant<double, std::string>;
 // One parameter of the extern "C" entry launcher, in signature order.
 struct Param {
   std::string name;
-  std::string c_type;         // as written: "const float*", "int"
+  std::string c_type;  // as written: "const float*", "int"
   bool is_pointer = false;
-  DType dtype = DType::f32;   // element type for pointers, value type for scalars
-  bool is_const = false;      // pointee is const
+  DType dtype = DType::f32;  // element type for pointers, value type for scalars
+  bool is_const = false;     // pointee is const
 };
 
 struct Signature {
-  std::string function;       // launcher / kernel name
+  std::string function;  // launcher / kernel name
   std::vector<Param> params;
 };
 
@@ -44,16 +44,16 @@ Result<Signature> parse_signature(std::string const& text);
 // interpreted by it (docs/task-format.md lists kinds and their params). Structured generators
 // (csr, coo, ell, csc) fill several buffers at once; they are declared under [generators.<name>].
 struct GeneratorSpec {
-  std::string kind;                               // uniform, normal, int_uniform, constant, ...
-  std::map<std::string, GeneratorParam> params;   // low/high/mean/std/value/...
-  std::map<std::string, std::string> targets;     // structured: role-in-generator -> buffer name
+  std::string kind;                              // uniform, normal, int_uniform, constant, ...
+  std::map<std::string, GeneratorParam> params;  // low/high/mean/std/value/...
+  std::map<std::string, std::string> targets;    // structured: role-in-generator -> buffer name
 };
 
 struct BufferSpec {
   std::string name;
   Role role = Role::input;
   DType dtype = DType::f32;
-  Expr length;                                    // elements
+  Expr length;  // elements
   // Distributions cycled over trials (trial k uses generators[k % size]). Empty for outputs and for
   // buffers filled by a structured generator.
   std::vector<GeneratorSpec> generators;
@@ -79,40 +79,40 @@ struct ToleranceSpec {
 };
 
 struct WorkModel {
-  std::optional<Expr> bytes;   // minimum bytes moved through device memory per call
-  std::optional<Expr> flops;   // floating-point operations per call
+  std::optional<Expr> bytes;  // minimum bytes moved through device memory per call
+  std::optional<Expr> flops;  // floating-point operations per call
 };
 
 // Launch geometry for kernel-mode candidates (device code only): expressions over scalars.
 struct LaunchSpec {
-  std::string kernel;                 // __global__ function name; defaults to the entry name
-  std::vector<Expr> grid;             // 1 to 3 dimensions
-  std::vector<Expr> block;            // 1 to 3 dimensions
-  Expr shared_bytes;                  // dynamic shared memory
+  std::string kernel;       // __global__ function name; defaults to the entry name
+  std::vector<Expr> grid;   // 1 to 3 dimensions
+  std::vector<Expr> block;  // 1 to 3 dimensions
+  Expr shared_bytes;        // dynamic shared memory
 };
 
 struct SourceSpec {
-  std::filesystem::path path;         // absolute after loading
-  std::vector<std::string> libraries; // cublas, cublasLt, cusparse, cufft ... linked when built
+  std::filesystem::path path;          // absolute after loading
+  std::vector<std::string> libraries;  // cublas, cublasLt, cusparse, cufft ... linked when built
 };
 
 struct TaskSpec {
-  std::filesystem::path dir;          // the task folder (absolute)
-  std::filesystem::path spec_file;    // task.toml (absolute)
+  std::filesystem::path dir;        // the task folder (absolute)
+  std::filesystem::path spec_file;  // task.toml (absolute)
   std::string name;
-  std::string description;            // plain language: what the kernel computes
-  std::string family;                 // optional, e.g. "row_softmax" (strategy library)
+  std::string description;  // plain language: what the kernel computes
+  std::string family;       // optional, e.g. "row_softmax" (strategy library)
   Signature signature;
-  std::vector<BufferSpec> buffers;    // pointer params, signature order
-  std::vector<ScalarSpec> scalars;    // scalar params, signature order
+  std::vector<BufferSpec> buffers;  // pointer params, signature order
+  std::vector<ScalarSpec> scalars;  // scalar params, signature order
   std::map<std::string, GeneratorSpec> structured_generators;
   std::vector<SizeCase> sizes;
-  std::map<DType, ToleranceSpec> tolerance;   // per output dtype
-  int trials = 3;                             // verification trials per size case (>= 3)
+  std::map<DType, ToleranceSpec> tolerance;  // per output dtype
+  int trials = 3;                            // verification trials per size case (>= 3)
   SourceSpec reference;
-  std::optional<SourceSpec> baseline;         // vendor library launcher, timed for comparison only
+  std::optional<SourceSpec> baseline;  // vendor library launcher, timed for comparison only
   WorkModel work;
-  std::optional<LaunchSpec> launch;           // enables kernel-mode candidates
+  std::optional<LaunchSpec> launch;  // enables kernel-mode candidates
 
   BufferSpec const* find_buffer(std::string_view name) const;
   ToleranceSpec tolerance_for(DType dtype) const;  // falls back to a dtype default

@@ -10,11 +10,11 @@
 namespace kopt {
 
 struct ToolStatus {
-  std::string name;                 // "nvcc", "NVRTC", "driver", "ncu", ...
+  std::string name;  // "nvcc", "NVRTC", "driver", "ncu", ...
   bool found = false;
-  std::string version;              // as reported, empty when not found
+  std::string version;  // as reported, empty when not found
   std::filesystem::path path;
-  std::string note;                 // what is missing or what it means
+  std::string note;  // what is missing or what it means
 };
 
 // Runs `command` through /bin/sh, returns exit code and combined output (bounded).

@@ -16,24 +16,24 @@ namespace kopt {
 
 // Byte patterns written over outputs before each candidate run. Two different patterns are used
 // on the two runs of a trial, so an element the candidate never writes cannot match both times.
-inline constexpr std::byte kPoisonA{0xFF};   // NaN for every float type, -1 for signed ints
-inline constexpr std::byte kPoisonB{0x7F};   // large finite floats, large positive ints
-inline constexpr std::byte kGuardByte{0xA5}; // canary around every buffer
+inline constexpr std::byte kPoisonA{0xFF};    // NaN for every float type, -1 for signed ints
+inline constexpr std::byte kPoisonB{0x7F};    // large finite floats, large positive ints
+inline constexpr std::byte kGuardByte{0xA5};  // canary around every buffer
 
 struct CompareResult {
   bool passed = false;
   std::size_t count = 0;
-  std::size_t mismatches = 0;        // elements outside tolerance (NaN/Inf misplacement included)
-  std::size_t unwritten = 0;         // elements still holding the poison pattern's bytes
+  std::size_t mismatches = 0;  // elements outside tolerance (NaN/Inf misplacement included)
+  std::size_t unwritten = 0;   // elements still holding the poison pattern's bytes
   std::size_t nonfinite_mismatches = 0;
   double max_abs_err = 0.0;
   double max_rel_err = 0.0;
-  double ref_scale = 0.0;            // max |ref| over finite reference values
-  bool constant_output = false;      // candidate output constant while the reference is not
+  double ref_scale = 0.0;        // max |ref| over finite reference values
+  bool constant_output = false;  // candidate output constant while the reference is not
   std::optional<std::size_t> first_bad;
   double ref_at_first_bad = 0.0;
   double got_at_first_bad = 0.0;
-  std::string summary;               // one line for people: what failed, where, by how much
+  std::string summary;  // one line for people: what failed, where, by how much
 };
 
 // Element passes when both are NaN at the same place, both the same infinity, or

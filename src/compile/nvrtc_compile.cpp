@@ -109,6 +109,7 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
     args.push_back(flag);
   }
   std::vector<char const*> arg_pointers;
+  arg_pointers.reserve(args.size());
   for (auto const& arg : args) arg_pointers.push_back(arg.c_str());
 
   nvrtcProgram program = nullptr;

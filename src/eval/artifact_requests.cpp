@@ -36,8 +36,8 @@ worker::ArtifactRef launcher_ref(Artifact const& artifact) {
   return ref;
 }
 
-Result<worker::ArtifactRef> build_launcher(Compiler const& compiler, TaskSpec const& task, SourceSpec const& spec,
-                                           char const* what) {
+Result<worker::ArtifactRef> build_launcher(Compiler const& compiler, TaskSpec const& task,
+                                           SourceSpec const& spec, char const* what) {
   auto text = read_file(spec.path);
   if (!text) return text.error();
   auto out = compiler.compile(launcher_request(task, *text, spec.path, spec.libraries));
@@ -64,7 +64,8 @@ Result<TrustedArtifacts> build_trusted(Compiler const& compiler, TaskSpec const&
   return t;
 }
 
-CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source, std::optional<CandidateMode> mode) {
+CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source,
+                             std::optional<CandidateMode> mode) {
   CandidatePlan plan;
   plan.name = source.name.empty() ? source.path.filename().string() : source.name;
   plan.path = source.path;
@@ -83,8 +84,9 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
     if (!mode && kernel_name != task.signature.function) mode = detect_mode(text, kernel_name);
   }
   if (!mode) {
-    plan.failure = "found neither an extern \"C\" launcher nor a __global__ kernel named '" + task.signature.function +
-                   "'" + (kernel_name != task.signature.function ? " or '" + kernel_name + "'" : std::string());
+    plan.failure = "found neither an extern \"C\" launcher nor a __global__ kernel named '" +
+                   task.signature.function + "'" +
+                   (kernel_name != task.signature.function ? " or '" + kernel_name + "'" : std::string());
     return plan;
   }
   plan.mode = *mode;
@@ -124,7 +126,8 @@ worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan
   for (auto const& e : plan.launch->block) ref.block.push_back(e.text());
   ref.shared_bytes = plan.launch->shared_bytes.text().empty() ? "0" : plan.launch->shared_bytes.text();
   for (auto const& p : task.signature.params) {
-    ref.param_sizes.push_back(p.is_pointer ? static_cast<int>(sizeof(void*)) : static_cast<int>(size_of(p.dtype)));
+    ref.param_sizes.push_back(p.is_pointer ? static_cast<int>(sizeof(void*))
+                                           : static_cast<int>(size_of(p.dtype)));
   }
   return ref;
 }

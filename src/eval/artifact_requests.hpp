@@ -26,13 +26,14 @@ struct CandidatePlan {
   std::string name;
   std::filesystem::path path;
   CandidateMode mode = CandidateMode::kernel;
-  std::optional<CompileRequest> request;   // unset: the candidate failed before compiling
+  std::optional<CompileRequest> request;  // unset: the candidate failed before compiling
   CandidateStatus failure_status = CandidateStatus::compile_error;
   std::string failure;
-  std::optional<LaunchSpec> launch;        // kernel mode: task geometry with the annotation applied
+  std::optional<LaunchSpec> launch;  // kernel mode: task geometry with the annotation applied
 };
 
-CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source, std::optional<CandidateMode> mode);
+CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source,
+                             std::optional<CandidateMode> mode);
 
 worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan, Artifact const& artifact);
 

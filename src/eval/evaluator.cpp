@@ -1,8 +1,9 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fmt/format.h>
 #include <fstream>
 #include <future>
 #include <random>
@@ -33,7 +34,9 @@ struct Evaluator::Impl {
 
 namespace {
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 std::string iso_now() {
   std::time_t t = std::time(nullptr);
@@ -49,7 +52,8 @@ std::filesystem::path resolve_worker_path(EvalOptions const& options) {
 }
 
 json timeout_json(EvalOptions const& o) {
-  return json{{"factor", o.timeout_factor}, {"floor_ms", o.timeout_floor_ms}, {"ceiling_ms", o.timeout_ceiling_ms}};
+  return json{
+      {"factor", o.timeout_factor}, {"floor_ms", o.timeout_floor_ms}, {"ceiling_ms", o.timeout_ceiling_ms}};
 }
 
 }  // namespace
@@ -59,7 +63,9 @@ Evaluator::~Evaluator() {
   if (impl_ && impl_->worker) impl_->worker->shutdown();
 }
 
-DeviceInfo const& Evaluator::device() const noexcept { return impl_->worker->device(); }
+DeviceInfo const& Evaluator::device() const noexcept {
+  return impl_->worker->device();
+}
 
 Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   auto impl = std::make_unique<Impl>();
@@ -102,10 +108,13 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
 
   // Candidates: compiled in parallel (all cores) while the GPU works through earlier ones.
   std::vector<CandidatePlan> plans;
+  plans.reserve(candidates.size());
   for (auto const& c : candidates) plans.push_back(plan_candidate(task, c, opts.mode));
-  unsigned const jobs = std::max(1u, opts.compile.jobs != 0 ? opts.compile.jobs : std::thread::hardware_concurrency());
+  unsigned const jobs =
+      std::max(1u, opts.compile.jobs != 0 ? opts.compile.jobs : std::thread::hardware_concurrency());
   std::counting_semaphore<1024> slots(static_cast<std::ptrdiff_t>(std::min(jobs, 1024u)));
   std::vector<std::future<Result<CompileOutcome>>> builds;
+  builds.reserve(plans.size());
   for (auto const& plan : plans) {
     builds.push_back(std::async(std::launch::async, [&, plan]() -> Result<CompileOutcome> {
       if (!plan.request) return CompileOutcome{};  // planning already failed
@@ -154,15 +163,14 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
                  {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)},
                  {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
     auto const idle = std::chrono::milliseconds(static_cast<long long>(opts.timeout_ceiling_ms * 2 + 120000));
-    auto reply = impl_->worker->request(request, idle, [&](json const& event) {
-      step(i, plan.name + ": " + event.value("what", ""));
-    });
+    auto reply = impl_->worker->request(
+        request, idle, [&](json const& event) { step(i, plan.name + ": " + event.value("what", "")); });
     if (!reply) return reply.error();
     if (auto st = apply_reply(task, report.device, *reply, cr); !st) return st.error();
     if (opts.sanitize && cr.status == CandidateStatus::ok) {
       step(i, plan.name + ": compute-sanitizer");
-      run_sanitizers(impl_->worker_path, opts, task, report.seed,
-                     artifact_ref(task, plan, built->artifact), cr);
+      run_sanitizers(impl_->worker_path, opts, task, report.seed, artifact_ref(task, plan, built->artifact),
+                     cr);
     }
     cr.phases.total_ms = ms_since(t_cand);
     report.candidates.push_back(std::move(cr));

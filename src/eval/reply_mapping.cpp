@@ -44,8 +44,36 @@ KernelTiming kernel_timing_from_json(json const& j) {
   return t;
 }
 
+namespace {
+Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
+                             CandidateReport& report);
+Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report);
+}  // namespace
+
+// A malformed reply (a field missing or of the wrong type) is the worker's fault, never a crash.
 Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
                    CandidateReport& report) {
+  try {
+    return apply_reply_unchecked(task, device, reply, report);
+  } catch (json::exception const& e) {
+    return make_error(ErrorCode::worker_error,
+                      std::string("malformed reply from the GPU worker: ") + e.what());
+  }
+}
+
+Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
+  try {
+    return apply_check_reply_unchecked(task, reply, report);
+  } catch (json::exception const& e) {
+    return make_error(ErrorCode::worker_error,
+                      std::string("malformed reply from the GPU worker: ") + e.what());
+  }
+}
+
+namespace {
+
+Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
+                             CandidateReport& report) {
   static json const kEmpty = json::object();
   json const& body = reply.body.is_object() ? reply.body : kEmpty;
   if (body.contains("error")) return reply_error(body);
@@ -69,7 +97,8 @@ Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply
   auto status = candidate_status_from_string(cand.value("status", "runtime_error"));
   report.status = status.value_or(CandidateStatus::runtime_error);
   report.message = cand.value("message", "");
-  if (reply.worker_died && report.status == CandidateStatus::ok) report.status = CandidateStatus::runtime_error;
+  if (reply.worker_died && report.status == CandidateStatus::ok)
+    report.status = CandidateStatus::runtime_error;
 
   double const graph_below = policy_for(TimingTier::confirm).graph_below_us;
   std::vector<double> speedups;
@@ -96,19 +125,22 @@ Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply
       report.message = r.message;
     }
     if (r.speedup && r.status == CandidateStatus::ok) speedups.push_back(*r.speedup);
-    if (s.contains("timing_note") && report.message.empty()) report.message = s["timing_note"].get<std::string>();
+    if (s.contains("timing_note") && report.message.empty())
+      report.message = s["timing_note"].get<std::string>();
     report.sizes.push_back(std::move(r));
   }
   if (!speedups.empty() && report.status == CandidateStatus::ok) report.geomean_speedup = geomean(speedups);
   return Ok{};
 }
 
-Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
+Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply,
+                                   TaskCheckReport& report) {
   static json const kEmpty = json::object();
   json const& body = reply.body.is_object() ? reply.body : kEmpty;
   if (reply.worker_died && !body.contains("sizes")) {
     return make_error(ErrorCode::worker_error, "the GPU worker died while running the task's reference (" +
-                                                   reply.exit.describe() + "): " + first_lines(reply.stderr_tail, 5));
+                                                   reply.exit.describe() +
+                                                   "): " + first_lines(reply.stderr_tail, 5));
   }
   if (body.contains("error")) return reply_error(body);
   for (auto const& s : body.at("sizes")) {
@@ -138,15 +170,18 @@ Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskC
     out.reference_constant = s.value("reference_constant", false);
     out.note = s.value("note", "");
     if (out.reference_constant) {
-      report.warnings.push_back("size '" + out.size +
-                                "': the reference output is constant, so a kernel writing that constant would pass; "
-                                "change the inputs or sizes");
+      report.warnings.push_back(
+          "size '" + out.size +
+          "': the reference output is constant, so a kernel writing that constant would pass; "
+          "change the inputs or sizes");
     }
     if (!out.deterministic) report.warnings.push_back("size '" + out.size + "': " + out.note);
-    if (s.value("baseline_status", "ok") != "ok") report.warnings.push_back("size '" + out.size + "': " + out.note);
+    if (s.value("baseline_status", "ok") != "ok")
+      report.warnings.push_back("size '" + out.size + "': " + out.note);
     report.sizes.push_back(std::move(out));
   }
   return Ok{};
 }
 
+}  // namespace
 }  // namespace kopt

@@ -15,8 +15,11 @@ using nlohmann::json;
 
 std::optional<int> sanitizer_error_count(std::string const& log) {
   static std::regex const error_summary(R"(ERROR SUMMARY:\s+(\d+)\s+error)");
+  // "RACECHECK SUMMARY: 3 hazards displayed (1 errors, 2 warnings)": warnings are not races.
+  static std::regex const race_errors(R"(RACECHECK SUMMARY:[^(\n]*\((\d+)\s+error)");
   static std::regex const race_summary(R"(RACECHECK SUMMARY:\s+(\d+)\s+hazard)");
   std::smatch m;
+  if (std::regex_search(log, m, race_errors)) return std::stoi(m[1].str());
   if (std::regex_search(log, m, race_summary)) return std::stoi(m[1].str());
   if (std::regex_search(log, m, error_summary)) return std::stoi(m[1].str());
   return std::nullopt;
@@ -40,8 +43,9 @@ std::string excerpt(std::string const& log, std::size_t max_lines) {
 
 }  // namespace
 
-void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const& options, TaskSpec const& task,
-                    std::uint64_t seed, worker::ArtifactRef const& candidate, CandidateReport& report) {
+void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const& options,
+                    TaskSpec const& task, std::uint64_t seed, worker::ArtifactRef const& candidate,
+                    CandidateReport& report) {
   std::optional<std::filesystem::path> tool = find_program("compute-sanitizer");
   if (!tool) {
     auto in_cuda = find_cuda_home() / "bin" / "compute-sanitizer";
@@ -55,7 +59,8 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
     char const* tool;
     CandidateStatus status;
   };
-  for (Pass const pass : {Pass{"memcheck", CandidateStatus::runtime_error}, Pass{"racecheck", CandidateStatus::nondeterministic}}) {
+  for (Pass const pass : {Pass{"memcheck", CandidateStatus::runtime_error},
+                          Pass{"racecheck", CandidateStatus::nondeterministic}}) {
     std::string const log_path = (std::filesystem::temp_directory_path() /
                                   ("kopt-sanitizer-" + std::to_string(::getpid()) + "-" + pass.tool + ".log"))
                                      .string();
@@ -76,7 +81,8 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
                  {"seed", seed},
                  {"timeout", {{"ceiling_ms", options.timeout_ceiling_ms * 20}}},
                  {"candidate", worker::to_json(candidate)}};
-    auto reply = client->request(request, std::chrono::milliseconds(static_cast<long long>(options.timeout_ceiling_ms * 40)));
+    auto reply = client->request(
+        request, std::chrono::milliseconds(static_cast<long long>(options.timeout_ceiling_ms * 40)));
     client->shutdown();
     std::ifstream in(log_path);
     std::stringstream ss;

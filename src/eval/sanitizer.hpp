@@ -11,8 +11,9 @@
 
 namespace kopt {
 
-void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const& options, TaskSpec const& task,
-                    std::uint64_t seed, worker::ArtifactRef const& candidate, CandidateReport& report);
+void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const& options,
+                    TaskSpec const& task, std::uint64_t seed, worker::ArtifactRef const& candidate,
+                    CandidateReport& report);
 
 // Number of errors in a compute-sanitizer log ("ERROR SUMMARY: 3 errors", "RACECHECK SUMMARY: 2 hazards
 // displayed (2 errors, 0 warnings)"); nullopt when the log has no summary line.

@@ -1,7 +1,8 @@
 #include "eval/size_metrics.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace kopt {
 namespace {
@@ -23,7 +24,8 @@ std::optional<double> evaluate(std::optional<Expr> const& expr, ScalarEnv const&
 }  // namespace
 
 double comparable_median(KernelTiming const& timing, KernelTiming const& other, double graph_below_us) {
-  if (timing.graph_us && other.graph_us && (timing.us.median < graph_below_us || other.us.median < graph_below_us)) {
+  if (timing.graph_us && other.graph_us &&
+      (timing.us.median < graph_below_us || other.us.median < graph_below_us)) {
     return timing.graph_us->median;
   }
   return timing.us.median;
@@ -36,8 +38,8 @@ double geomean(std::vector<double> const& values) {
   return std::exp(log_sum / static_cast<double>(values.size()));
 }
 
-void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo const& device, double graph_below_us,
-                        SizeResult& result) {
+void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo const& device,
+                        double graph_below_us, SizeResult& result) {
   auto const env = task.env_for(size);
   result.bytes = evaluate(task.work.bytes, env);
   result.flops = evaluate(task.work.flops, env);
@@ -68,13 +70,15 @@ void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo c
   // against memory only when the data cannot sit in L2 between samples (the L2 is flushed, but
   // small outputs can still be absorbed by it).
   SpeedOfLight const hard = speed_of_light(result.bytes, result.flops, device.ceilings, true);
-  bool const memory_bound_is_tight = result.bytes && *result.bytes >= 2.0 * static_cast<double>(device.l2_bytes);
+  bool const memory_bound_is_tight =
+      result.bytes && *result.bytes >= 2.0 * static_cast<double>(device.l2_bytes);
   SpeedOfLight checked = hard;
   if (!memory_bound_is_tight) checked.memory_us = 0.0;
   if (result.status == CandidateStatus::ok && implausibly_fast(median_us, checked)) {
     result.status = CandidateStatus::implausibly_fast;
     result.message = fmt::format(
-        "size '{}': median {:.3g} µs is below the speed-of-light bound {:.3g} µs (memory {:.3g} µs at {:.0f} GB/s, "
+        "size '{}': median {:.3g} µs is below the speed-of-light bound {:.3g} µs (memory {:.3g} µs at {:.0f} "
+        "GB/s, "
         "compute {:.3g} µs); the work model or the measurement is wrong, not a win",
         size.name, median_us, checked.bound_us(), checked.memory_us, device.ceilings.dram_bytes_per_s / 1e9,
         checked.compute_us);

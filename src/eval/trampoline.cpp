@@ -4,7 +4,9 @@
 
 namespace kopt {
 
-std::string trampoline_symbol(Signature const& signature) { return "kopt_trampoline_" + signature.function; }
+std::string trampoline_symbol(Signature const& signature) {
+  return "kopt_trampoline_" + signature.function;
+}
 
 std::string trampoline_source(Signature const& signature) {
   std::string out = R"(
@@ -19,14 +21,22 @@ template <class... P, std::size_t... I>
 inline void invoke(void (*f)(P...), void** a, std::index_sequence<I...>) { f(*static_cast<Bare<P>*>(a[I])...); }
 template <class... P> inline void call(void (*f)(P...), void** a) { invoke(f, a, std::index_sequence_for<P...>{}); }
 template <class... P> constexpr std::size_t arity(void (*)(P...)) { return sizeof...(P); }
-template <std::size_t I, class... P> constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer) {
+// kind: 0 integer, 1 float/double, 2 16-bit float class (__half, __nv_bfloat16)
+template <class T> constexpr bool kind_is(int kind) {
+  if (kind == 0) return std::is_integral_v<T>;
+  if (kind == 1) return std::is_floating_point_v<T>;
+  return !std::is_integral_v<T> && !std::is_floating_point_v<T>;
+}
+template <std::size_t I, class... P>
+constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer, int kind) {
   if constexpr (I < sizeof...(P)) {
     using T = Bare<std::tuple_element_t<I, std::tuple<P...>>>;
     if constexpr (std::is_pointer_v<T>) {
-      if constexpr (std::is_void_v<std::remove_cv_t<std::remove_pointer_t<T>>>) return pointer;
-      else return pointer && sizeof(std::remove_pointer_t<T>) == bytes;
+      using E = std::remove_cv_t<std::remove_pointer_t<T>>;
+      if constexpr (std::is_void_v<E>) return pointer;
+      else return pointer && sizeof(E) == bytes && kind_is<E>(kind);
     } else {
-      return !pointer && sizeof(T) == bytes;
+      return !pointer && sizeof(T) == bytes && kind_is<T>(kind);
     }
   } else {
     return false;
@@ -44,11 +54,13 @@ template <std::size_t I, class... P> constexpr bool matches(void (*)(P...), std:
   for (std::size_t i = 0; i < n; ++i) {
     auto const& p = signature.params[i];
     out += fmt::format(
-        "  static_assert(kopt_trampoline_detail::matches<{0}>(&{1}, {2}, {3}), \"kopt: parameter {4} ('{5}') of "
-        "'{1}' must be {6} as declared in task.toml\");\n",
+        "  static_assert(kopt_trampoline_detail::matches<{0}>(&{1}, {2}, {3}, {7}), \"kopt: parameter {4} "
+        "('{5}') "
+        "of '{1}' must be {6} as declared in task.toml\");\n",
         i, fn, size_of(p.dtype), p.is_pointer ? "true" : "false", i + 1, p.name,
         p.is_pointer ? fmt::format("a pointer to {}-byte elements ({})", size_of(p.dtype), to_string(p.dtype))
-                     : fmt::format("a {}-byte scalar ({})", size_of(p.dtype), to_string(p.dtype)));
+                     : fmt::format("a {}-byte scalar ({})", size_of(p.dtype), to_string(p.dtype)),
+        !is_floating(p.dtype) ? 0 : (size_of(p.dtype) == 2 ? 2 : 1));
   }
   out += fmt::format("  kopt_trampoline_detail::call(&{}, a);\n}}\n", fn);
   return out;

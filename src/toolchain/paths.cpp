@@ -59,7 +59,7 @@ std::filesystem::path find_cuda_home() {
     if (ec) resolved = *nvcc;
     // <home>/bin/nvcc -> <home>. Prefer the unresolved path (keeps /usr/local/cuda, not cuda-13.0).
     for (auto const& path : {*nvcc, resolved}) {
-      std::filesystem::path const home = path.parent_path().parent_path();
+      std::filesystem::path home = path.parent_path().parent_path();
       if (looks_like_cuda_home(home)) return home;
     }
   }

@@ -77,7 +77,7 @@ CommandResult run_with_limit(std::string const& command, long long timeout_ms) {
         result.timed_out = true;
         break;
       }
-      wait_ms = static_cast<int>(std::min<long long>(left.count(), 1000 * 60 * 60));
+      wait_ms = static_cast<int>(std::min<long long>(left.count(), 1000LL * 60 * 60));
     }
     pollfd pfd{fds[0], POLLIN, 0};
     int const ready = poll(&pfd, 1, wait_ms);

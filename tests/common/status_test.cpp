@@ -8,11 +8,11 @@ namespace kopt {
 namespace {
 
 TEST(CandidateStatus, RoundTripsEveryName) {
-  for (auto status : {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
-                      CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
-                      CandidateStatus::wrong_output, CandidateStatus::nondeterministic,
-                      CandidateStatus::input_mutated, CandidateStatus::out_of_bounds_write,
-                      CandidateStatus::implausibly_fast}) {
+  for (auto status :
+       {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
+        CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
+        CandidateStatus::wrong_output, CandidateStatus::nondeterministic, CandidateStatus::input_mutated,
+        CandidateStatus::out_of_bounds_write, CandidateStatus::implausibly_fast}) {
     auto parsed = candidate_status_from_string(to_string(status));
     ASSERT_TRUE(parsed.has_value()) << to_string(status);
     EXPECT_EQ(*parsed, status);
@@ -22,7 +22,8 @@ TEST(CandidateStatus, RoundTripsEveryName) {
 
 TEST(CandidateStatus, EarlierPipelineStageWins) {
   EXPECT_LT(pipeline_rank(CandidateStatus::compile_error), pipeline_rank(CandidateStatus::wrong_output));
-  EXPECT_LT(pipeline_rank(CandidateStatus::out_of_bounds_write), pipeline_rank(CandidateStatus::wrong_output));
+  EXPECT_LT(pipeline_rank(CandidateStatus::out_of_bounds_write),
+            pipeline_rank(CandidateStatus::wrong_output));
   EXPECT_LT(pipeline_rank(CandidateStatus::wrong_output), pipeline_rank(CandidateStatus::ok));
 }
 

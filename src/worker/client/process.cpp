@@ -16,7 +16,9 @@
 namespace kopt::worker {
 namespace {
 
-std::string errno_text(char const* what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string errno_text(char const* what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
 
 ExitInfo decode(int status) {
   ExitInfo info;
@@ -41,7 +43,9 @@ ChildProcess::~ChildProcess() {
   release();
 }
 
-ChildProcess::ChildProcess(ChildProcess&& other) noexcept { *this = std::move(other); }
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept {
+  *this = std::move(other);
+}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   if (this != &other) {
@@ -79,19 +83,33 @@ Result<ChildProcess> ChildProcess::spawn(std::vector<std::string> const& argv,
     ::close(in_pipe[1]);
     return make_error(ErrorCode::worker_error, errno_text("pipe"));
   }
+  auto close_pipes = [&] {
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) ::close(fd);
+  };
   char tmpl[] = "/tmp/kopt-worker-stderr-XXXXXX";
-  int err_fd = ::mkstemp(tmpl);
-  if (err_fd < 0) return make_error(ErrorCode::worker_error, errno_text("mkstemp"));
+  int err_fd = ::mkostemp(tmpl, O_CLOEXEC);
+  if (err_fd < 0) {
+    close_pipes();
+    return make_error(ErrorCode::worker_error, errno_text("mkstemp"));
+  }
 
   std::vector<char*> cargv;
+  cargv.reserve(argv.size() + 1);
   for (auto const& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   std::vector<char*> cenv;
+  cenv.reserve(env.size() + 1);
   for (auto const& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
   cenv.push_back(nullptr);
 
   pid_t pid = ::fork();
-  if (pid < 0) return make_error(ErrorCode::worker_error, errno_text("fork"));
+  if (pid < 0) {
+    auto error = make_error(ErrorCode::worker_error, errno_text("fork"));
+    close_pipes();
+    ::close(err_fd);
+    ::unlink(tmpl);
+    return error;
+  }
   if (pid == 0) {
     ::dup2(in_pipe[0], STDIN_FILENO);
     ::dup2(out_pipe[1], STDOUT_FILENO);
@@ -134,7 +152,8 @@ Result<std::optional<std::string>> ChildProcess::read_line(std::chrono::millisec
       buffer_.erase(0, pos + 1);
       return std::optional<std::string>(std::move(line));
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return std::optional<std::string>();
     pollfd pfd{from_child_, POLLIN, 0};
     int r = ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));

@@ -13,8 +13,8 @@
 namespace kopt::worker {
 
 struct ExitInfo {
-  bool exited = false;      // normal exit (else killed by a signal)
-  int code = 0;             // exit code or signal number
+  bool exited = false;  // normal exit (else killed by a signal)
+  int code = 0;         // exit code or signal number
   std::string describe() const;
 };
 
@@ -28,7 +28,8 @@ class ChildProcess {
   ChildProcess& operator=(ChildProcess const&) = delete;
 
   // argv[0] is the program path. `env` replaces the environment entirely ("KEY=VALUE").
-  static Result<ChildProcess> spawn(std::vector<std::string> const& argv, std::vector<std::string> const& env);
+  static Result<ChildProcess> spawn(std::vector<std::string> const& argv,
+                                    std::vector<std::string> const& env);
 
   bool running() const noexcept { return pid_ > 0; }
   Status write_line(std::string const& line);

@@ -18,16 +18,16 @@ inline constexpr int kProtocolVersion = 1;
 
 // Worker exit codes the client interprets.
 inline constexpr int kExitNormal = 0;
-inline constexpr int kExitTimeout = 3;         // watchdog fired while a candidate ran
-inline constexpr int kExitStickyError = 4;     // the CUDA context is unusable after a candidate's error
-inline constexpr int kExitNoGpu = 5;           // no usable device at start
-inline constexpr int kExitProtocol = 6;        // malformed request
+inline constexpr int kExitTimeout = 3;      // watchdog fired while a candidate ran
+inline constexpr int kExitStickyError = 4;  // the CUDA context is unusable after a candidate's error
+inline constexpr int kExitNoGpu = 5;        // no usable device at start
+inline constexpr int kExitProtocol = 6;     // malformed request
 
 // Artifact reference in a request: what to load and how to call it.
 struct ArtifactRef {
-  std::string mode;     // "kernel" | "launcher"
-  std::string path;     // .cubin or .so
-  std::string symbol;   // lowered kernel name or trampoline symbol
+  std::string mode;    // "kernel" | "launcher"
+  std::string path;    // .cubin or .so
+  std::string symbol;  // lowered kernel name or trampoline symbol
   // Kernel mode only: launch geometry expressions (evaluated per size case by the worker).
   std::vector<std::string> grid;
   std::vector<std::string> block;

@@ -15,8 +15,9 @@ namespace kopt::worker {
 using nlohmann::json;
 
 std::vector<std::string> worker_environment() {
-  static constexpr char const* kAllowedPrefixes[] = {"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "TMPDIR=", "LANG=",
-                                                     "LC_ALL=", "NVIDIA_", "KOPT_WORKER_", "HOME="};
+  static constexpr char const* kAllowedPrefixes[] = {"PATH=", "LD_LIBRARY_PATH=", "CUDA_",   "TMPDIR=",
+                                                     "LANG=", "LC_ALL=",          "NVIDIA_", "KOPT_WORKER_",
+                                                     "HOME="};
   std::vector<std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     for (char const* prefix : kAllowedPrefixes) {
@@ -31,9 +32,9 @@ std::vector<std::string> worker_environment() {
 
 Result<WorkerClient> WorkerClient::start(WorkerOptions options) {
   if (!std::filesystem::exists(options.worker_path)) {
-    return make_error(ErrorCode::not_found,
-                      "GPU worker executable not found at " + options.worker_path.string() +
-                          " (build target kopt-worker, or set KOPT_WORKER)");
+    return make_error(ErrorCode::not_found, "GPU worker executable not found at " +
+                                                options.worker_path.string() +
+                                                " (build target kopt-worker, or set KOPT_WORKER)");
   }
   ::signal(SIGPIPE, SIG_IGN);  // a dead worker must not take kopt down with it
   WorkerClient client;
@@ -51,8 +52,14 @@ Status WorkerClient::spawn_and_hello() {
   auto child = ChildProcess::spawn(argv, worker_environment());
   if (!child) return child.error();
   child_ = std::move(*child);
-  if (auto st = child_.write_line(json{{"op", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}}.dump()); !st) {
-    return st.error();
+  if (auto st = child_.write_line(json{{"op", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}}.dump());
+      !st) {
+    ExitInfo exit = child_.kill_and_wait();  // it died before reading: its exit code says why
+    if (exit.exited && exit.code == kExitNoGpu) {
+      return make_error(ErrorCode::no_gpu, "no usable CUDA GPU: " + child_.stderr_tail());
+    }
+    return make_error(ErrorCode::worker_error,
+                      "GPU worker did not start (" + exit.describe() + "): " + child_.stderr_tail());
   }
   for (;;) {
     auto line = child_.read_line(options_.start_timeout);
@@ -60,25 +67,38 @@ Status WorkerClient::spawn_and_hello() {
       ExitInfo exit = child_.kill_and_wait();
       std::string tail = child_.stderr_tail();
       if (exit.exited && exit.code == kExitNoGpu) {
-        return make_error(ErrorCode::no_gpu, "no usable CUDA GPU: " + (tail.empty() ? exit.describe() : tail));
+        return make_error(ErrorCode::no_gpu,
+                          "no usable CUDA GPU: " + (tail.empty() ? exit.describe() : tail));
       }
-      return make_error(ErrorCode::worker_error,
-                        "GPU worker did not start (" + exit.describe() + ")" + (tail.empty() ? "" : ": " + tail));
+      return make_error(ErrorCode::worker_error, "GPU worker did not start (" + exit.describe() + ")" +
+                                                     (tail.empty() ? "" : ": " + tail));
     }
     json msg = json::parse(**line, nullptr, false);
     if (msg.is_discarded() || !msg.is_object()) continue;  // e.g. a sanitizer banner
     if (msg.value("reply", "") != "hello") continue;
     if (msg.contains("error")) {
       child_.kill_and_wait();
-      auto code = msg["error"].value("code", "worker_error") == "no_gpu" ? ErrorCode::no_gpu : ErrorCode::worker_error;
+      auto code = msg["error"].value("code", "worker_error") == "no_gpu" ? ErrorCode::no_gpu
+                                                                         : ErrorCode::worker_error;
       return make_error(code, msg["error"].value("message", "worker failed to start"));
     }
     if (msg.value("protocol", 0) != kProtocolVersion) {
       child_.kill_and_wait();
-      return make_error(ErrorCode::worker_error, "worker speaks protocol " + std::to_string(msg.value("protocol", 0)) +
+      return make_error(ErrorCode::worker_error, "worker speaks protocol " +
+                                                     std::to_string(msg.value("protocol", 0)) +
                                                      ", kopt expects " + std::to_string(kProtocolVersion));
     }
-    device_ = device_info_from_json(msg.at("device"));
+    if (!msg.contains("device") || !msg["device"].is_object()) {
+      child_.kill_and_wait();
+      return make_error(ErrorCode::worker_error, "the worker's hello reply has no device description");
+    }
+    try {
+      device_ = device_info_from_json(msg["device"]);
+    } catch (json::exception const& e) {
+      child_.kill_and_wait();
+      return make_error(ErrorCode::worker_error,
+                        std::string("malformed device description from the worker: ") + e.what());
+    }
     return Ok{};
   }
 }

@@ -17,20 +17,20 @@
 namespace kopt::worker {
 
 struct WorkerOptions {
-  std::filesystem::path worker_path;         // the kopt-worker executable
+  std::filesystem::path worker_path;  // the kopt-worker executable
   int device = 0;
-  std::vector<std::string> wrapper;          // e.g. {"compute-sanitizer", "--tool", "memcheck"}
-  std::vector<std::string> extra_args;       // appended to the worker's own arguments
+  std::vector<std::string> wrapper;     // e.g. {"compute-sanitizer", "--tool", "memcheck"}
+  std::vector<std::string> extra_args;  // appended to the worker's own arguments
   std::chrono::milliseconds start_timeout{60000};
 };
 
 // What came back for one request.
 struct Reply {
-  nlohmann::json body;                       // the reply line (may carry "fatal" when the worker died)
-  bool worker_died = false;                  // the worker exited or was killed during the request
-  bool client_timeout = false;               // no message for idle_timeout: the client killed it
-  ExitInfo exit;                             // when worker_died
-  std::string stderr_tail;                   // when worker_died
+  nlohmann::json body;          // the reply line (may carry "fatal" when the worker died)
+  bool worker_died = false;     // the worker exited or was killed during the request
+  bool client_timeout = false;  // no message for idle_timeout: the client killed it
+  ExitInfo exit;                // when worker_died
+  std::string stderr_tail;      // when worker_died
 };
 
 using EventCallback = std::function<void(nlohmann::json const&)>;

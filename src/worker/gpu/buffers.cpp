@@ -24,9 +24,13 @@ std::array<std::byte, 8> pack(T value) {
 
 }  // namespace
 
-BufferSet::~BufferSet() { release(); }
+BufferSet::~BufferSet() {
+  release();
+}
 
-BufferSet::BufferSet(BufferSet&& other) noexcept : buffers_(std::move(other.buffers_)) { other.buffers_.clear(); }
+BufferSet::BufferSet(BufferSet&& other) noexcept : buffers_(std::move(other.buffers_)) {
+  other.buffers_.clear();
+}
 
 BufferSet& BufferSet::operator=(BufferSet&& other) noexcept {
   if (this != &other) {
@@ -60,8 +64,9 @@ Result<BufferSet> BufferSet::allocate(TaskSpec const& task, std::vector<std::siz
     void* ptr = nullptr;
     if (auto err = cudaMalloc(&ptr, b.bytes + 2 * guard_bytes + 16); err != cudaSuccess) {
       cudaGetLastError();
-      return make_error(ErrorCode::worker_error, "cannot allocate " + std::to_string(b.bytes) + " bytes for buffer '" +
-                                                     b.name + "': " + cuda_error_text(err));
+      return make_error(ErrorCode::worker_error, "cannot allocate " + std::to_string(b.bytes) +
+                                                     " bytes for buffer '" + b.name +
+                                                     "': " + cuda_error_text(err));
     }
     b.allocation = static_cast<std::byte*>(ptr);
     set.buffers_.push_back(b);
@@ -78,11 +83,13 @@ Status BufferSet::upload(TrialInputs const& inputs, bool inouts_only) {
     if (b.role == Role::output || (inouts_only && b.role != Role::inout)) continue;
     auto const& host = inputs.buffers.at(i);
     if (host.bytes.size() != b.bytes) {
-      return make_error(ErrorCode::internal_error, "input '" + b.name + "' has " + std::to_string(host.bytes.size()) +
+      return make_error(ErrorCode::internal_error, "input '" + b.name + "' has " +
+                                                       std::to_string(host.bytes.size()) +
                                                        " bytes, buffer holds " + std::to_string(b.bytes));
     }
     if (b.bytes == 0) continue;
-    if (auto err = cudaMemcpy(b.data(), host.bytes.data(), b.bytes, cudaMemcpyHostToDevice); err != cudaSuccess) {
+    if (auto err = cudaMemcpy(b.data(), host.bytes.data(), b.bytes, cudaMemcpyHostToDevice);
+        err != cudaSuccess) {
       return cuda_failure("upload", err);
     }
   }
@@ -103,8 +110,10 @@ Status BufferSet::write_guards() {
   for (auto const& b : buffers_) {
     if (b.guard == 0) continue;
     int const value = std::to_integer<int>(kGuardByte);
-    if (auto err = cudaMemset(b.allocation, value, b.guard); err != cudaSuccess) return cuda_failure("guard", err);
-    if (auto err = cudaMemset(b.data() + b.bytes, value, b.guard); err != cudaSuccess) return cuda_failure("guard", err);
+    if (auto err = cudaMemset(b.allocation, value, b.guard); err != cudaSuccess)
+      return cuda_failure("guard", err);
+    if (auto err = cudaMemset(b.data() + b.bytes, value, b.guard); err != cudaSuccess)
+      return cuda_failure("guard", err);
   }
   return Ok{};
 }
@@ -124,8 +133,8 @@ Result<std::optional<std::string>> BufferSet::check_guards() const {
         for (auto byte : host) count += byte != kGuardByte ? 1u : 0u;
         std::string where = side == 0 ? "before its start (at -" + std::to_string(b.guard - *bad) + " bytes)"
                                       : "after its end (first at +" + std::to_string(*bad) + " bytes)";
-        return std::optional<std::string>("buffer '" + b.name + "': " + std::to_string(count) + " guard bytes written " +
-                                          where);
+        return std::optional<std::string>("buffer '" + b.name + "': " + std::to_string(count) +
+                                          " guard bytes written " + where);
       }
     }
   }
@@ -153,7 +162,8 @@ Result<ArgPack> ArgPack::build(TaskSpec const& task, SizeCase const& size, Buffe
     }
     auto it = size.values.find(param.name);
     if (it == size.values.end()) {
-      return make_error(ErrorCode::invalid_spec, "size case '" + size.name + "' gives no value for '" + param.name + "'");
+      return make_error(ErrorCode::invalid_spec,
+                        "size case '" + size.name + "' gives no value for '" + param.name + "'");
     }
     double const as_double = std::visit([](auto v) { return static_cast<double>(v); }, it->second);
     std::int64_t const as_int = std::visit([](auto v) { return static_cast<std::int64_t>(v); }, it->second);
@@ -169,7 +179,9 @@ Result<ArgPack> ArgPack::build(TaskSpec const& task, SizeCase const& size, Buffe
       case DType::u64: pack_out.storage_.push_back(pack(static_cast<std::uint64_t>(as_int))); break;
       case DType::f16:
       case DType::bf16:
-        return make_error(ErrorCode::invalid_spec, "scalar parameter '" + param.name + "': 16-bit float scalars are not supported; pass float");
+        return make_error(
+            ErrorCode::invalid_spec,
+            "scalar parameter '" + param.name + "': 16-bit float scalars are not supported; pass float");
     }
   }
   for (auto& slot : pack_out.storage_) pack_out.pointers_.push_back(slot.data());

@@ -35,7 +35,8 @@ cudaError_t to_runtime_error(CUresult result) {
 class LauncherCallable final : public Callable {
  public:
   using Entry = void (*)(void**);
-  LauncherCallable(void* handle, Entry entry, std::string path) : handle_(handle), entry_(entry), path_(std::move(path)) {}
+  LauncherCallable(void* handle, Entry entry, std::string path)
+      : handle_(handle), entry_(entry), path_(std::move(path)) {}
   ~LauncherCallable() override {
     if (handle_ != nullptr) dlclose(handle_);
   }
@@ -74,12 +75,15 @@ class KernelCallable final : public Callable {
       }
       for (std::size_t i = 0; i < exprs.size(); ++i) {
         auto parsed = Expr::parse(exprs[i]);
-        if (!parsed) return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + parsed.error().message);
+        if (!parsed)
+          return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + parsed.error().message);
         auto value = parsed->evaluate(env);
-        if (!value) return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + value.error().message);
+        if (!value)
+          return make_error(ErrorCode::invalid_spec, std::string(what) + ": " + value.error().message);
         if (*value <= 0 || *value > 0x7fffffff) {
-          return make_error(ErrorCode::invalid_spec, std::string(what) + " dimension " + std::to_string(i) + " = '" +
-                                                         exprs[i] + "' evaluates to " + std::to_string(*value));
+          return make_error(ErrorCode::invalid_spec, std::string(what) + " dimension " + std::to_string(i) +
+                                                         " = '" + exprs[i] + "' evaluates to " +
+                                                         std::to_string(*value));
         }
         dims[i] = static_cast<unsigned>(*value);
       }
@@ -91,18 +95,20 @@ class KernelCallable final : public Callable {
     if (!smem) return make_error(ErrorCode::invalid_spec, "shared_bytes: " + smem.error().message);
     auto smem_value = smem->evaluate(env);
     if (!smem_value || *smem_value < 0) {
-      return make_error(ErrorCode::invalid_spec, "shared_bytes '" + ref_.shared_bytes + "' is not a valid size");
+      return make_error(ErrorCode::invalid_spec,
+                        "shared_bytes '" + ref_.shared_bytes + "' is not a valid size");
     }
     shared_ = static_cast<unsigned>(*smem_value);
     if (shared_ > 48 * 1024) {
-      driver().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared_));
+      driver().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  static_cast<int>(shared_));
     }
     return Ok{};
   }
 
   cudaError_t call(void** args) override {
-    CUresult r = driver().launch_kernel(function_, grid_[0], grid_[1], grid_[2], block_[0], block_[1], block_[2], shared_,
-                                CU_STREAM_PER_THREAD, args, nullptr);
+    CUresult r = driver().launch_kernel(function_, grid_[0], grid_[1], grid_[2], block_[0], block_[1],
+                                        block_[2], shared_, CU_STREAM_PER_THREAD, args, nullptr);
     if (r != CUDA_SUCCESS) {
       last_launch_error_ = driver_error_text(r);
       return to_runtime_error(r);
@@ -110,9 +116,10 @@ class KernelCallable final : public Callable {
     return cudaPeekAtLastError();
   }
   std::string describe() const override {
-    return "kernel " + ref_.symbol + " grid(" + std::to_string(grid_[0]) + "," + std::to_string(grid_[1]) + "," +
-           std::to_string(grid_[2]) + ") block(" + std::to_string(block_[0]) + "," + std::to_string(block_[1]) + "," +
-           std::to_string(block_[2]) + ") shared " + std::to_string(shared_);
+    return "kernel " + ref_.symbol + " grid(" + std::to_string(grid_[0]) + "," + std::to_string(grid_[1]) +
+           "," + std::to_string(grid_[2]) + ") block(" + std::to_string(block_[0]) + "," +
+           std::to_string(block_[1]) + "," + std::to_string(block_[2]) + ") shared " +
+           std::to_string(shared_);
   }
 
  private:
@@ -133,7 +140,8 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
     void* handle = dlopen(ref.path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       char const* err = dlerror();
-      return make_error(ErrorCode::not_found, std::string("cannot load ") + ref.path + ": " + (err ? err : "?"));
+      return make_error(ErrorCode::not_found,
+                        std::string("cannot load ") + ref.path + ": " + (err ? err : "?"));
     }
     void* sym = dlsym(handle, ref.symbol.c_str());
     if (sym == nullptr) {
@@ -153,7 +161,8 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
     r = driver().module_get_function(&function, module, ref.symbol.c_str());
     if (r != CUDA_SUCCESS) {
       driver().module_unload(module);
-      return make_error(ErrorCode::not_found, "kernel '" + ref.symbol + "' not found in CUBIN: " + driver_error_text(r));
+      return make_error(ErrorCode::not_found,
+                        "kernel '" + ref.symbol + "' not found in CUBIN: " + driver_error_text(r));
     }
     if (!ref.param_sizes.empty() && driver().func_get_param_info != nullptr) {
       std::size_t count = 0;
@@ -163,9 +172,10 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
         if (driver().func_get_param_info(function, count, &offset, &size) != CUDA_SUCCESS) break;
         if (count < ref.param_sizes.size() && size != static_cast<std::size_t>(ref.param_sizes[count])) {
           driver().module_unload(module);
-          return make_error(ErrorCode::invalid_argument,
-                            "kernel parameter " + std::to_string(count + 1) + " is " + std::to_string(size) +
-                                " bytes; the task's signature says " + std::to_string(ref.param_sizes[count]));
+          return make_error(ErrorCode::invalid_argument, "kernel parameter " + std::to_string(count + 1) +
+                                                             " is " + std::to_string(size) +
+                                                             " bytes; the task's signature says " +
+                                                             std::to_string(ref.param_sizes[count]));
         }
       }
       if (count != ref.param_sizes.size()) {

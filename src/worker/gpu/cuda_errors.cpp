@@ -30,9 +30,7 @@ CudaFailure classify_cuda_error(cudaError_t error, bool during_launch) {
     case cudaErrorInvalidDeviceFunction:
     case cudaErrorNoKernelImageForDevice:
     case cudaErrorSharedObjectInitFailed:
-    case cudaErrorInvalidKernelImage:
-      failure.status = CandidateStatus::launch_error;
-      break;
+    case cudaErrorInvalidKernelImage: failure.status = CandidateStatus::launch_error; break;
     default:
       failure.status = during_launch ? CandidateStatus::launch_error : CandidateStatus::runtime_error;
       break;

@@ -11,8 +11,8 @@ namespace kopt::worker {
 
 struct CudaFailure {
   CandidateStatus status = CandidateStatus::runtime_error;
-  bool sticky = false;        // the context is unusable: the worker must exit after replying
-  std::string message;        // "cudaErrorIllegalAddress: an illegal memory access was encountered"
+  bool sticky = false;  // the context is unusable: the worker must exit after replying
+  std::string message;  // "cudaErrorIllegalAddress: an illegal memory access was encountered"
 };
 
 // Launch-time errors (bad geometry, too many resources) are launch_error and leave the context

@@ -21,16 +21,17 @@ struct PerSmRates {
 };
 
 PerSmRates rates_for(int major, int minor) {
-  if (major >= 9) return {256.0, 4096.0};                 // Hopper and later (lower bound for later)
-  if (major == 8 && minor == 0) return {128.0, 2048.0};   // A100
-  if (major == 8) return {256.0, 1024.0};                 // Ampere/Ada consumer
-  if (major == 7) return {128.0, 1024.0};                 // Volta/Turing
+  if (major >= 9) return {256.0, 4096.0};                // Hopper and later (lower bound for later)
+  if (major == 8 && minor == 0) return {128.0, 2048.0};  // A100
+  if (major == 8) return {256.0, 1024.0};                // Ampere/Ada consumer
+  if (major == 7) return {128.0, 1024.0};                // Volta/Turing
   return {128.0, 0.0};
 }
 
 // Device-to-device copy of a buffer several times the L2: bytes read + written per second.
 double measure_copy_bandwidth(std::int64_t l2_bytes) {
-  std::size_t const bytes = static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 8, std::int64_t{256} << 20));
+  std::size_t const bytes =
+      static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 8, std::int64_t{256} << 20));
   void* a = nullptr;
   void* b = nullptr;
   if (cudaMalloc(&a, bytes) != cudaSuccess) return 0.0;
@@ -51,7 +52,8 @@ double measure_copy_bandwidth(std::int64_t l2_bytes) {
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
-    if (i >= 2 && ms > 0) samples.push_back(2.0 * static_cast<double>(bytes) / (static_cast<double>(ms) * 1e-3));
+    if (i >= 2 && ms > 0)
+      samples.push_back(2.0 * static_cast<double>(bytes) / (static_cast<double>(ms) * 1e-3));
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
@@ -67,7 +69,9 @@ Result<DeviceInfo> query_device(int index, bool calibrate) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    return make_error(ErrorCode::no_gpu, "no usable CUDA GPU (" + (err != cudaSuccess ? cuda_error_text(err) : std::string("no CUDA devices")) + ")");
+    return make_error(ErrorCode::no_gpu,
+                      "no usable CUDA GPU (" +
+                          (err != cudaSuccess ? cuda_error_text(err) : std::string("no CUDA devices")) + ")");
   }
   if (index < 0 || index >= count) {
     return make_error(ErrorCode::invalid_argument, "device " + std::to_string(index) + " does not exist (" +
@@ -112,7 +116,8 @@ double idle_sync_latency_us() {
   for (int i = 0; i < 200; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     cudaDeviceSynchronize();
-    samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    samples.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
   }
   return summarize(samples).median;
 }

@@ -37,6 +37,8 @@ Status load_driver_api() {
   return Ok{};
 }
 
-DriverApi const& driver() { return g_api; }
+DriverApi const& driver() {
+  return g_api;
+}
 
 }  // namespace kopt::worker

@@ -21,7 +21,9 @@ void Emitter::send(nlohmann::json const& message) {
   write_all(fd_, line);
 }
 
-void Emitter::progress(std::string const& what) { send({{"event", "progress"}, {"what", what}}); }
+void Emitter::progress(std::string const& what) {
+  send({{"event", "progress"}, {"what", what}});
+}
 
 void Emitter::set_request(std::string op, std::int64_t id) {
   std::lock_guard lock(mutex_);

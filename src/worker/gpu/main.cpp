@@ -1,7 +1,6 @@
 // kopt-worker: owns one GPU, runs the task's reference and untrusted candidates on it, and answers
 // kopt over stdin/stdout (src/worker/client/protocol.hpp, docs/worker-protocol.md).
 #include <cuda_runtime_api.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,10 +42,11 @@ Args parse_args(int argc, char** argv) {
     } else if (a == "--no-sandbox") {
       args.sandbox = false;
     } else if (a == "--help") {
-      std::puts("kopt-worker: the GPU side of kopt. Started by kopt; speaks JSON lines on stdin/stdout.\n"
-                "  --device N     CUDA device index (default 0)\n"
-                "  --no-sandbox   do not enter a network namespace or set resource limits\n"
-                "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
+      std::puts(
+          "kopt-worker: the GPU side of kopt. Started by kopt; speaks JSON lines on stdin/stdout.\n"
+          "  --device N     CUDA device index (default 0)\n"
+          "  --no-sandbox   do not enter a network namespace or set resource limits\n"
+          "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
       std::exit(0);
     }
   }
@@ -73,7 +73,9 @@ int main(int argc, char** argv) {
   while (std::getline(std::cin, line)) {
     json request = json::parse(line, nullptr, false);
     if (request.is_discarded() || !request.contains("op")) {
-      emitter.send({{"reply", "error"}, {"id", -1}, {"error", {{"code", "internal_error"}, {"message", "malformed request line"}}}});
+      emitter.send({{"reply", "error"},
+                    {"id", -1},
+                    {"error", {{"code", "internal_error"}, {"message", "malformed request line"}}}});
       continue;
     }
     std::string const op = request["op"].get<std::string>();
@@ -82,32 +84,40 @@ int main(int argc, char** argv) {
     if (op == "hello") {
       auto info = query_device(args.device, args.calibrate);
       if (!info) {
-        emitter.send({{"reply", "hello"},
-                      {"id", id},
-                      {"error", {{"code", to_string(info.error().code)}, {"message", info.error().message}}}});
+        emitter.send(
+            {{"reply", "hello"},
+             {"id", id},
+             {"error", {{"code", to_string(info.error().code)}, {"message", info.error().message}}}});
         leave_sandbox(sandbox);
         return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
       }
       if (auto st = load_driver_api(); !st) {
-        emitter.send({{"reply", "hello"}, {"id", id}, {"error", {{"code", "no_gpu"}, {"message", st.error().message}}}});
+        emitter.send({{"reply", "hello"},
+                      {"id", id},
+                      {"error", {{"code", "no_gpu"}, {"message", st.error().message}}}});
         return kExitNoGpu;
       }
       state.device = *info;
       state.device.isolation = sandbox.describe() + (sandbox.notes.empty() ? "" : " (" + sandbox.notes + ")");
       state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
-      state.flush_bytes = static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
+      state.flush_bytes =
+          static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
       if (!args.calibrate || cudaMalloc(&state.flush_buffer, state.flush_bytes) != cudaSuccess) {
         state.flush_buffer = nullptr;
         cudaGetLastError();
       }
       started = true;
-      emitter.send({{"reply", "hello"}, {"id", id}, {"protocol", kProtocolVersion}, {"device", to_json(state.device)},
+      emitter.send({{"reply", "hello"},
+                    {"id", id},
+                    {"protocol", kProtocolVersion},
+                    {"device", to_json(state.device)},
                     {"idle_sync_us", state.idle_sync_us}});
       continue;
     }
     if (op == "shutdown") break;
     if (!started) {
-      emitter.send({{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", "hello first"}}}});
+      emitter.send(
+          {{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", "hello first"}}}});
       continue;
     }
     json reply;
@@ -119,10 +129,14 @@ int main(int argc, char** argv) {
       } else if (op == "single_trial") {
         reply = handle_single_trial(state, request);
       } else {
-        reply = {{"reply", op}, {"id", id}, {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
+        reply = {{"reply", op},
+                 {"id", id},
+                 {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
       }
     } catch (std::exception const& e) {  // a bug in the worker: report it instead of dying silently
-      reply = {{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", std::string("kopt-worker: ") + e.what()}}}};
+      reply = {{"reply", op},
+               {"id", id},
+               {"error", {{"code", "internal_error"}, {"message", std::string("kopt-worker: ") + e.what()}}}};
     }
     emitter.send(reply);
     if (reply.value("restart", false)) {

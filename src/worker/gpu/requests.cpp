@@ -7,7 +7,9 @@
 #include "kopt/measure.hpp"
 #include "kopt/verify.hpp"
 #include "worker/client/protocol.hpp"
+#include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/device_verification.hpp"
 #include "worker/gpu/timing.hpp"
 
 namespace kopt::worker {
@@ -16,7 +18,9 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 // Thrown inside a handler when kopt itself cannot go on (bad task, reference broken); becomes an
 // {"error": ...} reply. Candidate failures are never exceptions.
@@ -31,27 +35,13 @@ T unwrap(Result<T> result, std::string const& context) {
   return std::move(result).value();
 }
 
-void require(Status status, std::string const& context) {
+void require(Status const& status, std::string const& context) {
   if (!status) throw HandlerError{status.error().code, context + status.error().message};
 }
 
-// A verdict on a candidate for one size case (or the whole request).
-struct Verdict {
-  CandidateStatus status = CandidateStatus::ok;
-  std::string message;
-  bool sticky = false;
-  double max_abs_err = 0.0;
-  double max_rel_err = 0.0;
-  std::size_t mismatches = 0;
-  bool failed() const { return status != CandidateStatus::ok; }
-};
-
-Verdict from_cuda(CudaFailure const& f, std::string const& context) {
-  return Verdict{f.status, context + f.message, f.sticky};
-}
-
 std::uint64_t trial_seed(std::uint64_t seed, std::size_t size_index, int trial) {
-  return mix64(seed ^ mix64(0x9e3779b97f4a7c15ULL * (size_index + 1)) ^ mix64(static_cast<std::uint64_t>(trial) + 0x51ed));
+  return mix64(seed ^ mix64(0x9e3779b97f4a7c15ULL * (size_index + 1)) ^
+               mix64(static_cast<std::uint64_t>(trial) + 0x51ed));
 }
 
 TaskSpec const& get_task(WorkerState& state, std::string const& dir) {
@@ -79,7 +69,8 @@ std::vector<SizeCase const*> select_sizes(TaskSpec const& task, json const& requ
   for (auto const& s : task.sizes) {
     if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
   }
-  if (out.empty()) throw HandlerError{ErrorCode::invalid_argument, "no size case of the task matches the selection"};
+  if (out.empty())
+    throw HandlerError{ErrorCode::invalid_argument, "no size case of the task matches the selection"};
   return out;
 }
 
@@ -90,7 +81,7 @@ SizeBuffers& get_buffers(WorkerState& state, TaskSpec const& task, SizeCase cons
     auto counts = unwrap(buffer_lengths(task, size), "size case '" + size.name + "': ");
     SizeBuffers b;
     b.reference = unwrap(BufferSet::allocate(task, counts, 0), "");
-    b.candidate = unwrap(BufferSet::allocate(task, counts, 64 * 1024), "");
+    b.candidate = unwrap(BufferSet::allocate(task, counts, std::size_t{64} * 1024), "");
     it = state.buffers.emplace(key, std::move(b)).first;
   }
   return it->second;
@@ -98,9 +89,10 @@ SizeBuffers& get_buffers(WorkerState& state, TaskSpec const& task, SizeCase cons
 
 // Trial inputs are a pure function of (task, size, seed, trial): generated once per worker and
 // shared by every candidate evaluated with the same seed.
-TrialInputs const& trial_inputs(WorkerState& state, TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
-                                int trial) {
-  std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(seed) + "#" + std::to_string(trial);
+TrialInputs const& trial_inputs(WorkerState& state, TaskSpec const& task, SizeCase const& size,
+                                std::uint64_t seed, int trial) {
+  std::string const key =
+      task.dir.string() + "#" + size.name + "#" + std::to_string(seed) + "#" + std::to_string(trial);
   if (auto it = state.inputs.find(key); it != state.inputs.end()) return *it->second;
   auto generated = unwrap(generate_inputs(task, size, seed, trial), "inputs for size '" + size.name + "': ");
   std::size_t bytes = 0;
@@ -114,12 +106,14 @@ TrialInputs const& trial_inputs(WorkerState& state, TaskSpec const& task, SizeCa
   return *state.inputs.emplace(key, std::move(shared)).first->second;
 }
 
-bool is_result_buffer(Role role) { return role == Role::output || role == Role::inout; }
+bool is_result_buffer(Role role) {
+  return role == Role::output || role == Role::inout;
+}
 
 // Runs the reference on `inputs` and returns its result buffers (outputs and inouts, in order).
 std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state, TaskSpec const& task,
-                                                            SizeCase const& size, Callable& reference,
-                                                            TrialInputs const& inputs) {
+                                                             SizeCase const& size, Callable& reference,
+                                                             TrialInputs const& inputs) {
   std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(inputs.seed) + "#" +
                           std::to_string(inputs.trial);
   if (auto it = state.reference_outputs.find(key); it != state.reference_outputs.end()) return it->second;
@@ -134,8 +128,8 @@ std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state,
     cudaError_t err = reference.call(args.data());
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
-      throw HandlerError{ErrorCode::worker_error, "the task's reference failed on size '" + size.name + "': " +
-                                                      cuda_error_text(err)};
+      throw HandlerError{ErrorCode::worker_error,
+                         "the task's reference failed on size '" + size.name + "': " + cuda_error_text(err)};
     }
   }
   state.reference_call_us[task.dir.string() + "#" + size.name] = ms_since(t0) * 1000.0;
@@ -154,35 +148,31 @@ std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state,
   return state.reference_outputs.emplace(key, std::move(outs)).first->second;
 }
 
-double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase const& size, json const& request) {
+double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase const& size,
+                             json const& request) {
   auto const& t = request.at("timeout");
   double ref_us = 1000.0;
-  if (auto it = state.reference_call_us.find(task.dir.string() + "#" + size.name); it != state.reference_call_us.end()) {
+  if (auto it = state.reference_call_us.find(task.dir.string() + "#" + size.name);
+      it != state.reference_call_us.end()) {
     ref_us = it->second;
   }
   return watchdog_deadline_ms(ref_us, t.value("factor", 50.0), t.value("floor_ms", 2000.0),
                               t.value("ceiling_ms", 60000.0));
 }
 
-// One call of the candidate with device-wide synchronisation; any CUDA error becomes a verdict.
-std::optional<Verdict> call_candidate(WorkerState& state, Callable& candidate, ArgPack& args, double deadline_ms) {
-  WatchdogScope guard(state.watchdog, deadline_ms, "the candidate");
-  cudaError_t err = candidate.call(args.data());
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    return from_cuda(classify_cuda_error(err, true), "launch failed: ");
-  }
-  // Device-wide: work the candidate put on other streams is finished (and so checked) too.
-  err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) return from_cuda(classify_cuda_error(err, false), "");
-  return std::nullopt;
-}
-
 // Runs the candidate twice on `inputs` and applies every check (docs/verification.md).
 Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& size, Callable& candidate,
                     TrialInputs const& inputs, std::vector<std::vector<std::byte>> const& expected,
                     double deadline_ms) {
-  auto& set = get_buffers(state, task, size).candidate;
+  auto& size_buffers = get_buffers(state, task, size);
+  // Fast path: both runs checked on the device. It only ever accepts; any doubt (or a failure to
+  // explain) goes to the host path below, which decides and writes the message.
+  if (DeviceTrial const* trial = device_trial(state, task, size, inputs, expected)) {
+    if (auto verdict = verify_on_device(state, task, size, size_buffers, candidate, *trial, deadline_ms)) {
+      return *verdict;
+    }
+  }
+  auto& set = size_buffers.candidate;
   auto args = unwrap(ArgPack::build(task, size, set), "");
   std::vector<std::vector<std::byte>> runs[2];
   std::byte const poisons[2] = {kPoisonA, kPoisonB};
@@ -201,8 +191,8 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
         auto now = unwrap(set.download(i), "");
         if (auto diff = first_difference(inputs.buffers[i].bytes, now)) {
           return Verdict{CandidateStatus::input_mutated,
-                         "input buffer '" + b.name + "' was modified (first change at byte " + std::to_string(*diff) +
-                             " of " + std::to_string(b.bytes) + ")"};
+                         "input buffer '" + b.name + "' was modified (first change at byte " +
+                             std::to_string(*diff) + " of " + std::to_string(b.bytes) + ")"};
         }
       } else {
         runs[run].push_back(unwrap(set.download(i), ""));
@@ -327,7 +317,8 @@ json handle_evaluate(WorkerState& state, json const& request) {
       if (auto st = candidate.prepare(task.env_for(size)); !st) {
         entry.update(verdict_json(Verdict{CandidateStatus::launch_error, st.error().message}));
         size_results.push_back(entry);
-        return finish(Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message});
+        return finish(
+            Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message});
       }
       Verdict worst;
       for (int trial = 0; trial < task.trials; ++trial) {
@@ -335,13 +326,14 @@ json handle_evaluate(WorkerState& state, json const& request) {
         entry["seeds"].push_back(s);
         auto const& inputs = trial_inputs(state, task, size, s, trial);
         auto const& expected = reference_outputs(state, task, size, reference, inputs);
-        Verdict v = verify_once(state, task, size, candidate, inputs, expected, candidate_deadline_ms(state, task, size, request));
+        Verdict v = verify_once(state, task, size, candidate, inputs, expected,
+                                candidate_deadline_ms(state, task, size, request));
         worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
         worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
         worst.mismatches = std::max(worst.mismatches, v.mismatches);
         if (v.failed()) {
-          v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " + std::to_string(s) +
-                      "): " + v.message;
+          v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " +
+                      std::to_string(s) + "): " + v.message;
           entry.update(verdict_json(v));
           size_results.push_back(entry);
           reply["verify_ms"] = ms_since(t_verify);
@@ -382,8 +374,8 @@ json handle_evaluate(WorkerState& state, json const& request) {
       TimingOutcome outcome = timer.run(subjects);
       if (!outcome.ok) {
         if (outcome.failed_subject != "candidate") {
-          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject + " failed while timed: " +
-                                                          outcome.failure.message};
+          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
+                                                          " failed while timed: " + outcome.failure.message};
         }
         Verdict v = from_cuda(outcome.failure, "size '" + size.name + "', while timed: ");
         per_size[si].update(verdict_json(v));
@@ -416,7 +408,8 @@ json handle_evaluate(WorkerState& state, json const& request) {
       auto const& inputs = trial_inputs(state, task, size, s, task.trials);
       auto const& expected = reference_outputs(state, task, size, reference, inputs);
       (void)candidate.prepare(task.env_for(size));
-      Verdict v = verify_once(state, task, size, candidate, inputs, expected, candidate_deadline_ms(state, task, size, request));
+      Verdict v = verify_once(state, task, size, candidate, inputs, expected,
+                              candidate_deadline_ms(state, task, size, request));
       if (v.failed()) {
         v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
                     "): " + v.message;
@@ -433,7 +426,8 @@ json handle_evaluate(WorkerState& state, json const& request) {
     reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
     return reply;
   } catch (json::exception const& e) {
-    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    reply["error"] =
+        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
     return reply;
   }
 }
@@ -469,7 +463,8 @@ json handle_check_task(WorkerState& state, json const& request) {
         if (!is_result_buffer(b.role)) continue;
         auto again = compare_outputs(b.dtype, first[k], second[k], task.tolerance_for(b.dtype));
         deterministic = deterministic && again.passed;
-        if (!again.passed) note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
+        if (!again.passed)
+          note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
         auto const width = size_of(b.dtype);
         for (std::size_t e = 1; e * width < first[k].size() && constant; ++e) {
           constant = std::equal(first[k].begin(), first[k].begin() + static_cast<std::ptrdiff_t>(width),
@@ -498,12 +493,13 @@ json handle_check_task(WorkerState& state, json const& request) {
         TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
         TimingSubject base_subject = make_subject("baseline", baseline, base_args.data(), 600000);
         std::vector<TimingSubject*> subjects{&ref_subject};
-        if (baseline != nullptr && entry.value("baseline_status", "") == "ok") subjects.push_back(&base_subject);
+        if (baseline != nullptr && entry.value("baseline_status", "") == "ok")
+          subjects.push_back(&base_subject);
         Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
         auto outcome = timer.run(subjects);
         if (!outcome.ok) {
-          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject + " failed while timed: " +
-                                                          outcome.failure.message};
+          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
+                                                          " failed while timed: " + outcome.failure.message};
         }
         entry["reference"] = timing_json(ref_subject, outcome.device_wide);
         if (subjects.size() > 1) entry["baseline"] = timing_json(base_subject, outcome.device_wide);
@@ -517,7 +513,8 @@ json handle_check_task(WorkerState& state, json const& request) {
     reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
     return reply;
   } catch (json::exception const& e) {
-    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    reply["error"] =
+        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
     return reply;
   }
 }
@@ -544,7 +541,8 @@ json handle_single_trial(WorkerState& state, json const& request) {
     require(set.poison_outputs(kPoisonA), "");
     auto args = unwrap(ArgPack::build(task, size, set), "");
     Verdict v;
-    if (auto failure = call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0))) {
+    if (auto failure =
+            call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0))) {
       v = *failure;
     }
     reply["candidate"] = verdict_json(v);
@@ -555,7 +553,8 @@ json handle_single_trial(WorkerState& state, json const& request) {
     reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
     return reply;
   } catch (json::exception const& e) {
-    reply["error"] = json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    reply["error"] =
+        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
     return reply;
   }
 }

@@ -12,7 +12,9 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-double median_of(std::vector<double> const& v) { return v.empty() ? 0.0 : summarize(v).median; }
+double median_of(std::vector<double> const& v) {
+  return v.empty() ? 0.0 : summarize(v).median;
+}
 
 }  // namespace
 
@@ -32,7 +34,8 @@ Timer::~Timer() {
   cudaEventDestroy(stop_);
 }
 
-std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bool flush, TimingOutcome& outcome) {
+std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bool flush,
+                                    TimingOutcome& outcome) {
   auto fail = [&](cudaError_t err, bool during_launch) -> std::optional<double> {
     outcome.ok = false;
     outcome.failed_subject = subject.name;
@@ -40,7 +43,8 @@ std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bo
     return std::nullopt;
   };
   if (flush && flush_buffer_ != nullptr) {
-    cudaMemsetAsync(flush_buffer_, static_cast<int>(++flush_round_ & 0xff), flush_bytes_, cudaStreamPerThread);
+    cudaMemsetAsync(flush_buffer_, static_cast<int>(++flush_round_ & 0xff), flush_bytes_,
+                    cudaStreamPerThread);
   }
   cudaEventRecord(start_, cudaStreamPerThread);
   WatchdogScope guard(watchdog_, subject.deadline_ms, subject.name + " (timing)");
@@ -85,7 +89,8 @@ TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
     double const threshold = idle_sync_us_ + std::max(3.0, 0.25 * warm_event_us[i]);
     if (tail > threshold) {
       outcome.device_wide = true;
-      outcome.note = subjects[i]->name + " leaves work on other streams (device busy " + std::to_string(tail) +
+      outcome.note = subjects[i]->name + " leaves work on other streams (device busy " +
+                     std::to_string(tail) +
                      " µs after its stream finished): all subjects timed to device idle";
     }
   }
@@ -93,7 +98,8 @@ TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
   auto const t_start = Clock::now();
   std::vector<double> total_ms(subjects.size(), 0.0);
   auto done = [&](std::size_t i) {
-    return sampling_done(policy_, static_cast<int>(subjects[i]->samples_us.size()), total_ms[i], ms_since(t_start));
+    return sampling_done(policy_, static_cast<int>(subjects[i]->samples_us.size()), total_ms[i],
+                         ms_since(t_start));
   };
   if (policy_.interleave) {
     for (;;) {
@@ -142,7 +148,8 @@ void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutco
       return;
     }
     bool call_ok = true;
-    for (int k = 0; k < policy_.graph_calls && call_ok; ++k) call_ok = s->callable->call(s->args) == cudaSuccess;
+    for (int k = 0; k < policy_.graph_calls && call_ok; ++k)
+      call_ok = s->callable->call(s->args) == cudaSuccess;
     cudaError_t end = cudaStreamEndCapture(cudaStreamPerThread, &graph);
     cudaGraphExec_t exec = nullptr;
     if (!call_ok || end != cudaSuccess || graph == nullptr ||
@@ -169,7 +176,8 @@ void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutco
   }
   for (int n = 0; n < samples; ++n) {
     for (std::size_t i = 0; i < subjects.size(); ++i) {
-      WatchdogScope guard(watchdog_, subjects[i]->deadline_ms * policy_.graph_calls, subjects[i]->name + " (graph)");
+      WatchdogScope guard(watchdog_, subjects[i]->deadline_ms * policy_.graph_calls,
+                          subjects[i]->name + " (graph)");
       cudaEventRecord(start_, cudaStreamPerThread);
       cudaGraphLaunch(execs[i], cudaStreamPerThread);
       cudaEventRecord(stop_, cudaStreamPerThread);

@@ -15,7 +15,7 @@
 namespace kopt::worker {
 
 struct TimingSubject {
-  std::string name;            // "reference", "candidate", "baseline"
+  std::string name;  // "reference", "candidate", "baseline"
   Callable* callable = nullptr;
   void** args = nullptr;
   double deadline_ms = 60000;  // watchdog per call
@@ -39,8 +39,8 @@ struct TimingOutcome {
   bool ok = true;
   std::string failed_subject;  // which subject's call failed
   CudaFailure failure;
-  bool device_wide = false;    // work escaped the launch stream: every subject timed to device idle
-  bool graphs = false;         // graph replay figures present for every subject
+  bool device_wide = false;  // work escaped the launch stream: every subject timed to device idle
+  bool graphs = false;       // graph replay figures present for every subject
   std::string note;
 };
 

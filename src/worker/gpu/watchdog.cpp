@@ -45,8 +45,8 @@ void Watchdog::loop() {
     }
     auto const deadline = deadline_;
     if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && armed_ && deadline_ == deadline) {
-      std::string message = what_ + " did not finish within " + std::to_string(static_cast<long long>(deadline_ms_)) +
-                            " ms (watchdog)";
+      std::string message = what_ + " did not finish within " +
+                            std::to_string(static_cast<long long>(deadline_ms_)) + " ms (watchdog)";
       lock.unlock();
       emitter_.send_fatal("timeout", message);
       std::fflush(nullptr);

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kopt/device.hpp"
@@ -18,9 +19,37 @@
 
 namespace kopt::worker {
 
+// Device memory freed on destruction (cudaFree).
+class DeviceMemory {
+ public:
+  DeviceMemory() = default;
+  explicit DeviceMemory(std::size_t bytes);
+  ~DeviceMemory();
+  DeviceMemory(DeviceMemory&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+  DeviceMemory& operator=(DeviceMemory&& other) noexcept;
+  DeviceMemory(DeviceMemory const&) = delete;
+  DeviceMemory& operator=(DeviceMemory const&) = delete;
+  void* get() const noexcept { return ptr_; }
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
 struct SizeBuffers {
-  BufferSet reference;   // no guards
-  BufferSet candidate;   // guarded
+  BufferSet reference;                // no guards
+  BufferSet candidate;                // guarded
+  std::vector<DeviceMemory> scratch;  // per buffer: a result buffer's first run (device fast path)
+};
+
+// A trial's data kept on the device for the verification fast path (device_checks.hpp): pristine
+// inputs and the reference's results, plus facts about the reference computed once on the host.
+struct DeviceTrial {
+  std::vector<DeviceMemory> pristine;   // per buffer: inputs and inouts (empty for outputs)
+  std::vector<DeviceMemory> reference;  // per buffer: outputs and inouts (empty for inputs)
+  std::vector<double> scale;            // per buffer: max |ref| over finite values
+  std::vector<bool> varies;             // per buffer: the reference has two distinct values
+  std::size_t bytes = 0;
 };
 
 struct WorkerState {
@@ -32,15 +61,18 @@ struct WorkerState {
   void* flush_buffer = nullptr;
   std::size_t flush_bytes = 0;
 
-  std::map<std::string, TaskSpec> tasks;                            // by task dir
-  std::map<std::string, std::unique_ptr<Callable>> trusted;         // reference/baseline by path#symbol
-  std::map<std::string, SizeBuffers> buffers;                       // by task dir#size
+  std::map<std::string, TaskSpec> tasks;                             // by task dir
+  std::map<std::string, std::unique_ptr<Callable>> trusted;          // reference/baseline by path#symbol
+  std::map<std::string, SizeBuffers> buffers;                        // by task dir#size
   std::map<std::string, std::shared_ptr<TrialInputs const>> inputs;  // by task#size#seed#trial
   std::size_t input_bytes = 0;
   std::map<std::string, std::vector<std::vector<std::byte>>> reference_outputs;  // by task#size#seed
   std::size_t reference_output_bytes = 0;
-  std::map<std::string, double> reference_call_us;                  // by task#size: one call, host-timed
-  std::map<std::string, std::vector<double>> screen_reference_us;   // screen tier: cached samples
+  std::map<std::string, double> reference_call_us;                 // by task#size: one call, host-timed
+  std::map<std::string, std::vector<double>> screen_reference_us;  // screen tier: cached samples
+  std::map<std::string, DeviceTrial> device_trials;                // by task#size#seed#trial
+  std::size_t device_trial_bytes = 0;
+  DeviceMemory device_counts;  // DeviceCounts[kMaxCountSlots]
 };
 
 }  // namespace kopt::worker

@@ -1,0 +1,48 @@
+// sanitizer_error_count: reading compute-sanitizer's summary lines.
+#include "eval/sanitizer.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kopt {
+namespace {
+
+TEST(SanitizerErrorCount, ReadsTheMemcheckErrorSummary) {
+  std::string const log =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at vector_add_kernel(float *, const float *, const float *, int)+0x70\n"
+      "========= ERROR SUMMARY: 3 errors\n";
+  EXPECT_EQ(sanitizer_error_count(log), 3);
+}
+
+TEST(SanitizerErrorCount, ReadsASingularAndAZeroSummary) {
+  EXPECT_EQ(sanitizer_error_count("========= ERROR SUMMARY: 1 error\n"), 1);
+  EXPECT_EQ(sanitizer_error_count("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n"), 0);
+}
+
+TEST(SanitizerErrorCount, ReadsTheRacecheckSummary) {
+  std::string const log =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Error: Race reported between Write access at reduce(float *)+0x1a0\n"
+      "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n";
+  EXPECT_EQ(sanitizer_error_count(log), 2);
+}
+
+TEST(SanitizerErrorCount, RacecheckSummaryWinsOverTheErrorSummary) {
+  std::string const log =
+      "========= RACECHECK SUMMARY: 4 hazards displayed (4 errors, 0 warnings)\n"
+      "========= ERROR SUMMARY: 0 errors\n";
+  EXPECT_EQ(sanitizer_error_count(log), 4);
+}
+
+TEST(SanitizerErrorCount, NoSummaryIsNullopt) {
+  EXPECT_EQ(sanitizer_error_count(""), std::nullopt);
+  EXPECT_EQ(
+      sanitizer_error_count("========= COMPUTE-SANITIZER\n========= Error: Target application terminated "
+                            "before first instrumented API call\n"),
+      std::nullopt);
+  EXPECT_EQ(sanitizer_error_count("ERROR SUMMARY: some errors\n"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace kopt
