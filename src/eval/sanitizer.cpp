@@ -67,8 +67,19 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
     worker::WorkerOptions wopts;
     wopts.worker_path = worker_path;
     wopts.device = options.device;
-    wopts.wrapper = {tool->string(), "--tool", pass.tool, "--log-file", log_path, "--print-limit", "20"};
-    wopts.extra_args = {"--no-calibration"};
+    // compute-sanitizer and the worker it instruments share one network namespace (loopback only):
+    // they talk over local sockets, and the candidate still reaches nothing outside.
+    wopts.wrapper = {worker_path.string(),
+                     "--netns-exec",
+                     "--",
+                     tool->string(),
+                     "--tool",
+                     pass.tool,
+                     "--log-file",
+                     log_path,
+                     "--print-limit",
+                     "20"};
+    wopts.extra_args = {"--no-calibration", "--no-netns"};
     wopts.start_timeout = std::chrono::milliseconds(300000);
     auto client = worker::WorkerClient::start(wopts);
     if (!client) {

@@ -28,8 +28,30 @@ using namespace kopt::worker;
 struct Args {
   int device = 0;
   bool sandbox = true;
-  bool calibrate = true;  // measure copy bandwidth and sync latency at start (off under sanitizers)
+  bool calibrate = true;          // measure copy bandwidth and sync latency at start (off under sanitizers)
+  bool network_namespace = true;  // false: already inside one (started through --netns-exec)
 };
+
+// `kopt-worker --netns-exec -- COMMAND...`: enters a new network namespace (loopback up) and execs
+// COMMAND in it. kopt uses it to run compute-sanitizer and the worker it watches inside one
+// namespace, so the two can talk over local sockets while the candidate still has no network.
+[[noreturn]] void netns_exec(int argc, char** argv) {
+  int first = 1;
+  while (first < argc && std::string(argv[first]) != "--") ++first;
+  if (first + 1 >= argc) {
+    std::fputs("kopt-worker --netns-exec: expected -- COMMAND...\n", stderr);
+    std::exit(2);
+  }
+  std::string note;
+  if (kopt::worker::enter_network_namespace(note)) {
+    ::setenv("KOPT_WORKER_NETNS", "1", 1);  // tells the worker inside that it is isolated
+  } else {
+    std::fprintf(stderr, "kopt-worker: %s\n", note.c_str());
+  }
+  ::execv(argv[first + 1], argv + first + 1);
+  std::perror("kopt-worker --netns-exec: exec");
+  std::exit(127);
+}
 
 Args parse_args(int argc, char** argv) {
   Args args;
@@ -39,6 +61,8 @@ Args parse_args(int argc, char** argv) {
       args.device = std::atoi(argv[++i]);
     } else if (a == "--no-calibration") {
       args.calibrate = false;
+    } else if (a == "--no-netns") {
+      args.network_namespace = false;
     } else if (a == "--no-sandbox") {
       args.sandbox = false;
     } else if (a == "--help") {
@@ -56,6 +80,7 @@ Args parse_args(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--netns-exec") netns_exec(argc, argv);
   Args const args = parse_args(argc, argv);
   // Nothing but protocol lines may reach stdout: candidates that print are redirected to stderr.
   int const protocol_fd = ::dup(STDOUT_FILENO);
@@ -63,7 +88,7 @@ int main(int argc, char** argv) {
   ::dup2(protocol_fd, 1000);
   ::close(protocol_fd);
 
-  SandboxReport sandbox = enter_sandbox(args.sandbox);
+  SandboxReport sandbox = enter_sandbox(args.sandbox, args.network_namespace);
   Emitter emitter(1000);
   Watchdog watchdog(emitter);
   WorkerState state(emitter, watchdog);

@@ -1,10 +1,14 @@
 #include "worker/gpu/sandbox.hpp"
 
 #include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,7 +30,39 @@ void append_note(std::string& notes, std::string const& note) {
   notes += note;
 }
 
+bool loopback_up() {
+  int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  ifreq request{};
+  std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+  bool ok = ::ioctl(fd, SIOCGIFFLAGS, &request) == 0;
+  if (ok) {
+    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP);
+    ok = ::ioctl(fd, SIOCSIFFLAGS, &request) == 0;
+  }
+  ::close(fd);
+  return ok;
+}
+
 }  // namespace
+
+bool enter_network_namespace(std::string& note) {
+  if (::unshare(CLONE_NEWNET) != 0) {
+    int const first_errno = errno;
+    uid_t const uid = ::getuid();
+    gid_t const gid = ::getgid();
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
+      note = std::string("no network namespace (") + std::strerror(first_errno) + ", " +
+             std::strerror(errno) + ")";
+      return false;
+    }
+    write_file("/proc/self/setgroups", "deny");
+    write_file("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
+    write_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
+  }
+  if (!loopback_up()) note = "loopback could not be brought up in the network namespace";
+  return true;
+}
 
 std::string SandboxReport::describe() const {
   std::string s;
@@ -42,7 +78,7 @@ std::string SandboxReport::describe() const {
   return s;
 }
 
-SandboxReport enter_sandbox(bool enable) {
+SandboxReport enter_sandbox(bool enable, bool network_namespace) {
   SandboxReport report;
   // Die with the parent: a worker must never outlive kopt.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -51,21 +87,14 @@ SandboxReport enter_sandbox(bool enable) {
     return report;
   }
   // Network: a fresh network namespace has no route anywhere.
-  if (::unshare(CLONE_NEWNET) == 0) {
-    report.network_isolated = true;
+  if (network_namespace) {
+    std::string note;
+    report.network_isolated = enter_network_namespace(note);
+    if (!note.empty()) append_note(report.notes, note);
   } else {
-    int const first_errno = errno;
-    uid_t const uid = ::getuid();
-    gid_t const gid = ::getgid();
-    if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
-      write_file("/proc/self/setgroups", "deny");
-      write_file("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1");
-      write_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1");
-      report.network_isolated = true;
-    } else {
-      append_note(report.notes, std::string("no network namespace (") + std::strerror(first_errno) + ", " +
-                                    std::strerror(errno) + ")");
-    }
+    char const* entered = std::getenv("KOPT_WORKER_NETNS");  // set by a --netns-exec parent
+    report.network_isolated = entered != nullptr && std::string(entered) == "1";
+    if (!report.network_isolated) append_note(report.notes, "no network namespace (--no-netns)");
   }
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0) report.no_new_privs = true;
 

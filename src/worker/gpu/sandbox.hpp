@@ -16,8 +16,14 @@ struct SandboxReport {
   std::string notes;              // what could not be done and why
 };
 
-// Applies every measure it can; never fails hard (what is missing is reported).
-SandboxReport enter_sandbox(bool enable);
+// Applies every measure it can; never fails hard (what is missing is reported). With
+// `network_namespace` false the caller is already inside one (see --netns-exec).
+SandboxReport enter_sandbox(bool enable, bool network_namespace = true);
+
+// Moves the process into a new network namespace whose loopback interface is up, so that local
+// tools (compute-sanitizer talks to its target over local sockets) work while nothing outside the
+// machine is reachable. Returns false, with the reason in `note`, when the system refuses.
+bool enter_network_namespace(std::string& note);
 void leave_sandbox(SandboxReport const& report);
 
 }  // namespace kopt::worker
