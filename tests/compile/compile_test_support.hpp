@@ -9,29 +9,11 @@
 #include <string>
 
 #include "kopt/compile.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kopt::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("kopt_compile_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(TempDir const&) = delete;
-  TempDir& operator=(TempDir const&) = delete;
-  std::filesystem::path const& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = kopt::test::TempDir;
 
 inline Compiler make_compiler(std::filesystem::path const& cache_dir, CompileOptions options = {}) {
   options.cache_dir = cache_dir;

@@ -13,29 +13,11 @@
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/task.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kopt::eval_test {
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("kopt_eval_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(TempDir const&) = delete;
-  TempDir& operator=(TempDir const&) = delete;
-  std::filesystem::path const& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = kopt::test::TempDir;
 
 // examples/vector_add: c = a + b, bytes = 12*n, flops = n; sizes odd (verify only), medium
 // (n = 2^20) and large (n = 2^26).

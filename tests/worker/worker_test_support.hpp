@@ -10,28 +10,11 @@
 #include <sstream>
 #include <string>
 
+#include "support/temp_dir.hpp"
+
 namespace kopt::worker::test_support {
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("kopt_worker_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(TempDir const&) = delete;
-  TempDir& operator=(TempDir const&) = delete;
-  std::filesystem::path const& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = kopt::test::TempDir;
 
 // Writes `body` after a "#!/bin/sh" line to dir/name and makes it executable.
 inline std::filesystem::path write_script(std::filesystem::path const& dir, std::string const& name,

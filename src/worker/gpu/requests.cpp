@@ -277,19 +277,37 @@ TimingPolicy policy_from(json const& request) {
   return policy_for(tier.value_or(TimingTier::confirm));
 }
 
+// Runs a handler body; kopt-side failures (HandlerError) and malformed requests become an
+// {"error": ...} reply instead of ending the worker.
+template <class Body>
+json guarded(char const* op, json const& request, Body&& body) {
+  json reply{{"reply", op}, {"id", request.value("id", std::int64_t{0})}};
+  try {
+    return body(reply);
+  } catch (HandlerError const& e) {
+    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
+    return reply;
+  } catch (json::exception const& e) {
+    reply["error"] =
+        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
+    return reply;
+  }
+}
+
+Callable* get_baseline(WorkerState& state, json const& request) {
+  if (!request.contains("baseline") || request["baseline"].is_null()) return nullptr;
+  return &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
+}
+
 }  // namespace
 
 json handle_evaluate(WorkerState& state, json const& request) {
-  json reply{{"reply", "evaluate"}, {"id", request.value("id", std::int64_t{0})}};
-  try {
+  return guarded("evaluate", request, [&](json& reply) -> json {
     auto const& task = get_task(state, request.at("task_dir").get<std::string>());
     auto sizes = select_sizes(task, request);
     std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
     Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
-    Callable* baseline = nullptr;
-    if (request.contains("baseline") && !request["baseline"].is_null()) {
-      baseline = &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
-    }
+    Callable* baseline = get_baseline(state, request);
     auto const t_load = Clock::now();
     auto loaded = load_callable(artifact_from_json(request.at("candidate")));
     reply["load_ms"] = ms_since(t_load);
@@ -422,27 +440,16 @@ json handle_evaluate(WorkerState& state, json const& request) {
     reply["verify_ms"] = reply["verify_ms"].get<double>() + ms_since(t_post);
     for (auto& e : per_size) size_results.push_back(e);
     return finish(Verdict{});
-  } catch (HandlerError const& e) {
-    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
-    return reply;
-  } catch (json::exception const& e) {
-    reply["error"] =
-        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
-    return reply;
-  }
+  });
 }
 
 json handle_check_task(WorkerState& state, json const& request) {
-  json reply{{"reply", "check_task"}, {"id", request.value("id", std::int64_t{0})}};
-  try {
+  return guarded("check_task", request, [&](json& reply) -> json {
     auto const& task = get_task(state, request.at("task_dir").get<std::string>());
     auto sizes = select_sizes(task, request);
     std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
     Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
-    Callable* baseline = nullptr;
-    if (request.contains("baseline") && !request["baseline"].is_null()) {
-      baseline = &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
-    }
+    Callable* baseline = get_baseline(state, request);
     TimingPolicy const policy = policy_from(request);
     json out = json::array();
     for (std::size_t si = 0; si < sizes.size(); ++si) {
@@ -509,19 +516,11 @@ json handle_check_task(WorkerState& state, json const& request) {
     }
     reply["sizes"] = out;
     return reply;
-  } catch (HandlerError const& e) {
-    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
-    return reply;
-  } catch (json::exception const& e) {
-    reply["error"] =
-        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
-    return reply;
-  }
+  });
 }
 
 json handle_single_trial(WorkerState& state, json const& request) {
-  json reply{{"reply", "single_trial"}, {"id", request.value("id", std::int64_t{0})}};
-  try {
+  return guarded("single_trial", request, [&](json& reply) -> json {
     auto const& task = get_task(state, request.at("task_dir").get<std::string>());
     auto sizes = select_sizes(task, request);
     SizeCase const& size = *sizes.front();
@@ -549,14 +548,7 @@ json handle_single_trial(WorkerState& state, json const& request) {
     reply["size"] = size.name;
     if (v.sticky) reply["restart"] = true;
     return reply;
-  } catch (HandlerError const& e) {
-    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
-    return reply;
-  } catch (json::exception const& e) {
-    reply["error"] =
-        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
-    return reply;
-  }
+  });
 }
 
 }  // namespace kopt::worker
