@@ -69,9 +69,11 @@ Result<DeviceInfo> query_device(int index, bool calibrate) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    return make_error(ErrorCode::no_gpu,
-                      "no usable CUDA GPU (" +
-                          (err != cudaSuccess ? cuda_error_text(err) : std::string("no CUDA devices")) + ")");
+    return make_error(
+        ErrorCode::no_gpu,
+        "no usable CUDA GPU (" +
+            (err != cudaSuccess ? cuda_error_text(err) : std::string("no CUDA devices")) +
+            "); this command needs an NVIDIA GPU and its driver ('kopt doctor' lists what is missing)");
   }
   if (index < 0 || index >= count) {
     return make_error(ErrorCode::invalid_argument, "device " + std::to_string(index) + " does not exist (" +
