@@ -1,0 +1,166 @@
+// Persistent store for `kopt optimize`: runs, candidates, evaluations and search memory in one SQLite
+// database per project (default .kopt/kopt.db). WAL journal, one transaction per write, so a crash or
+// `kill -9` loses at most the write in flight. The schema is versioned (PRAGMA user_version) and
+// migrated on open. See docs/store.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kopt/candidate_status.hpp"
+#include "kopt/result.hpp"
+#include "kopt/strong_id.hpp"
+
+namespace kopt {
+
+using RunId = StrongId<struct RunIdTag>;
+using EvaluationId = StrongId<struct EvaluationIdTag>;
+// Content hash of a candidate (source, mode, knobs, flags), computed by the caller; opaque to the store.
+using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
+
+// The schema version this kopt writes; opening a database with a higher user_version is an error.
+int store_schema_version() noexcept;
+
+// .kopt/kopt.db under the current directory.
+std::filesystem::path default_store_path();
+
+enum class RunStatus { running, finished, interrupted };
+std::string_view to_string(RunStatus status) noexcept;
+std::optional<RunStatus> run_status_from_string(std::string_view text) noexcept;
+
+// What a run was started with.
+struct Run {
+  std::string task_name;
+  std::string task_dir;
+  nlohmann::json options = nlohmann::json::object();  // the optimize options, as given
+  std::uint64_t seed = 0;
+  nlohmann::json budget = nlohmann::json::object();  // e.g. {"evaluations": 200, "seconds": 3600}
+};
+
+struct StoredRun {
+  RunId id;
+  std::string started_at;                  // ISO 8601 UTC, set by the store
+  std::optional<std::string> finished_at;  // set by finish_run
+  RunStatus status = RunStatus::running;
+  Run run;
+};
+
+// A candidate kernel as proposed by the search.
+struct Candidate {
+  CandidateKey key;
+  std::string source;
+  nlohmann::json knobs = nlohmann::json::object();
+  nlohmann::json flags = nlohmann::json::array();
+  std::optional<CandidateId> parent;  // the candidate it was derived from; none for seeds
+  std::string action;                 // the search action that produced it ("" for seeds)
+  std::string mode;                   // "kernel" or "launcher"
+};
+
+struct StoredCandidate {
+  CandidateId id;
+  RunId run;
+  std::string created_at;
+  Candidate candidate;
+};
+
+// One verification-and-timing result of a candidate on one device and toolkit.
+struct Evaluation {
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  std::string device_name;
+  std::string device_uuid;
+  std::string driver;
+  std::string toolkit;
+  std::string tier;                                // "screen" or "confirm"
+  std::optional<double> geomean_speedup;           // over timed size cases; the score best_candidate ranks by
+  nlohmann::json sizes = nlohmann::json::array();  // per-size results: medians, IQR, errors, ...
+};
+
+struct StoredEvaluation {
+  EvaluationId id;
+  CandidateId candidate;
+  std::string created_at;
+  Evaluation evaluation;
+};
+
+// A run with everything recorded for it, in insertion order (for --resume).
+struct RunHistory {
+  StoredRun run;
+  std::vector<StoredCandidate> candidates;
+  std::vector<StoredEvaluation> evaluations;
+};
+
+struct BestCandidate {
+  StoredCandidate candidate;
+  StoredEvaluation evaluation;
+};
+
+// What past runs learned about one search action on one task family.
+struct ActionMemory {
+  std::string task_family;
+  std::string action;
+  std::int64_t tries = 0;
+  std::int64_t improvements = 0;
+  double mean_log_gain = 0.0;  // mean over tries of log(speedup after / speedup before)
+};
+
+// A handle on one database file. Movable, not copyable; safe to share between threads (calls are
+// serialized). Several handles, in one process or several, may open the same file.
+class Store {
+ public:
+  // Opens (creating the file and its directory on demand) and migrates the database at `path`.
+  // Errors name the path: not a database, a newer schema, unreadable, ...
+  static Result<Store> open(std::filesystem::path const& path);
+
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(Store const&) = delete;
+  Store& operator=(Store const&) = delete;
+  ~Store();
+
+  std::filesystem::path const& path() const noexcept;
+
+  // Runs.
+  Result<RunId> create_run(Run const& run);
+  Status finish_run(RunId run, RunStatus status);  // status must not be `running`
+  Result<std::vector<StoredRun>> list_runs();      // oldest first
+  Result<RunHistory> load_run(RunId run);
+
+  // Candidates. Adding a candidate whose key the run already has returns the existing id.
+  Result<CandidateId> add_candidate(RunId run, Candidate const& candidate);
+  Result<std::optional<StoredCandidate>> find_candidate(RunId run, CandidateKey const& key);
+
+  // Evaluations.
+  Result<EvaluationId> add_evaluation(CandidateId candidate, Evaluation const& evaluation);
+  // The dedupe cache: the newest evaluation of any candidate (in any run) with this content key on
+  // this device and toolkit.
+  Result<std::optional<StoredEvaluation>> find_evaluation_by_key(CandidateKey const& key,
+                                                                 std::string_view device_uuid,
+                                                                 std::string_view toolkit);
+  // The `ok` evaluation with the highest geomean speedup in the run (ties: earliest), optionally
+  // restricted to one tier.
+  Result<std::optional<BestCandidate>> best_candidate(RunId run,
+                                                      std::optional<std::string_view> tier = std::nullopt);
+
+  // Search memory: one outcome of `action` on a task of `task_family`.
+  Status record_action_outcome(std::string_view task_family, std::string_view action, bool improved,
+                               double log_gain);
+  Result<std::vector<ActionMemory>> search_memory(std::string_view task_family);  // by action name
+
+  // PRAGMA integrity_check; an Error lists what it found.
+  Status check_integrity();
+
+  struct Connection;  // private; named here so the implementation files can share it
+
+ private:
+  explicit Store(std::unique_ptr<Connection> connection);
+  std::unique_ptr<Connection> connection_;
+};
+
+}  // namespace kopt

@@ -1,0 +1,125 @@
+#include "store/migrations.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "store/connection.hpp"
+#include "store/transaction.hpp"
+
+namespace kopt::store_detail {
+namespace {
+
+// Version 1: the first schema. Timestamps are ISO 8601 UTC with milliseconds; JSON columns are text.
+constexpr std::string_view kSchemaV1 = R"sql(
+CREATE TABLE runs (
+  id          INTEGER PRIMARY KEY,
+  task_name   TEXT NOT NULL,
+  task_dir    TEXT NOT NULL,
+  started_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  finished_at TEXT,
+  options     TEXT NOT NULL,
+  seed        INTEGER NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  budget      TEXT NOT NULL
+);
+CREATE INDEX runs_by_task ON runs (task_name);
+
+CREATE TABLE candidates (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs (id),
+  content_key TEXT NOT NULL,
+  source      TEXT NOT NULL,
+  knobs       TEXT NOT NULL,
+  flags       TEXT NOT NULL,
+  parent_id   INTEGER REFERENCES candidates (id),
+  action      TEXT NOT NULL,
+  mode        TEXT NOT NULL,
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  UNIQUE (run_id, content_key)
+);
+CREATE INDEX candidates_by_key ON candidates (content_key);
+
+CREATE TABLE evaluations (
+  id              INTEGER PRIMARY KEY,
+  candidate_id    INTEGER NOT NULL REFERENCES candidates (id),
+  status          TEXT NOT NULL,
+  message         TEXT NOT NULL,
+  device_name     TEXT NOT NULL,
+  device_uuid     TEXT NOT NULL,
+  driver          TEXT NOT NULL,
+  toolkit         TEXT NOT NULL,
+  tier            TEXT NOT NULL,
+  geomean_speedup REAL,
+  sizes           TEXT NOT NULL,
+  created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX evaluations_by_candidate ON evaluations (candidate_id, device_uuid, toolkit);
+
+CREATE TABLE search_memory (
+  task_family   TEXT NOT NULL,
+  action        TEXT NOT NULL,
+  tries         INTEGER NOT NULL,
+  improvements  INTEGER NOT NULL,
+  mean_log_gain REAL NOT NULL,
+  updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (task_family, action)
+) WITHOUT ROWID;
+
+PRAGMA application_id = 1802465396;
+)sql";
+
+constexpr std::array kMigrations = {
+    Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
+};
+
+}  // namespace
+
+std::span<Migration const> store_migrations() {
+  return kMigrations;
+}
+
+Result<int> read_user_version(Store::Connection& connection) {
+  auto statement = connection.prepare("PRAGMA user_version");
+  if (!statement) return std::move(statement).error();
+  auto row = statement->step();
+  if (!row) return std::move(row).error();
+  if (!*row) return connection.error("PRAGMA user_version returned no row");
+  return static_cast<int>(statement->int_column(0));
+}
+
+Status apply_migrations(Store::Connection& connection, std::span<Migration const> migrations) {
+  int const latest = static_cast<int>(migrations.size());
+  auto newer = [&](int version) {
+    return make_error(ErrorCode::invalid_argument,
+                      "store " + connection.path.string() + ": schema version " + std::to_string(version) +
+                          " was written by a newer kopt; this kopt reads schema versions up to " +
+                          std::to_string(latest) + " (use a newer kopt or another store path)");
+  };
+  auto initial = read_user_version(connection);
+  if (!initial) return std::move(initial).error();
+  if (*initial > latest) return newer(*initial);
+  for (int target = *initial + 1; target <= latest; ++target) {
+    // Another process may be migrating the same file: re-read the version under the write lock.
+    auto transaction = Transaction::begin(connection);
+    if (!transaction) return std::move(transaction).error();
+    auto version = read_user_version(connection);
+    if (!version) return std::move(version).error();
+    if (*version > latest) return newer(*version);
+    if (*version >= target) continue;
+    auto const& migration = migrations[static_cast<std::size_t>(target - 1)];
+    auto applied = connection.exec(migration.sql);
+    if (!applied) {
+      return make_error(applied.error().code, applied.error().message + " (migration to schema version " +
+                                                  std::to_string(target) + ": " +
+                                                  std::string(migration.description) + ")");
+    }
+    auto bumped = connection.exec("PRAGMA user_version = " + std::to_string(target));
+    if (!bumped) return bumped;
+    auto committed = transaction->commit();
+    if (!committed) return committed;
+  }
+  return Ok{};
+}
+
+}  // namespace kopt::store_detail

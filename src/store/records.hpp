@@ -1,0 +1,34 @@
+// Mapping between table rows and the store's value types: the column lists every SELECT uses (with the
+// table aliases r, c, e) and the decoders that read them back, validating JSON and enum text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "kopt/result.hpp"
+#include "kopt/store.hpp"
+#include "store/statement.hpp"
+
+namespace kopt::store_detail {
+
+inline constexpr std::string_view kRunColumns =
+    "r.id, r.task_name, r.task_dir, r.started_at, r.finished_at, r.options, r.seed, r.status, r.budget";
+inline constexpr int kRunColumnCount = 9;
+inline constexpr std::string_view kCandidateColumns =
+    "c.id, c.run_id, c.content_key, c.source, c.knobs, c.flags, c.parent_id, c.action, c.mode, c.created_at";
+inline constexpr int kCandidateColumnCount = 10;
+inline constexpr std::string_view kEvaluationColumns =
+    "e.id, e.candidate_id, e.status, e.message, e.device_name, e.device_uuid, e.driver, e.toolkit, e.tier, "
+    "e.geomean_speedup, e.sizes, e.created_at";
+inline constexpr int kEvaluationColumnCount = 12;
+
+// JSON as stored: compact, invalid UTF-8 replaced rather than thrown on.
+std::string to_json_text(nlohmann::json const& value);
+
+// Each reads its columns starting at `first`.
+Result<StoredRun> read_run(Statement const& row, int first = 0);
+Result<StoredCandidate> read_candidate(Statement const& row, int first = 0);
+Result<StoredEvaluation> read_evaluation(Statement const& row, int first = 0);
+
+}  // namespace kopt::store_detail

@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+
+#include <array>
+#include <fstream>
+
+#include "kopt/store.hpp"
+#include "store/connection.hpp"
+#include "store/migrations.hpp"
+#include "store/store_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+using test::raw_exec;
+using test::raw_int;
+
+std::int64_t table_count(std::filesystem::path const& path) {
+  return raw_int(path,
+                 "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "
+                 "('runs', 'candidates', 'evaluations', 'search_memory')");
+}
+
+TEST(StoreMigrations, NewFileIsCreatedWithItsDirectoryAtTheCurrentVersion) {
+  test::TempDir dir;
+  auto path = dir.path() / "project" / ".kopt" / "kopt.db";
+  auto store = Store::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(store->path(), path);
+  EXPECT_GE(store_schema_version(), 1);
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), store_schema_version());
+  EXPECT_EQ(raw_int(path, "PRAGMA application_id"), store_detail::kApplicationId);
+  EXPECT_EQ(table_count(path), 4);
+}
+
+TEST(StoreMigrations, OpensInWalMode) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  ASSERT_TRUE(Store::open(path));
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<char const*>(sqlite3_column_text(statement, 0)), "wal");  // persistent
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+}
+
+TEST(StoreMigrations, VersionZeroDatabaseIsMigrated) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  raw_exec(path, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('kept');");
+  ASSERT_EQ(raw_int(path, "PRAGMA user_version"), 0);
+  auto store = Store::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), store_schema_version());
+  EXPECT_EQ(table_count(path), 4);
+  EXPECT_EQ(raw_int(path, "SELECT count(*) FROM notes"), 1);
+  EXPECT_TRUE(store->create_run(test::sample_run()));
+}
+
+TEST(StoreMigrations, EmptyFileIsAVersionZeroDatabase) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  std::ofstream(path).close();
+  auto store = Store::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), store_schema_version());
+}
+
+TEST(StoreMigrations, OnlyMissingMigrationsRunInOrder) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  ASSERT_TRUE(Store::open(path));  // at version 1 (the real first migration)
+  std::array const migrations = {
+      store_detail::store_migrations()[0],
+      store_detail::Migration{"extra table", "CREATE TABLE extra (x INTEGER); INSERT INTO extra VALUES (7);"},
+      store_detail::Migration{"extra column", "ALTER TABLE extra ADD COLUMN y INTEGER DEFAULT 3;"},
+  };
+  auto connection = store_detail::open_connection(path);
+  ASSERT_TRUE(connection) << connection.error().message;
+  auto migrated = store_detail::apply_migrations(**connection, migrations);
+  ASSERT_TRUE(migrated) << migrated.error().message;
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 3);
+  EXPECT_EQ(raw_int(path, "SELECT x + y FROM extra"), 10);  // both ran, the first one was not re-run
+  // Already current: nothing runs again (a re-run of the INSERT would make two rows).
+  ASSERT_TRUE(store_detail::apply_migrations(**connection, migrations));
+  EXPECT_EQ(raw_int(path, "SELECT count(*) FROM extra"), 1);
+}
+
+TEST(StoreMigrations, FailedMigrationLeavesThePreviousVersion) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  ASSERT_TRUE(Store::open(path));
+  std::array const migrations = {
+      store_detail::store_migrations()[0],
+      store_detail::Migration{"broken", "CREATE TABLE half (x INTEGER); SELECT * FROM no_such_table;"},
+  };
+  auto connection = store_detail::open_connection(path);
+  ASSERT_TRUE(connection);
+  auto migrated = store_detail::apply_migrations(**connection, migrations);
+  ASSERT_FALSE(migrated);
+  EXPECT_NE(migrated.error().message.find("migration to schema version 2"), std::string::npos)
+      << migrated.error().message;
+  EXPECT_NE(migrated.error().message.find(path.string()), std::string::npos);
+  connection->reset();
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'half'"), 0);  // rolled back
+}
+
+TEST(StoreMigrations, NewerSchemaIsAClearError) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  ASSERT_TRUE(Store::open(path));
+  raw_exec(path, "PRAGMA user_version = 99");
+  auto store = Store::open(path);
+  ASSERT_FALSE(store);
+  auto const& message = store.error().message;
+  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("schema version 99"), std::string::npos) << message;
+  EXPECT_NE(message.find("up to " + std::to_string(store_schema_version())), std::string::npos) << message;
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 99);  // untouched
+}
+
+TEST(StoreMigrations, ForeignSqliteDatabasesAreRefused) {
+  test::TempDir dir;
+  auto other_app = dir.path() / "other.db";
+  raw_exec(other_app, "PRAGMA application_id = 12345; CREATE TABLE t (x);");
+  auto store = Store::open(other_app);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("not a kopt store"), std::string::npos) << store.error().message;
+  EXPECT_NE(store.error().message.find(other_app.string()), std::string::npos);
+
+  auto versioned = dir.path() / "versioned.db";
+  raw_exec(versioned, "PRAGMA user_version = 1; CREATE TABLE runs (x);");
+  auto second = Store::open(versioned);
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.error().message.find("not a kopt store"), std::string::npos) << second.error().message;
+}
+
+TEST(StoreMigrations, DefaultPathIsUnderTheCurrentDirectory) {
+  EXPECT_EQ(default_store_path(), std::filesystem::current_path() / ".kopt" / "kopt.db");
+}
+
+}  // namespace
+}  // namespace kopt
