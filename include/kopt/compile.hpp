@@ -20,7 +20,7 @@ std::string_view to_string(CandidateMode mode) noexcept;
 struct CompileOptions {
   std::string arch;                      // "sm_90"; empty = detected GPU, else sm_90
   std::vector<std::string> gencode;      // extra nvcc -gencode values (launcher mode)
-  std::vector<std::string> extra_flags;  // appended to every compile
+  std::vector<std::string> extra_flags;  // appended to every compile (kopt eval: candidates only)
   std::filesystem::path cache_dir;       // empty = $KOPT_CACHE_DIR or ~/.cache/kopt
   std::filesystem::path cuda_home;       // empty = $CUDA_HOME, else the nvcc on PATH, else /usr/local/cuda
   unsigned jobs = 0;                     // parallel compiles; 0 = all cores

@@ -36,7 +36,8 @@ struct EvalOptions {
 struct CandidateSource {
   std::string name;  // shown in reports (file name by default)
   std::filesystem::path path;
-  std::string source;  // text (read from path when empty)
+  std::string source;              // text (read from path when empty)
+  std::vector<std::string> flags;  // compiler flags for this candidate only (e.g. -DBLOCK=128)
 };
 
 struct KernelTiming {

@@ -70,7 +70,7 @@ struct StoredCandidate {
 };
 
 // One verification-and-timing result of a candidate on one device and toolkit.
-struct Evaluation {
+struct EvaluationRecord {
   CandidateStatus status = CandidateStatus::ok;
   std::string message;
   std::string device_name;
@@ -86,7 +86,7 @@ struct StoredEvaluation {
   EvaluationId id;
   CandidateId candidate;
   std::string created_at;
-  Evaluation evaluation;
+  EvaluationRecord evaluation;
 };
 
 // A run with everything recorded for it, in insertion order (for --resume).
@@ -102,7 +102,7 @@ struct BestCandidate {
 };
 
 // What past runs learned about one search action on one task family.
-struct ActionMemory {
+struct ActionRecord {
   std::string task_family;
   std::string action;
   std::int64_t tries = 0;
@@ -137,7 +137,7 @@ class Store {
   Result<std::optional<StoredCandidate>> find_candidate(RunId run, CandidateKey const& key);
 
   // Evaluations.
-  Result<EvaluationId> add_evaluation(CandidateId candidate, Evaluation const& evaluation);
+  Result<EvaluationId> add_evaluation(CandidateId candidate, EvaluationRecord const& evaluation);
   // The dedupe cache: the newest evaluation of any candidate (in any run) with this content key on
   // this device and toolkit.
   Result<std::optional<StoredEvaluation>> find_evaluation_by_key(CandidateKey const& key,
@@ -151,7 +151,7 @@ class Store {
   // Search memory: one outcome of `action` on a task of `task_family`.
   Status record_action_outcome(std::string_view task_family, std::string_view action, bool improved,
                                double log_gain);
-  Result<std::vector<ActionMemory>> search_memory(std::string_view task_family);  // by action name
+  Result<std::vector<ActionRecord>> search_memory(std::string_view task_family);  // by action name
 
   // PRAGMA integrity_check; an Error lists what it found.
   Status check_integrity();

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/optimize_arguments.hpp"
+
 namespace kopt::cli {
 
 struct GlobalArgs {
@@ -51,7 +53,7 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command { init, task_check, eval, doctor };
+enum class Command { init, task_check, eval, doctor, optimize, runs, export_run };
 
 struct CliArguments {
   GlobalArgs global;
@@ -60,6 +62,9 @@ struct CliArguments {
   TaskCheckArgs task_check;
   EvalArgs eval;
   DoctorArgs doctor;
+  OptimizeArgs optimize;
+  RunsArgs runs;
+  ExportArgs export_run;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

@@ -18,5 +18,8 @@ int run_init(InitArgs const& args, Console const& console);
 int run_task_check(TaskCheckArgs const& args, Console const& console);
 int run_eval(EvalArgs const& args, Console const& console);
 int run_doctor(DoctorArgs const& args, Console const& console);
+int run_optimize(OptimizeArgs const& args, Console const& console);
+int run_runs(RunsArgs const& args, Console const& console);
+int run_export(ExportArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

@@ -20,6 +20,9 @@ int run(int argc, char** argv) {
     case Command::task_check: return run_task_check(args.task_check, console);
     case Command::eval: return run_eval(args.eval, console);
     case Command::doctor: return run_doctor(args.doctor, console);
+    case Command::optimize: return run_optimize(args.optimize, console);
+    case Command::runs: return run_runs(args.runs, console);
+    case Command::export_run: return run_export(args.export_run, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

@@ -93,6 +93,7 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
   if (plan.mode == CandidateMode::launcher) {
     plan.request = launcher_request(task, std::move(text), source.path,
                                     task.baseline ? task.baseline->libraries : task.reference.libraries);
+    plan.request->flags = source.flags;
     return plan;
   }
   if (!task.launch) {
@@ -112,6 +113,7 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
   req.origin = source.path;
   req.entry = launch->kernel;
   req.include_dirs = {task.dir};
+  req.flags = source.flags;
   plan.request = std::move(req);
   return plan;
 }

@@ -27,7 +27,8 @@ using Clock = std::chrono::steady_clock;
 
 struct Evaluator::Impl {
   EvalOptions options;
-  std::optional<Compiler> compiler;
+  std::optional<Compiler> compiler;          // candidates: with the user's extra flags
+  std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
   std::optional<worker::WorkerClient> worker;
   std::filesystem::path worker_path;
 };
@@ -80,6 +81,13 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   auto compiler = Compiler::create(options.compile);
   if (!compiler) return compiler.error();
   impl->compiler.emplace(std::move(*compiler));
+  // Flags meant for candidates (--use_fast_math, -maxrregcount, knob macros) must never change the
+  // ground truth: the reference and baseline are built without them.
+  CompileOptions trusted_options = options.compile;
+  trusted_options.extra_flags.clear();
+  auto trusted_compiler = Compiler::create(trusted_options);
+  if (!trusted_compiler) return trusted_compiler.error();
+  impl->trusted_compiler.emplace(std::move(*trusted_compiler));
   impl->options = std::move(options);
   return std::unique_ptr<Evaluator>(new Evaluator(std::move(impl)));
 }
@@ -103,7 +111,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
 
   // The task's own code (trusted): reference and baseline, built once and cached on disk.
   step(0, "building reference");
-  auto trusted = build_trusted(*impl_->compiler, task);
+  auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
 
   // Candidates: compiled in parallel (all cores) while the GPU works through earlier ones.
@@ -187,7 +195,7 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   report.device = device();
   report.seed = opts.seed.value_or(std::random_device{}());
   if (progress) progress(EvalProgress{0, 2, "building reference"});
-  auto trusted = build_trusted(*impl_->compiler, task);
+  auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
   if (progress) progress(EvalProgress{1, 2, "running reference"});
   json request{{"op", "check_task"},

@@ -10,7 +10,7 @@ namespace kopt {
 
 using store_detail::Transaction;
 
-Result<EvaluationId> Store::add_evaluation(CandidateId candidate, Evaluation const& evaluation) {
+Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationRecord const& evaluation) {
   std::lock_guard lock(connection_->mutex);
   auto transaction = Transaction::begin(*connection_);
   if (!transaction) return std::move(transaction).error();

@@ -38,19 +38,19 @@ Status Store::record_action_outcome(std::string_view task_family, std::string_vi
   return transaction->commit();
 }
 
-Result<std::vector<ActionMemory>> Store::search_memory(std::string_view task_family) {
+Result<std::vector<ActionRecord>> Store::search_memory(std::string_view task_family) {
   std::lock_guard lock(connection_->mutex);
   auto select = connection_->prepare(
       "SELECT task_family, action, tries, improvements, mean_log_gain FROM search_memory "
       "WHERE task_family = ?1 ORDER BY action");
   if (!select) return std::move(select).error();
   select->bind_text(1, task_family);
-  std::vector<ActionMemory> memory;
+  std::vector<ActionRecord> memory;
   while (true) {
     auto row = select->step();
     if (!row) return std::move(row).error();
     if (!*row) break;
-    memory.push_back(ActionMemory{select->text_column(0), select->text_column(1), select->int_column(2),
+    memory.push_back(ActionRecord{select->text_column(0), select->text_column(1), select->int_column(2),
                                   select->int_column(3), select->double_column(4)});
   }
   return memory;

@@ -22,8 +22,8 @@ using test::sample_candidate;
 using test::sample_evaluation;
 using test::sample_run;
 
-Evaluation numbered_evaluation(int i) {
-  Evaluation evaluation = sample_evaluation(1.0 + i / 1000.0);
+EvaluationRecord numbered_evaluation(int i) {
+  EvaluationRecord evaluation = sample_evaluation(1.0 + i / 1000.0);
   evaluation.message = "trial " + std::to_string(i);
   evaluation.sizes = nlohmann::json::array({{{"size", "n"},
                                              {"median_us", i},

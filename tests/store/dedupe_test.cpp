@@ -69,7 +69,7 @@ TEST_F(StoreLookups, DedupeSpansRunsAndReturnsTheNewestEvaluation) {
 
 TEST_F(StoreLookups, FailedEvaluationsAreCachedToo) {
   auto candidate = add("broken", run_);
-  Evaluation failed = sample_evaluation(std::nullopt, "GPU-A", "13.0");
+  EvaluationRecord failed = sample_evaluation(std::nullopt, "GPU-A", "13.0");
   failed.status = CandidateStatus::compile_error;
   failed.message = "error: identifier \"x\" is undefined";
   ASSERT_TRUE(store().add_evaluation(candidate, failed));
@@ -86,7 +86,7 @@ TEST_F(StoreLookups, BestCandidateIsTheFastestOkEvaluationOfTheRun) {
   auto screened = add("screened", run_);
   ASSERT_TRUE(store().add_evaluation(slow, sample_evaluation(1.2)));
   ASSERT_TRUE(store().add_evaluation(fast, sample_evaluation(2.5)));
-  Evaluation rejected = sample_evaluation(9.0);
+  EvaluationRecord rejected = sample_evaluation(9.0);
   rejected.status = CandidateStatus::implausibly_fast;
   ASSERT_TRUE(store().add_evaluation(wrong, rejected));
   ASSERT_TRUE(store().add_evaluation(screened, sample_evaluation(3.0, "GPU-1111", "13.0", "screen")));

@@ -81,7 +81,7 @@ TEST_F(StoreRoundTrip, LoadRunReturnsCandidatesAndEvaluationsInOrder) {
   ASSERT_TRUE(child) << child.error().message;
   auto elsewhere = store().add_candidate(*other_run, sample_candidate("k-else"));
   ASSERT_TRUE(elsewhere);
-  Evaluation failed = sample_evaluation(std::nullopt, "GPU-1111", "13.0", "screen");
+  EvaluationRecord failed = sample_evaluation(std::nullopt, "GPU-1111", "13.0", "screen");
   failed.status = CandidateStatus::wrong_output;
   failed.message = "size small: 12 mismatches";
   ASSERT_TRUE(store().add_evaluation(*seed, sample_evaluation(1.25)));

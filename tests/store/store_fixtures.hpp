@@ -35,9 +35,9 @@ inline Candidate sample_candidate(std::string key, std::optional<CandidateId> pa
   return candidate;
 }
 
-inline Evaluation sample_evaluation(std::optional<double> speedup = 1.5, std::string uuid = "GPU-1111",
-                                    std::string toolkit = "13.0", std::string tier = "confirm") {
-  Evaluation evaluation;
+inline EvaluationRecord sample_evaluation(std::optional<double> speedup = 1.5, std::string uuid = "GPU-1111",
+                                          std::string toolkit = "13.0", std::string tier = "confirm") {
+  EvaluationRecord evaluation;
   evaluation.status = CandidateStatus::ok;
   evaluation.message = "";
   evaluation.device_name = "NVIDIA H200";

@@ -1,0 +1,221 @@
+// `kopt optimize`: the tuning space of a candidate, searched by a strategy, every candidate verified and
+// timed by an evaluator and recorded in the store. Joins tuning, search, eval and store; docs/optimize.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kopt/compile.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/measure.hpp"
+#include "kopt/result.hpp"
+#include "kopt/strong_id.hpp"
+#include "kopt/task.hpp"
+#include "kopt/tuning.hpp"
+
+namespace kopt {
+
+// The store's types, without its header: store.hpp and search.hpp both define kopt::Evaluation and
+// kopt::ActionMemory, so no file may include both; this header includes neither.
+class Store;
+using RunId = StrongId<struct RunIdTag>;
+using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
+
+// ---- concrete candidates -------------------------------------------------------------------------
+
+// One configuration made concrete: the knob values are `#define` lines at the top of the source and
+// the `// kopt:launch` line holds numbers, so the text compiles as it is; flag knobs stay compiler flags.
+struct CandidateInput {
+  std::string name;                // the configuration key, e.g. BLOCK=128;VEC=4
+  std::string source;              // materialised text
+  std::vector<std::string> flags;  // compiler flags beyond the source (flag knobs, then --flag values)
+  std::map<std::string, std::string, std::less<>> knobs;  // knob name -> value text
+  CandidateMode mode = CandidateMode::kernel;
+};
+
+Result<CandidateInput> materialise(TuningSpace const& space, Configuration const& config,
+                                   std::string const& source, TaskSpec const& task,
+                                   std::vector<std::string> const& extra_flags = {});
+
+// Where evaluations happen: what makes two evaluations of the same text comparable.
+struct EvaluationTarget {
+  std::string device_name;
+  std::string device_uuid;
+  std::string driver;
+  std::string toolkit;
+  std::string arch;
+};
+
+// Content key of a candidate: a 128-bit hash (hex) of the materialised source, its flags, the
+// architecture and the toolkit.
+CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const& target);
+
+// ---- evaluators ----------------------------------------------------------------------------------
+
+class CandidateEvaluator {
+ public:
+  virtual ~CandidateEvaluator() = default;
+  virtual EvaluationTarget target() const = 0;
+  // One report per candidate, in order; Error only when nothing could be evaluated (no worker, ...).
+  virtual Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
+                                                        std::vector<CandidateInput> const& candidates,
+                                                        TimingTier tier) = 0;
+  Result<CandidateReport> evaluate_one(TaskSpec const& task, CandidateInput const& candidate,
+                                       TimingTier tier);
+};
+
+// The GPU: kopt::Evaluator, one per (tier, flag set), started on first use. Per-candidate knob values
+// travel in the materialised source; flag knobs become the compile options' extra flags.
+class KoptCandidateEvaluator final : public CandidateEvaluator {
+ public:
+  // Starts the screen-tier evaluator; fails (no_gpu, toolchain_error, ...) like Evaluator::create.
+  static Result<std::unique_ptr<KoptCandidateEvaluator>> create(EvalOptions base);
+  ~KoptCandidateEvaluator() override;
+  KoptCandidateEvaluator(KoptCandidateEvaluator const&) = delete;
+  KoptCandidateEvaluator& operator=(KoptCandidateEvaluator const&) = delete;
+
+  EvaluationTarget target() const override;
+  Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
+                                                std::vector<CandidateInput> const& candidates,
+                                                TimingTier tier) override;
+
+  struct Impl;
+
+ private:
+  explicit KoptCandidateEvaluator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// What the fake evaluator returns for a configuration: a status and, for ok, per-size medians.
+struct FakeResult {
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  std::vector<double> candidate_us;  // one per timed size case
+  std::vector<double> reference_us;  // same length
+};
+using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
+
+// For tests: answers from a function of the knob values, counts its calls, never touches a GPU.
+class FakeCandidateEvaluator final : public CandidateEvaluator {
+ public:
+  explicit FakeCandidateEvaluator(FakeFunction function, EvaluationTarget target = fake_target());
+  EvaluationTarget target() const override { return target_; }
+  Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
+                                                std::vector<CandidateInput> const& candidates,
+                                                TimingTier tier) override;
+  std::size_t calls() const noexcept { return calls_; }  // candidates evaluated
+  std::size_t confirm_calls() const noexcept { return confirm_calls_; }
+  static EvaluationTarget fake_target();
+
+ private:
+  FakeFunction function_;
+  EvaluationTarget target_;
+  std::size_t calls_ = 0;
+  std::size_t confirm_calls_ = 0;
+};
+
+// ---- the driver ----------------------------------------------------------------------------------
+
+struct OptimizeOptions {
+  std::string strategy = "mcts";      // mcts, greedy, random, exhaustive
+  std::size_t max_evaluations = 100;  // unique points, store answers included
+  double max_wall_seconds = 0.0;      // 0: no limit (each session: resume starts the clock again)
+  std::uint64_t seed = 0;
+  std::filesystem::path source_path;  // recorded; the text itself is passed to optimize()
+  std::vector<std::string> flags;     // extra compiler flags for every candidate
+  bool confirm = true;                // re-evaluate the incumbent on the confirm tier at the end
+};
+
+// "mcts", "greedy", "random", "exhaustive".
+bool is_optimize_strategy(std::string_view name) noexcept;
+
+struct OptimizeProgress {
+  std::string phase;            // "search" or "confirm"
+  std::size_t evaluations = 0;  // unique points so far
+  std::size_t budget = 0;
+  std::size_t evaluated = 0;  // by the evaluator, this session
+  std::size_t from_store = 0;
+  std::string config;  // the point just evaluated
+  CandidateStatus status = CandidateStatus::ok;
+  std::optional<double> speedup;
+  std::optional<double> best_speedup;  // best ok screen geomean so far
+  std::string best_config;
+};
+using OptimizeProgressCallback = std::function<void(OptimizeProgress const&)>;
+
+struct OptimizeResult {
+  RunId run;
+  std::size_t points = 0;   // unique points of the search (replayed ones included)
+  std::string stop_reason;  // evaluations, wall_time, exhausted, stalled
+  double elapsed_seconds = 0.0;
+  std::size_t evaluated = 0;             // evaluator calls this session (search and confirm)
+  std::size_t from_store = 0;            // search points answered from the store
+  std::size_t skipped_invalid = 0;       // proposals pruned by learned resource failures
+  std::size_t learned_invalid = 0;       // resource failures recorded
+  std::optional<CandidateId> incumbent;  // the search's incumbent (guardrail), as stored
+  std::string incumbent_config;
+  std::optional<double> incumbent_screen_speedup;
+  std::optional<CandidateReport> confirmed;  // the incumbent on the confirm tier
+};
+
+// A new run: search the source's tuning space on `task`, record everything in `store`.
+Result<OptimizeResult> optimize(TaskSpec const& task, std::string const& source,
+                                OptimizeOptions const& options, CandidateEvaluator& evaluator, Store& store,
+                                OptimizeProgressCallback const& progress = {});
+
+// A run as recorded, with what optimize() was given.
+struct OptimizeRunInfo {
+  RunId id;
+  std::string status;  // running, finished, interrupted
+  std::string task_name;
+  std::filesystem::path task_dir;
+  OptimizeOptions options;
+  std::string source;
+};
+Result<OptimizeRunInfo> load_optimize_run(Store& store, RunId run);
+
+// Continues a run that did not finish: the same strategy and seed replay the recorded points (answered
+// from the store, not evaluated), then the search goes on to the run's budget.
+Result<OptimizeResult> resume(RunId run, TaskSpec const& task, CandidateEvaluator& evaluator, Store& store,
+                              OptimizeProgressCallback const& progress = {});
+
+// ---- runs and export -----------------------------------------------------------------------------
+
+struct RunSummary {
+  RunId id;
+  std::string task_name;
+  std::string task_dir;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  std::string status;
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::size_t candidates = 0;
+  std::size_t evaluations = 0;
+  std::optional<double> best_screen_speedup;
+  std::optional<double> best_confirmed_speedup;
+};
+Result<std::vector<RunSummary>> summarise_runs(Store& store);
+nlohmann::json runs_to_json(std::vector<RunSummary> const& runs);  // schema kopt.runs/1
+std::string render_runs(std::vector<RunSummary> const& runs);
+
+struct ExportedCandidate {
+  CandidateId candidate;
+  nlohmann::json knobs;
+  double geomean_speedup = 0.0;
+  std::string tier;  // confirm when the run has a confirmed ok candidate, else screen
+  std::string source;
+};
+// The best ok candidate of the run (confirm tier first, else screen), written to `out`.
+Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out);
+
+}  // namespace kopt

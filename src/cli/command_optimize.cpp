@@ -1,0 +1,146 @@
+// `kopt optimize <task-dir> --from kernel.cu [...]` and `kopt optimize --resume RUN_ID`
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/error_output.hpp"
+#include "cli/options.hpp"
+#include "kopt/inputs.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/report.hpp"
+#include "kopt/store.hpp"
+
+namespace kopt::cli {
+namespace {
+
+Result<std::string> read_source(std::string const& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return make_error(ErrorCode::not_found, fmt::format("--from '{}': cannot read the file", path));
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string progress_line(OptimizeProgress const& p) {
+  if (p.phase == "confirm") return fmt::format("confirming {} with the full timing protocol", p.config);
+  std::string line = fmt::format("[{}/{}] {}: {}", p.evaluations, p.budget, p.config, to_string(p.status));
+  if (p.speedup) line += " " + format_ratio(*p.speedup);
+  if (p.best_speedup) line += fmt::format("  best {} ({})", format_ratio(*p.best_speedup), p.best_config);
+  line += fmt::format("  [{} evaluated, {} from store]", p.evaluated, p.from_store);
+  return line;
+}
+
+nlohmann::json result_json(OptimizeResult const& result) {
+  nlohmann::json json = {{"schema", "kopt.optimize/1"},
+                         {"run", result.run.value()},
+                         {"points", result.points},
+                         {"evaluated", result.evaluated},
+                         {"from_store", result.from_store},
+                         {"learned_invalid", result.learned_invalid},
+                         {"stop_reason", result.stop_reason},
+                         {"elapsed_seconds", result.elapsed_seconds},
+                         {"best", nullptr}};
+  if (result.incumbent) {
+    json["best"] = {
+        {"candidate", result.incumbent->value()},
+        {"config", result.incumbent_config},
+        {"screen_speedup", result.incumbent_screen_speedup ? nlohmann::json(*result.incumbent_screen_speedup)
+                                                           : nlohmann::json(nullptr)},
+        {"confirmed_status", result.confirmed
+                                 ? nlohmann::json(std::string(to_string(result.confirmed->status)))
+                                 : nlohmann::json(nullptr)},
+        {"confirmed_speedup", result.confirmed && result.confirmed->geomean_speedup
+                                  ? nlohmann::json(*result.confirmed->geomean_speedup)
+                                  : nlohmann::json(nullptr)}};
+  }
+  return json;
+}
+
+std::string result_text(OptimizeResult const& result) {
+  std::string text =
+      fmt::format("run {}: {} configurations ({} evaluated, {} from the store), stopped: {}\n",
+                  result.run.value(), result.points, result.evaluated, result.from_store, result.stop_reason);
+  if (!result.incumbent) return text + "no configuration passed verification\n";
+  text += fmt::format("best: {} ({} on the screen tier)\n", result.incumbent_config,
+                      result.incumbent_screen_speedup ? format_ratio(*result.incumbent_screen_speedup) : "-");
+  if (result.confirmed) text += "confirmed: " + candidate_verdict(*result.confirmed) + "\n";
+  text += fmt::format("export it with: kopt export {} -o best.cu\n", result.run.value());
+  return text;
+}
+
+ExitCode outcome_code(OptimizeResult const& result, bool confirm) {
+  if (!result.incumbent) return ExitCode::rejected;
+  if (confirm && (!result.confirmed || result.confirmed->status != CandidateStatus::ok))
+    return ExitCode::rejected;
+  return ExitCode::success;
+}
+
+}  // namespace
+
+int run_optimize(OptimizeArgs const& args, Console const& console) {
+  auto fail = [&](Error const& error, ErrorOrigin origin) {
+    return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
+  };
+  if (auto status = check_optimize_args(args); !status) return fail(status.error(), ErrorOrigin::input);
+  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
+  if (!store) return fail(store.error(), ErrorOrigin::input);
+
+  OptimizeOptions options;
+  std::string source;
+  std::string task_dir = args.task_dir;
+  if (args.resume) {
+    auto info = load_optimize_run(*store, RunId(*args.resume));
+    if (!info) return fail(info.error(), ErrorOrigin::input);
+    options = info->options;
+    source = info->source;
+    task_dir = info->task_dir.string();
+  } else {
+    auto text = read_source(args.from);
+    if (!text) return fail(text.error(), ErrorOrigin::input);
+    source = std::move(*text);
+    options.strategy = args.strategy;
+    options.max_evaluations = args.budget;
+    options.max_wall_seconds = args.time_s;
+    options.seed = args.seed;
+    options.source_path = std::filesystem::absolute(args.from);
+    options.flags = args.flags;
+    options.confirm = !args.no_confirm;
+  }
+  auto task = load_task(task_dir);
+  if (!task) return fail(task.error(), ErrorOrigin::input);
+  if (auto generators = validate_generators(*task); !generators)
+    return fail(generators.error(), ErrorOrigin::input);
+  if (auto space = TuningSpace::parse(source, options.source_path.filename().string()); !space)
+    return fail(space.error(), ErrorOrigin::input);
+  if (!args.arch.empty()) {
+    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
+  }
+
+  EvalOptions eval;
+  eval.tier = TimingTier::screen;
+  eval.seed = options.seed;
+  eval.device = args.device;
+  eval.compile.arch = args.arch;
+  eval.worker_path = worker_path_from_env(std::getenv("KOPT_WORKER"));
+  auto evaluator = KoptCandidateEvaluator::create(eval);
+  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+
+  OptimizeProgressCallback progress;
+  if (!args.json) progress = [&](OptimizeProgress const& p) { console.err << progress_line(p) << '\n'; };
+  auto result = args.resume ? resume(RunId(*args.resume), *task, **evaluator, *store, progress)
+                            : optimize(*task, source, options, **evaluator, *store, progress);
+  if (!result) return fail(result.error(), ErrorOrigin::environment);
+  if (args.json) {
+    console.out << result_json(*result).dump(2) << '\n';
+  } else {
+    console.out << result_text(*result);
+  }
+  return to_int(outcome_code(*result, options.confirm));
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,79 @@
+#include "cli/optimize_arguments.hpp"
+
+// GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+
+#include "cli/arguments.hpp"
+
+namespace kopt::cli {
+
+void define_optimize_commands(CLI::App& app, CliArguments& args) {
+  auto* optimize = app.add_subcommand(
+      "optimize",
+      "Search a candidate's tuning space (// kopt:knob annotations): every configuration is verified and\n"
+      "timed (screen tier), recorded in the store, and the best one is confirmed with the full protocol.");
+  optimize->footer(
+      "Examples:\n"
+      "  kopt optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu\n"
+      "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --strategy greedy --seed 7\n"
+      "  kopt optimize --resume 3\n"
+      "\n"
+      "Progress goes to stderr, one line per configuration with the best so far. A configuration the\n"
+      "store already holds (same source, flags, arch and toolkit) is answered from it, not evaluated.\n"
+      "Exit code 0 when the best candidate is confirmed ok, 1 when none is, 2 bad input, 3 no GPU.");
+  auto& a = args.optimize;
+  optimize->add_option("task-dir", a.task_dir, "task folder (or its task.toml)");
+  optimize->add_option("--from", a.from, "candidate source with // kopt:knob annotations");
+  optimize->add_option("--budget", a.budget, "unique configurations to try (default 100)")
+      ->check(CLI::PositiveNumber);
+  optimize->add_option("--time", a.time_s, "stop searching after this many seconds (default: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  optimize->add_option("--strategy", a.strategy, "search strategy (default mcts)")
+      ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
+  optimize->add_option("--seed", a.seed, "search seed (default 1); the same seed proposes the same points");
+  optimize->add_option("--store", a.store, "SQLite store (default .kopt/kopt.db)");
+  optimize->add_flag("--json", a.json, "print a kopt.optimize/1 JSON document (no progress)");
+  optimize->add_option("--resume", a.resume, "continue run RUN_ID (from `kopt runs`)");
+  optimize->add_option("--flag", a.flags, "extra compiler flag for every candidate, written --flag=-X")
+      ->allow_extra_args(false);
+  optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
+  optimize->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
+  optimize->callback([&args] { args.command = Command::optimize; });
+
+  auto* runs = app.add_subcommand("runs", "List the optimize runs in the store, oldest first.");
+  runs->add_option("--store", args.runs.store, "SQLite store (default .kopt/kopt.db)");
+  runs->add_flag("--json", args.runs.json, "print a kopt.runs/1 JSON document");
+  runs->callback([&args] { args.command = Command::runs; });
+
+  auto* exp =
+      app.add_subcommand("export", "Write the best verified candidate of a run (materialised source).");
+  exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu")->required();
+  exp->add_option("--store", args.export_run.store, "SQLite store (default .kopt/kopt.db)");
+  exp->callback([&args] { args.command = Command::export_run; });
+}
+
+Status check_optimize_args(OptimizeArgs const& args) {
+  if (args.resume) {
+    if (!args.task_dir.empty() || !args.from.empty()) {
+      return make_error(ErrorCode::invalid_argument,
+                        "--resume: continues a recorded run (expected no <task-dir> and no --from)");
+    }
+    if (*args.resume <= 0) return make_error(ErrorCode::invalid_argument, "--resume: expected a run id >= 1");
+    return Ok{};
+  }
+  if (args.task_dir.empty())
+    return make_error(ErrorCode::invalid_argument, "optimize: expected <task-dir> (or --resume RUN_ID)");
+  if (args.from.empty())
+    return make_error(ErrorCode::invalid_argument,
+                      "optimize: expected --from <kernel.cu>, a candidate with // kopt:knob annotations");
+  return Ok{};
+}
+
+}  // namespace kopt::cli

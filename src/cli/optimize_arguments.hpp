@@ -1,0 +1,50 @@
+// The command lines of `kopt optimize`, `kopt runs` and `kopt export` (registered by arguments.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kopt/result.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace kopt::cli {
+
+struct OptimizeArgs {
+  std::string task_dir;
+  std::string from;  // the candidate with `// kopt:knob` annotations
+  std::size_t budget = 100;
+  double time_s = 0.0;  // 0: no limit
+  std::string strategy = "mcts";
+  std::uint64_t seed = 1;
+  std::string store;  // empty: .kopt/kopt.db
+  bool json = false;
+  std::optional<std::int64_t> resume;
+  std::vector<std::string> flags;
+  std::string arch;
+  int device = 0;
+  bool no_confirm = false;
+};
+
+struct RunsArgs {
+  std::string store;
+  bool json = false;
+};
+
+struct ExportArgs {
+  std::int64_t run = 0;
+  std::string out;
+  std::string store;
+};
+
+struct CliArguments;
+void define_optimize_commands(CLI::App& app, CliArguments& args);
+
+// A new run needs <task-dir> and --from; --resume takes neither.
+Status check_optimize_args(OptimizeArgs const& args);
+
+}  // namespace kopt::cli

@@ -1,0 +1,78 @@
+// CandidateEvaluator::evaluate_one and the fake evaluator used by the tests.
+#include <cmath>
+
+#include "kopt/optimize.hpp"
+
+namespace kopt {
+
+Result<CandidateReport> CandidateEvaluator::evaluate_one(TaskSpec const& task,
+                                                         CandidateInput const& candidate, TimingTier tier) {
+  auto reports = evaluate(task, {candidate}, tier);
+  if (!reports) return reports.error();
+  if (reports->size() != 1) {
+    return make_error(ErrorCode::internal_error,
+                      "candidate evaluator: expected 1 report, got " + std::to_string(reports->size()));
+  }
+  return std::move(reports->front());
+}
+
+FakeCandidateEvaluator::FakeCandidateEvaluator(FakeFunction function, EvaluationTarget target)
+    : function_(std::move(function)), target_(std::move(target)) {}
+
+EvaluationTarget FakeCandidateEvaluator::fake_target() {
+  return EvaluationTarget{"fake device", "fake-uuid", "0", "fake toolkit", "sm_90"};
+}
+
+namespace {
+
+KernelTiming timing(double median_us) {
+  KernelTiming timing;
+  timing.us.count = 10;
+  timing.us.median = median_us;
+  timing.us.mean = median_us;
+  timing.us.min = median_us * 0.99;
+  timing.us.max = median_us * 1.01;
+  timing.us.q1 = median_us * 0.995;
+  timing.us.q3 = median_us * 1.005;
+  return timing;
+}
+
+}  // namespace
+
+Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
+    TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
+  std::vector<CandidateReport> reports;
+  for (CandidateInput const& candidate : candidates) {
+    ++calls_;
+    if (tier == TimingTier::confirm) ++confirm_calls_;
+    FakeResult const result = function_(candidate.knobs);
+    CandidateReport report;
+    report.name = candidate.name;
+    report.mode = candidate.mode;
+    report.status = result.status;
+    report.message = result.message;
+    std::size_t timed = 0;
+    double log_sum = 0.0;
+    for (SizeCase const& size : task.sizes) {
+      SizeResult sr;
+      sr.size = size.name;
+      sr.verify_only = size.verify_only;
+      sr.status = result.status;
+      if (result.status == CandidateStatus::ok && !size.verify_only && timed < result.candidate_us.size() &&
+          timed < result.reference_us.size()) {
+        sr.candidate = timing(result.candidate_us[timed]);
+        sr.reference = timing(result.reference_us[timed]);
+        sr.speedup = result.reference_us[timed] / result.candidate_us[timed];
+        log_sum += std::log(*sr.speedup);
+        ++timed;
+      }
+      report.sizes.push_back(std::move(sr));
+    }
+    if (result.status == CandidateStatus::ok && timed > 0)
+      report.geomean_speedup = std::exp(log_sum / static_cast<double>(timed));
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+}  // namespace kopt

@@ -1,0 +1,297 @@
+// optimize() and resume(): the tuning space searched by a strategy, every point materialised, answered
+// from the store when it holds the candidate already, else evaluated, and recorded.
+#include "kopt/optimize.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "kopt/optimize_space.hpp"
+#include "run_log.hpp"
+
+namespace kopt {
+
+bool is_optimize_strategy(std::string_view name) noexcept {
+  return name == "mcts" || name == "greedy" || name == "random" || name == "exhaustive";
+}
+
+namespace {
+
+using optimize_detail::OutcomeData;
+using optimize_detail::RecordedEvaluation;
+using optimize_detail::RunLog;
+
+// The search's most recent proposal, shared by the strategy wrapper (which sees it) and the objective
+// (which records it).
+struct SearchState {
+  std::optional<Point> parent;
+  std::string action;
+  std::map<Point, CandidateId> ids;
+  std::optional<Error> fatal;  // kopt could not go on: the search is stopped and this is returned
+  OptimizeProgress progress;
+  std::size_t skipped_invalid = 0;
+  std::size_t learned_invalid = 0;
+};
+
+Outcome to_search_outcome(RecordedEvaluation const& evaluation) {
+  OutcomeData data = optimize_detail::outcome_of(evaluation);
+  Outcome outcome{data.status, std::move(data.medians_us), std::move(data.iqrs_us),
+                  std::move(data.reference_us), std::move(data.detail)};
+  if (outcome.status == CandidateStatus::ok && outcome.size_medians_us.empty()) {
+    // Verified, but the task times no size: it scores as the reference.
+    outcome.size_medians_us = {1.0};
+    outcome.size_iqr_us = {0.0};
+    outcome.reference_us = {1.0};
+  }
+  return outcome;
+}
+
+struct Context {
+  TaskSpec const& task;
+  std::string const& source;
+  OptimizeOptions const& options;
+  CandidateEvaluator& evaluator;
+  EvaluationTarget target;
+  RunLog& log;
+  TuningSearchSpace& space;
+  SearchState& state;
+  OptimizeResult& result;
+};
+
+class StoreObjective final : public Objective {
+ public:
+  explicit StoreObjective(Context& context) : c_(context) {}
+
+  Outcome evaluate(Point const& point) override {
+    Configuration const config = TuningSearchSpace::to_configuration(point);
+    auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
+    if (!candidate) return stop(candidate.error());
+    CandidateKey const key = content_key(*candidate, c_.target);
+    std::optional<CandidateId> parent;
+    if (c_.state.parent) {
+      if (auto it = c_.state.ids.find(*c_.state.parent); it != c_.state.ids.end()) parent = it->second;
+    }
+
+    RecordedEvaluation recorded;
+    bool record = true;
+    if (auto own = c_.log.own(key, "screen")) {  // replaying this run (resume)
+      recorded = std::move(*own);
+      record = false;
+      ++c_.result.from_store;
+    } else {
+      auto cached = c_.log.cached(key, c_.target);  // any run: the dedupe cache
+      if (!cached) return stop(cached.error());
+      if (*cached) {
+        recorded = std::move(**cached);
+        ++c_.result.from_store;
+      } else {
+        auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);
+        if (!report) return stop(report.error());
+        recorded = optimize_detail::record_of(*report, TimingTier::screen);
+        ++c_.result.evaluated;
+      }
+    }
+    if (record) {
+      auto id = c_.log.record(key, *candidate, parent, c_.state.action, recorded, c_.target);
+      if (!id) return stop(id.error());
+    }
+    if (auto id = c_.log.candidate_id(key)) c_.state.ids[point] = *id;
+    if (recorded.status != CandidateStatus::ok && c_.space.learn(config, recorded.status, recorded.message))
+      ++c_.state.learned_invalid;
+
+    OptimizeProgress& p = c_.state.progress;
+    p.config = candidate->name;
+    p.status = recorded.status;
+    p.speedup = recorded.status == CandidateStatus::ok ? recorded.geomean_speedup : std::nullopt;
+    if (p.speedup && (!p.best_speedup || *p.speedup > *p.best_speedup)) {
+      p.best_speedup = p.speedup;
+      p.best_config = candidate->name;
+    }
+    return to_search_outcome(recorded);
+  }
+
+ private:
+  Outcome stop(Error error) {
+    if (!c_.state.fatal) c_.state.fatal = std::move(error);
+    return Outcome{CandidateStatus::compile_error, {}, {}, {}, "stopped"};
+  }
+  Context& c_;
+};
+
+// Forwards to the real strategy; remembers each proposal for the objective, skips points that a
+// learned resource failure now prunes, stops when kopt cannot go on, reports progress.
+class TrackingStrategy final : public Strategy {
+ public:
+  TrackingStrategy(std::unique_ptr<Strategy> inner, Context& context,
+                   OptimizeProgressCallback const& progress)
+      : inner_(std::move(inner)), c_(context), progress_(progress) {}
+
+  std::string_view name() const override { return inner_->name(); }
+  void start(SearchSpace const& space, std::uint64_t seed) override { inner_->start(space, seed); }
+
+  std::optional<Proposal> propose(SearchHistory const& history) override {
+    constexpr int kMaxSkips = 100000;
+    for (int skips = 0; skips < kMaxSkips; ++skips) {
+      if (c_.state.fatal) return std::nullopt;
+      auto proposal = inner_->propose(history);
+      if (!proposal) return std::nullopt;
+      if (c_.space.is_valid(proposal->point)) {
+        c_.state.parent = proposal->parent;
+        c_.state.action = proposal->action;
+        return proposal;
+      }
+      // Pruned after the strategy chose it (a resource failure learned since): tell it, never evaluate.
+      ++c_.state.skipped_invalid;
+      kopt::Evaluation skipped;
+      skipped.point = proposal->point;
+      skipped.outcome.status = CandidateStatus::launch_error;
+      skipped.outcome.detail = c_.space.why_invalid(proposal->point).value_or("");
+      skipped.reward = failure_penalty(skipped.outcome.status);
+      inner_->observe(*proposal, skipped, false);
+    }
+    return std::nullopt;
+  }
+
+  void observe(Proposal const& proposal, kopt::Evaluation const& evaluation, bool fresh) override {
+    inner_->observe(proposal, evaluation, fresh);
+    if (!fresh || !progress_) return;
+    OptimizeProgress& p = c_.state.progress;
+    p.evaluations = evaluation.index + 1;
+    p.evaluated = c_.result.evaluated;
+    p.from_store = c_.result.from_store;
+    progress_(p);
+  }
+
+ private:
+  std::unique_ptr<Strategy> inner_;
+  Context& c_;
+  OptimizeProgressCallback const& progress_;
+};
+
+std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name) {
+  return make_strategy(name == "greedy" ? std::string_view("hill") : name);
+}
+
+Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, OptimizeOptions const& options,
+                           CandidateEvaluator& evaluator, RunLog& log,
+                           OptimizeProgressCallback const& progress) {
+  std::string const origin =
+      options.source_path.empty() ? std::string("candidate") : options.source_path.filename().string();
+  auto parsed = TuningSpace::parse(source, origin);
+  if (!parsed) return parsed.error();
+  if (parsed->empty()) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        origin + ": no '// kopt:knob' annotations (expected at least one knob to tune; docs/tuning.md)");
+  }
+  std::optional<LaunchSpec> launch;
+  if (task.launch) {
+    auto annotated = apply_launch_annotation(source, *task.launch);
+    if (!annotated) return annotated.error();
+    launch = std::move(*annotated);
+  }
+  TuningRules rules = tuning_rules_for(task, launch);
+  if (auto status = parsed->check_rules(rules); !status) return status.error();
+  TuningSearchSpace space(*parsed, rules, default_configuration(*parsed, source));
+
+  auto strategy = make_optimize_strategy(options.strategy);
+  if (!strategy || !is_optimize_strategy(options.strategy)) {
+    return make_error(ErrorCode::invalid_argument,
+                      "strategy '" + options.strategy + "': expected mcts, greedy, random or exhaustive");
+  }
+  OptimizeResult result;
+  result.run = log.id();
+  SearchState state;
+  state.progress.phase = "search";
+  state.progress.budget = options.max_evaluations;
+  Context context{task, source, options, evaluator, evaluator.target(), log, space, state, result};
+  StoreObjective objective(context);
+  TrackingStrategy tracking(std::move(strategy), context, progress);
+  auto search = run_search(space, objective, tracking,
+                           Budget{options.max_evaluations, options.max_wall_seconds}, options.seed);
+  if (state.fatal || !search) {
+    (void)log.finish(false);
+    return state.fatal ? *state.fatal : search.error();
+  }
+  result.points = search->trajectory.size();
+  result.stop_reason = std::string(to_string(search->stop_reason));
+  result.elapsed_seconds = search->elapsed_seconds;
+  result.skipped_invalid = state.skipped_invalid;
+  result.learned_invalid = state.learned_invalid;
+
+  if (search->incumbent) {
+    kopt::Evaluation const& best = search->trajectory[*search->incumbent];
+    Configuration const config = TuningSearchSpace::to_configuration(best.point);
+    auto candidate = materialise(space.space(), config, source, task, options.flags);
+    if (!candidate) return candidate.error();
+    result.incumbent_config = candidate->name;
+    if (auto it = state.ids.find(best.point); it != state.ids.end()) result.incumbent = it->second;
+    auto const speedup = geomean_speedup(best.outcome);
+    if (speedup) result.incumbent_screen_speedup = *speedup;
+    if (options.confirm) {
+      CandidateKey const key = content_key(*candidate, context.target);
+      if (progress) {
+        state.progress.phase = "confirm";
+        state.progress.config = candidate->name;
+        progress(state.progress);
+      }
+      auto report = evaluator.evaluate_one(task, *candidate, TimingTier::confirm);
+      if (!report) {
+        (void)log.finish(false);
+        return report.error();
+      }
+      ++result.evaluated;
+      auto recorded = log.record(key, *candidate, std::nullopt, "",
+                                 optimize_detail::record_of(*report, TimingTier::confirm), context.target);
+      if (!recorded) return recorded.error();
+      result.confirmed = std::move(*report);
+    }
+  }
+  if (auto status = log.finish(true); !status) return status.error();
+  return result;
+}
+
+Status check_options(OptimizeOptions const& options) {
+  if (!is_optimize_strategy(options.strategy)) {
+    return make_error(ErrorCode::invalid_argument,
+                      "strategy '" + options.strategy + "': expected mcts, greedy, random or exhaustive");
+  }
+  if (options.max_evaluations == 0)
+    return make_error(ErrorCode::invalid_argument, "budget: 0 evaluations (expected at least 1)");
+  if (options.max_wall_seconds < 0.0)
+    return make_error(ErrorCode::invalid_argument, "time: negative (expected seconds >= 0, 0 = no limit)");
+  return Ok{};
+}
+
+}  // namespace
+
+Result<OptimizeResult> optimize(TaskSpec const& task, std::string const& source,
+                                OptimizeOptions const& options, CandidateEvaluator& evaluator, Store& store,
+                                OptimizeProgressCallback const& progress) {
+  if (auto status = check_options(options); !status) return status.error();
+  if (auto space = TuningSpace::parse(source); !space) return space.error();
+  auto log = RunLog::create(store, task, source, options);
+  if (!log) return log.error();
+  return run(task, source, options, evaluator, *log, progress);
+}
+
+Result<OptimizeResult> resume(RunId run_id, TaskSpec const& task, CandidateEvaluator& evaluator, Store& store,
+                              OptimizeProgressCallback const& progress) {
+  auto info = load_optimize_run(store, run_id);
+  if (!info) return info.error();
+  if (info->status == "finished") {
+    return make_error(
+        ErrorCode::invalid_argument,
+        fmt::format("run {} is finished (expected a run that was interrupted or killed)", run_id.value()));
+  }
+  if (info->task_name != task.name) {
+    return make_error(ErrorCode::invalid_argument, fmt::format("run {} optimizes task '{}', not '{}'",
+                                                               run_id.value(), info->task_name, task.name));
+  }
+  if (auto status = check_options(info->options); !status) return status.error();
+  auto log = RunLog::reopen(store, run_id);
+  if (!log) return log.error();
+  return run(task, info->source, info->options, evaluator, *log, progress);
+}
+
+}  // namespace kopt

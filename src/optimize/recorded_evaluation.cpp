@@ -1,0 +1,81 @@
+// From an evaluator's report to the recorded form, and from that to what the search sees.
+#include "run_log.hpp"
+
+namespace kopt::optimize_detail {
+
+RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
+  RecordedEvaluation recorded;
+  recorded.status = report.status;
+  recorded.message = report.message;
+  recorded.tier = std::string(to_string(tier));
+  recorded.geomean_speedup = report.geomean_speedup;
+  for (SizeResult const& size : report.sizes) {
+    nlohmann::json entry = {{"size", size.size},
+                            {"verify_only", size.verify_only},
+                            {"status", std::string(to_string(size.status))},
+                            {"message", size.message},
+                            {"max_abs_err", size.max_abs_err},
+                            {"max_rel_err", size.max_rel_err}};
+    if (size.candidate) {
+      entry["median_us"] = size.candidate->us.median;
+      entry["iqr_us"] = size.candidate->us.iqr();
+    }
+    if (size.reference) entry["reference_us"] = size.reference->us.median;
+    if (size.speedup) entry["speedup"] = *size.speedup;
+    recorded.sizes.push_back(std::move(entry));
+  }
+  return recorded;
+}
+
+OutcomeData outcome_of(RecordedEvaluation const& evaluation) {
+  OutcomeData outcome;
+  outcome.status = evaluation.status;
+  outcome.detail = evaluation.message;
+  if (evaluation.status != CandidateStatus::ok || !evaluation.sizes.is_array()) return outcome;
+  for (auto const& size : evaluation.sizes) {
+    if (!size.is_object() || size.value("verify_only", false)) continue;
+    auto const median = size.find("median_us");
+    auto const reference = size.find("reference_us");
+    if (median == size.end() || reference == size.end() || !median->is_number() || !reference->is_number())
+      continue;
+    outcome.medians_us.push_back(median->get<double>());
+    outcome.reference_us.push_back(reference->get<double>());
+    auto const iqr = size.find("iqr_us");
+    outcome.iqrs_us.push_back(iqr != size.end() && iqr->is_number() ? iqr->get<double>() : 0.0);
+  }
+  return outcome;
+}
+
+nlohmann::json options_json(OptimizeOptions const& options, std::string const& source) {
+  return {{"schema", "kopt.optimize/1"},
+          {"strategy", options.strategy},
+          {"source_path", options.source_path.string()},
+          {"source", source},
+          {"flags", options.flags},
+          {"confirm", options.confirm}};
+}
+
+Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run) {
+  auto bad = [&](std::string const& field, std::string const& expected) {
+    return make_error(ErrorCode::invalid_spec, "run " + std::to_string(run.value()) + ": options." + field +
+                                                   ": expected " + expected + " (not a kopt optimize run?)");
+  };
+  if (!json.is_object() || json.value("schema", "") != "kopt.optimize/1")
+    return bad("schema", "\"kopt.optimize/1\"");
+  OptimizeOptions options;
+  if (!json.contains("strategy") || !json["strategy"].is_string()) return bad("strategy", "a string");
+  options.strategy = json["strategy"].get<std::string>();
+  if (!json.contains("source") || !json["source"].is_string()) return bad("source", "the source text");
+  options.source_path = json.value("source_path", "");
+  if (json.contains("flags")) {
+    if (!json["flags"].is_array()) return bad("flags", "an array of strings");
+    for (auto const& flag : json["flags"]) {
+      if (!flag.is_string()) return bad("flags", "an array of strings");
+      options.flags.push_back(flag.get<std::string>());
+    }
+  }
+  options.confirm = json.value("confirm", true);
+  return options;
+}
+
+}  // namespace kopt::optimize_detail

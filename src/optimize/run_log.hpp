@@ -1,0 +1,70 @@
+// Private to src/optimize: what the driver records in the store and reads back, in types that need
+// neither store.hpp nor search.hpp (the two cannot share a file; see kopt/optimize.hpp).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kopt/optimize.hpp"
+
+namespace kopt::optimize_detail {
+
+// An evaluation as the store keeps it.
+struct RecordedEvaluation {
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  std::string tier;  // screen or confirm
+  std::optional<double> geomean_speedup;
+  nlohmann::json sizes = nlohmann::json::array();
+};
+
+RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier);
+
+// What the search sees: timed sizes only. Built from the recorded form, so a fresh report and the same
+// report read back from the store give identical numbers.
+struct OutcomeData {
+  CandidateStatus status = CandidateStatus::ok;
+  std::vector<double> medians_us;
+  std::vector<double> iqrs_us;
+  std::vector<double> reference_us;
+  std::string detail;
+};
+OutcomeData outcome_of(RecordedEvaluation const& evaluation);
+
+// The optimize options as the run's `options` JSON, and back.
+nlohmann::json options_json(OptimizeOptions const& options, std::string const& source);
+Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run);
+
+// One run in the store.
+class RunLog {
+ public:
+  static Result<RunLog> create(Store& store, TaskSpec const& task, std::string const& source,
+                               OptimizeOptions const& options);
+  // An existing run, with its own evaluations indexed by content key (for replay).
+  static Result<RunLog> reopen(Store& store, RunId run);
+
+  RunId id() const noexcept { return id_; }
+  // This run's own evaluation of `key` on `tier`, if it has one.
+  std::optional<RecordedEvaluation> own(CandidateKey const& key, std::string const& tier) const;
+  std::optional<CandidateId> candidate_id(CandidateKey const& key) const;
+  // The newest evaluation of `key` in any run on this device and toolkit.
+  Result<std::optional<RecordedEvaluation>> cached(CandidateKey const& key, EvaluationTarget const& target);
+  // Adds the candidate (once per run) and the evaluation.
+  Result<CandidateId> record(CandidateKey const& key, CandidateInput const& candidate,
+                             std::optional<CandidateId> parent, std::string const& action,
+                             RecordedEvaluation const& evaluation, EvaluationTarget const& target);
+  Status finish(bool finished);
+
+ private:
+  RunLog(Store& store, RunId id) : store_(&store), id_(id) {}
+  Store* store_;
+  RunId id_;
+  std::map<std::pair<std::string, std::string>, RecordedEvaluation> own_;  // (key, tier) -> newest
+  std::map<std::string, CandidateId> ids_;
+};
+
+}  // namespace kopt::optimize_detail

@@ -1,0 +1,283 @@
+#include "kopt/optimize.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "kopt/store.hpp"
+#include "optimize/optimize_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+struct OptimizeFixture : ::testing::Test {
+  void SetUp() override {
+    auto loaded = load_task(test::kTaskDir);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    task = *loaded;
+    source = test::read_text(test::kTunable);
+  }
+  Store open_store(std::string const& name = "kopt.db") {
+    auto store = Store::open(dir.path() / name);
+    EXPECT_TRUE(store) << store.error().message;
+    return std::move(*store);
+  }
+  OptimizeOptions options(std::string strategy, std::size_t budget, std::uint64_t seed = 7) {
+    OptimizeOptions o;
+    o.strategy = std::move(strategy);
+    o.max_evaluations = budget;
+    o.seed = seed;
+    o.source_path = test::kTunable;
+    return o;
+  }
+  test::TempDir dir;
+  TaskSpec task;
+  std::string source;
+};
+
+TEST_F(OptimizeFixture, ExhaustiveFindsTheBestAndRecordsEveryCandidate) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  std::size_t progress_calls = 0;
+  auto result = optimize(task, source, options("exhaustive", 100), fake, store,
+                         [&](OptimizeProgress const&) { ++progress_calls; });
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->points, 55u);  // every valid configuration
+  EXPECT_EQ(result->stop_reason, "exhausted");
+  EXPECT_EQ(result->evaluated, 56u);  // 55 screen + 1 confirm
+  EXPECT_EQ(fake.confirm_calls(), 1u);
+  EXPECT_EQ(result->from_store, 0u);
+  EXPECT_EQ(progress_calls, 56u);  // one per point, one for the confirm phase
+  EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
+  ASSERT_TRUE(result->confirmed);
+  EXPECT_EQ(result->confirmed->status, CandidateStatus::ok);
+  ASSERT_TRUE(result->incumbent_screen_speedup);
+  EXPECT_NEAR(*result->incumbent_screen_speedup, 3.0 + 0.001 * (256 % 7), 1e-9);
+
+  auto history = store.load_run(result->run);
+  ASSERT_TRUE(history) << history.error().message;
+  EXPECT_EQ(history->run.status, RunStatus::finished);
+  EXPECT_EQ(history->run.run.task_name, "vector_add");
+  EXPECT_EQ(history->run.run.seed, 7u);
+  EXPECT_EQ(history->run.run.budget["evaluations"], 100);
+  EXPECT_EQ(history->candidates.size(), 55u);
+  EXPECT_EQ(history->evaluations.size(), 56u);
+  std::size_t confirm = 0, wrong = 0;
+  for (auto const& e : history->evaluations) {
+    confirm += e.evaluation.tier == "confirm";
+    wrong += e.evaluation.status == CandidateStatus::wrong_output;
+    EXPECT_EQ(e.evaluation.device_uuid, "fake-uuid");
+    EXPECT_EQ(e.evaluation.toolkit, "fake toolkit");
+  }
+  EXPECT_EQ(confirm, 1u);
+  EXPECT_EQ(wrong, 2u);  // BLOCK=64, ITEMS=8 with VEC=1 and VEC=2
+  for (auto const& c : history->candidates) {
+    EXPECT_EQ(c.candidate.mode, "kernel");
+    EXPECT_NE(c.candidate.source.find("#define BLOCK " + c.candidate.knobs["BLOCK"].get<std::string>()),
+              std::string::npos);
+  }
+  auto best = store.best_candidate(result->run, std::string_view("confirm"));
+  ASSERT_TRUE(best && *best);
+  EXPECT_EQ((*best)->candidate.id, *result->incumbent);
+}
+
+TEST_F(OptimizeFixture, MctsRecordsParentsAndActions) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  auto result = optimize(task, source, options("mcts", 20), fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->points, 20u);
+  auto history = store.load_run(result->run);
+  ASSERT_TRUE(history);
+  // The first point is the source's defaults, a seed; MCTS then derives points by knob moves.
+  EXPECT_EQ(history->candidates.front().candidate.knobs["BLOCK"], "256");
+  EXPECT_FALSE(history->candidates.front().candidate.parent.has_value());
+  std::size_t derived = 0;
+  for (auto const& c : history->candidates) {
+    if (c.candidate.parent) {
+      ++derived;
+      EXPECT_NE(c.candidate.action.find(':'), std::string::npos) << c.candidate.action;
+    }
+  }
+  EXPECT_GT(derived, 0u);
+}
+
+TEST_F(OptimizeFixture, BudgetLimitsUniqueEvaluations) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  auto result = optimize(task, source, options("random", 7), fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->points, 7u);
+  EXPECT_EQ(result->stop_reason, "evaluations");
+  EXPECT_EQ(fake.calls(), 8u);  // 7 + the confirm
+  OptimizeOptions zero = options("random", 0);
+  auto refused = optimize(task, source, zero, fake, store);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument);
+  auto unknown = optimize(task, source, options("annealing", 5), fake, store);
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("annealing"), std::string::npos);
+}
+
+TEST_F(OptimizeFixture, SecondRunOfTheSameSourceEvaluatesNothingNew) {
+  Store store = open_store();
+  FakeCandidateEvaluator first(test::landscape);
+  auto a = optimize(task, source, options("mcts", 25), first, store);
+  ASSERT_TRUE(a) << a.error().message;
+  FakeCandidateEvaluator second(test::landscape);
+  OptimizeOptions no_confirm = options("mcts", 25);
+  no_confirm.confirm = false;
+  auto b = optimize(task, source, no_confirm, second, store);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(second.calls(), 0u);
+  EXPECT_EQ(b->from_store, 25u);
+  EXPECT_EQ(b->incumbent_config, a->incumbent_config);
+  EXPECT_NE(a->run, b->run);
+  auto history = store.load_run(b->run);  // the new run holds its candidates too (for export)
+  ASSERT_TRUE(history);
+  EXPECT_EQ(history->candidates.size(), 25u);
+}
+
+TEST_F(OptimizeFixture, ResourceFailuresAreLearnedAndNotRetried) {
+  Store store = open_store();
+  std::vector<std::string> failed;  // "VEC,ITEMS" of each BLOCK=512 failure
+  std::size_t hungry_calls = 0;
+  std::size_t dominated_calls = 0;
+  FakeCandidateEvaluator fake([&](auto const& knobs) {
+    std::int64_t const block = test::knob(knobs, "BLOCK");
+    std::string const rest = knobs.at("VEC") + "," + knobs.at("ITEMS");
+    if (block == 1024 && std::find(failed.begin(), failed.end(), rest) != failed.end()) ++dominated_calls;
+    if (block >= 512) {
+      ++hungry_calls;
+      if (block == 512) failed.push_back(rest);
+      return FakeResult{CandidateStatus::launch_error, "too many resources requested for launch", {}, {}};
+    }
+    return test::landscape(knobs);
+  });
+  auto result = optimize(task, source, options("exhaustive", 100), fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->learned_invalid, hungry_calls);  // every resource failure is learned
+  EXPECT_GT(hungry_calls, 0u);
+  EXPECT_LT(hungry_calls, 22u);    // 22 valid configurations have BLOCK >= 512: some were never tried
+  EXPECT_EQ(dominated_calls, 0u);  // BLOCK=1024 never tried where the same VEC, ITEMS failed at 512
+  EXPECT_EQ(result->points, 33u + hungry_calls);  // 33 valid configurations with BLOCK <= 256
+  EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
+}
+
+TEST_F(OptimizeFixture, GreedyFollowsLearnedPruningWithoutProposingPrunedPoints) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake([](auto const& knobs) {
+    if (test::knob(knobs, "BLOCK") >= 512 ||
+        (test::knob(knobs, "VEC") == 4 && test::knob(knobs, "ITEMS") == 4))
+      return FakeResult{
+          CandidateStatus::compile_error, "ptxas error   : Entry function uses too much shared data", {}, {}};
+    return test::landscape(knobs);
+  });
+  auto result = optimize(task, source, options("greedy", 40), fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_GT(result->learned_invalid, 0u);
+  EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
+}
+
+TEST_F(OptimizeFixture, ResumeAfterSigkillReachesTheSameBest) {
+  constexpr std::size_t kBudget = 40;
+  // The uninterrupted run, in its own store.
+  Store reference_store = open_store("reference.db");
+  FakeCandidateEvaluator reference_fake(test::landscape);
+  auto reference = optimize(task, source, options("mcts", kBudget, 11), reference_fake, reference_store);
+  ASSERT_TRUE(reference) << reference.error().message;
+
+  std::filesystem::path const killed_path = dir.path() / "killed.db";
+  pid_t const child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto store = Store::open(killed_path);
+    if (!store) ::_exit(2);
+    FakeCandidateEvaluator slow([](auto const& knobs) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+      return test::landscape(knobs);
+    });
+    auto result = optimize(task, source, options("mcts", kBudget, 11), slow, *store);
+    ::_exit(result ? 0 : 1);
+  }
+  // Kill it once a dozen evaluations are committed, well before the budget is spent.
+  std::size_t seen = 0;
+  for (int i = 0; i < 2000 && seen < 12; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!std::filesystem::exists(killed_path)) continue;
+    auto store = Store::open(killed_path);
+    if (!store) continue;
+    auto history = store->load_run(RunId(1));
+    if (history) seen = history->evaluations.size();
+  }
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the child finished before it was killed";
+  ASSERT_GE(seen, 12u);
+
+  auto store = Store::open(killed_path);
+  ASSERT_TRUE(store) << store.error().message;
+  ASSERT_TRUE(store->check_integrity());
+  auto before = store->load_run(RunId(1));
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->run.status, RunStatus::running);
+  std::size_t const recorded = before->evaluations.size();
+  ASSERT_LT(recorded, kBudget);
+
+  FakeCandidateEvaluator resumed_fake(test::landscape);
+  auto resumed = resume(RunId(1), task, resumed_fake, *store);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  EXPECT_EQ(resumed->points, kBudget);
+  EXPECT_GE(resumed->from_store, recorded);  // the killed run's work is replayed, not redone
+  EXPECT_EQ(resumed_fake.calls(), kBudget - resumed->from_store + 1);
+  EXPECT_EQ(resumed->incumbent_config, reference->incumbent_config);
+  EXPECT_EQ(resumed->incumbent_screen_speedup, reference->incumbent_screen_speedup);
+
+  // Same points in the same order as the uninterrupted run.
+  auto a = reference_store.load_run(reference->run);
+  auto b = store->load_run(RunId(1));
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->candidates.size(), b->candidates.size());
+  for (std::size_t i = 0; i < a->candidates.size(); ++i)
+    EXPECT_EQ(a->candidates[i].candidate.key, b->candidates[i].candidate.key) << i;
+  EXPECT_EQ(b->run.status, RunStatus::finished);
+
+  auto again = resume(RunId(1), task, resumed_fake, *store);
+  ASSERT_FALSE(again);
+  EXPECT_NE(again.error().message.find("finished"), std::string::npos);
+}
+
+TEST_F(OptimizeFixture, ResumeRefusesUnknownRunsAndOtherTasks) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  auto missing = resume(RunId(9), task, fake, store);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::not_found);
+  kopt::Run foreign;
+  foreign.task_name = "other";
+  auto id = store.create_run(foreign);
+  ASSERT_TRUE(id);
+  auto not_ours = resume(*id, task, fake, store);
+  ASSERT_FALSE(not_ours);
+  EXPECT_NE(not_ours.error().message.find("options"), std::string::npos);
+}
+
+TEST_F(OptimizeFixture, SourceWithoutKnobsIsRefused) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  auto result = optimize(task, "__global__ void vector_add() {}\n", options("mcts", 5), fake, store);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("kopt:knob"), std::string::npos);
+  EXPECT_EQ(fake.calls(), 0u);
+}
+
+}  // namespace
+}  // namespace kopt

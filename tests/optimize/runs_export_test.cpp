@@ -1,0 +1,163 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli/arguments.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/store.hpp"
+#include "optimize/optimize_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+struct RunsFixture : ::testing::Test {
+  void SetUp() override {
+    auto loaded = load_task(test::kTaskDir);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    auto opened = Store::open(dir.path() / "kopt.db");
+    ASSERT_TRUE(opened) << opened.error().message;
+    store.emplace(std::move(*opened));
+    OptimizeOptions options;
+    options.strategy = "random";
+    options.max_evaluations = 10;
+    options.seed = 3;
+    FakeCandidateEvaluator fake(test::landscape);
+    auto result = optimize(*loaded, test::read_text(test::kTunable), options, fake, *store);
+    ASSERT_TRUE(result) << result.error().message;
+    run = result->run;
+    best_config = result->incumbent_config;
+  }
+  test::TempDir dir;
+  std::optional<Store> store;
+  RunId run;
+  std::string best_config;
+};
+
+TEST_F(RunsFixture, RunsAreSummarisedAsTextAndJson) {
+  auto runs = summarise_runs(*store);
+  ASSERT_TRUE(runs) << runs.error().message;
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ(runs->front().status, "finished");
+  EXPECT_EQ(runs->front().strategy, "random");
+  EXPECT_EQ(runs->front().candidates, 10u);
+  EXPECT_EQ(runs->front().evaluations, 11u);
+  ASSERT_TRUE(runs->front().best_confirmed_speedup);
+  auto json = runs_to_json(*runs);
+  EXPECT_EQ(json["schema"], "kopt.runs/1");
+  EXPECT_EQ(json["runs"][0]["id"], run.value());
+  EXPECT_EQ(json["runs"][0]["task"], "vector_add");
+  std::string const text = render_runs(*runs);
+  EXPECT_NE(text.find("vector_add"), std::string::npos);
+  EXPECT_NE(text.find("finished"), std::string::npos);
+  EXPECT_EQ(render_runs({}), "no runs in this store\n");
+}
+
+TEST_F(RunsFixture, ExportWritesTheConfirmedBestSource) {
+  auto const out = dir.path() / "best.cu";
+  auto exported = export_best(*store, run, out);
+  ASSERT_TRUE(exported) << exported.error().message;
+  EXPECT_EQ(exported->tier, "confirm");
+  EXPECT_EQ(test::read_text(out), exported->source);
+  EXPECT_NE(exported->source.find("// kopt optimize: " + best_config), std::string::npos);
+  auto missing = export_best(*store, RunId(42), out);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::not_found);
+}
+
+TEST_F(RunsFixture, ExportOfARunWithoutOkCandidatesFails) {
+  auto loaded = load_task(test::kTaskDir);
+  ASSERT_TRUE(loaded);
+  OptimizeOptions options;
+  options.strategy = "random";
+  options.max_evaluations = 3;
+  FakeCandidateEvaluator failing([](auto const&) {
+    return FakeResult{CandidateStatus::wrong_output, "bad", {}, {}};
+  });
+  auto result = optimize(*loaded, test::read_text(test::kTunable), options, failing, *store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_FALSE(result->incumbent);
+  EXPECT_FALSE(result->confirmed);
+  auto exported = export_best(*store, result->run, dir.path() / "none.cu");
+  ASSERT_FALSE(exported);
+  EXPECT_NE(exported.error().message.find("no candidate passed verification"), std::string::npos);
+}
+
+// ---- argument handling -----------------------------------------------------------------------------
+
+cli::ParsedCommandLine parse(std::vector<char const*> argv, std::string* err_text = nullptr) {
+  argv.insert(argv.begin(), "kopt");
+  std::ostringstream out, err;
+  auto parsed = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err);
+  if (err_text) *err_text = err.str();
+  return parsed;
+}
+
+TEST(OptimizeArguments, NewRunTakesTaskSourceBudgetStrategyAndSeed) {
+  auto parsed =
+      parse({"optimize", "tasks/a", "--from", "k.cu", "--budget", "12", "--time", "30", "--strategy",
+             "greedy", "--seed", "5", "--store", "x.db", "--json", "--flag=-lineinfo"});
+  ASSERT_TRUE(parsed.arguments);
+  EXPECT_EQ(parsed.arguments->command, cli::Command::optimize);
+  auto const& a = parsed.arguments->optimize;
+  EXPECT_EQ(a.task_dir, "tasks/a");
+  EXPECT_EQ(a.from, "k.cu");
+  EXPECT_EQ(a.budget, 12u);
+  EXPECT_EQ(a.time_s, 30.0);
+  EXPECT_EQ(a.strategy, "greedy");
+  EXPECT_EQ(a.seed, 5u);
+  EXPECT_EQ(a.store, "x.db");
+  EXPECT_TRUE(a.json);
+  EXPECT_EQ(a.flags, (std::vector<std::string>{"-lineinfo"}));
+  EXPECT_TRUE(cli::check_optimize_args(a));
+}
+
+TEST(OptimizeArguments, DefaultsAndBadValues) {
+  auto parsed = parse({"optimize", "t", "--from", "k.cu"});
+  ASSERT_TRUE(parsed.arguments);
+  EXPECT_EQ(parsed.arguments->optimize.budget, 100u);
+  EXPECT_EQ(parsed.arguments->optimize.strategy, "mcts");
+  EXPECT_EQ(parsed.arguments->optimize.seed, 1u);
+  std::string err;
+  EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--strategy", "annealing"}, &err).exit_code, 2);
+  EXPECT_NE(err.find("annealing"), std::string::npos);
+  EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--budget", "0"}).exit_code, 2);
+  EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--time", "-1"}).exit_code, 2);
+  EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--budget", "many"}).exit_code, 2);
+}
+
+TEST(OptimizeArguments, ResumeExcludesTaskAndSource) {
+  auto resume = parse({"optimize", "--resume", "3"});
+  ASSERT_TRUE(resume.arguments);
+  EXPECT_EQ(resume.arguments->optimize.resume, 3);
+  EXPECT_TRUE(cli::check_optimize_args(resume.arguments->optimize));
+  auto both = parse({"optimize", "t", "--from", "k.cu", "--resume", "3"});
+  ASSERT_TRUE(both.arguments);
+  EXPECT_FALSE(cli::check_optimize_args(both.arguments->optimize));
+  auto neither = parse({"optimize"});
+  ASSERT_TRUE(neither.arguments);
+  auto status = cli::check_optimize_args(neither.arguments->optimize);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message.find("<task-dir>"), std::string::npos);
+  auto no_source = parse({"optimize", "t"});
+  ASSERT_TRUE(no_source.arguments);
+  EXPECT_FALSE(cli::check_optimize_args(no_source.arguments->optimize));
+}
+
+TEST(OptimizeArguments, RunsAndExport) {
+  auto runs = parse({"runs", "--store", "s.db", "--json"});
+  ASSERT_TRUE(runs.arguments);
+  EXPECT_EQ(runs.arguments->command, cli::Command::runs);
+  EXPECT_EQ(runs.arguments->runs.store, "s.db");
+  EXPECT_TRUE(runs.arguments->runs.json);
+  auto exp = parse({"export", "4", "-o", "best.cu"});
+  ASSERT_TRUE(exp.arguments);
+  EXPECT_EQ(exp.arguments->command, cli::Command::export_run);
+  EXPECT_EQ(exp.arguments->export_run.run, 4);
+  EXPECT_EQ(exp.arguments->export_run.out, "best.cu");
+  EXPECT_EQ(parse({"export", "4"}).exit_code, 2);  // -o is required
+  EXPECT_EQ(parse({"export", "0", "-o", "b.cu"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace kopt
