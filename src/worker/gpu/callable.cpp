@@ -35,8 +35,7 @@ cudaError_t to_runtime_error(CUresult result) {
 class LauncherCallable final : public Callable {
  public:
   using Entry = void (*)(void**);
-  LauncherCallable(void* handle, Entry entry, std::string path)
-      : handle_(handle), entry_(entry), path_(std::move(path)) {}
+  LauncherCallable(void* handle, Entry entry) : handle_(handle), entry_(entry) {}
   ~LauncherCallable() override {
     if (handle_ != nullptr) dlclose(handle_);
   }
@@ -48,12 +47,10 @@ class LauncherCallable final : public Callable {
     entry_(args);
     return cudaPeekAtLastError();
   }
-  std::string describe() const override { return "launcher " + path_; }
 
  private:
   void* handle_;
   Entry entry_;
-  std::string path_;
 };
 
 class KernelCallable final : public Callable {
@@ -109,17 +106,8 @@ class KernelCallable final : public Callable {
   cudaError_t call(void** args) override {
     CUresult r = driver().launch_kernel(function_, grid_[0], grid_[1], grid_[2], block_[0], block_[1],
                                         block_[2], shared_, CU_STREAM_PER_THREAD, args, nullptr);
-    if (r != CUDA_SUCCESS) {
-      last_launch_error_ = driver_error_text(r);
-      return to_runtime_error(r);
-    }
+    if (r != CUDA_SUCCESS) return to_runtime_error(r);
     return cudaPeekAtLastError();
-  }
-  std::string describe() const override {
-    return "kernel " + ref_.symbol + " grid(" + std::to_string(grid_[0]) + "," + std::to_string(grid_[1]) +
-           "," + std::to_string(grid_[2]) + ") block(" + std::to_string(block_[0]) + "," +
-           std::to_string(block_[1]) + "," + std::to_string(block_[2]) + ") shared " +
-           std::to_string(shared_);
   }
 
  private:
@@ -129,7 +117,6 @@ class KernelCallable final : public Callable {
   std::array<unsigned, 3> grid_{1, 1, 1};
   std::array<unsigned, 3> block_{1, 1, 1};
   unsigned shared_ = 0;
-  std::string last_launch_error_;
 };
 
 }  // namespace
@@ -149,7 +136,7 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
       return make_error(ErrorCode::not_found, "symbol '" + ref.symbol + "' not found in " + ref.path);
     }
     auto entry = reinterpret_cast<LauncherCallable::Entry>(sym);
-    return std::unique_ptr<Callable>(std::make_unique<LauncherCallable>(handle, entry, ref.path));
+    return std::unique_ptr<Callable>(std::make_unique<LauncherCallable>(handle, entry));
   }
   if (ref.mode == "kernel") {
     CUmodule module = nullptr;

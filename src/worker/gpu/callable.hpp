@@ -23,8 +23,6 @@ class Callable {
   virtual Status prepare(ScalarEnv const& env) = 0;
   // Issues the work; returns the launch error, if any. Does not synchronise.
   virtual cudaError_t call(void** args) = 0;
-  // For graph capture: whether call() enqueues on cudaStreamPerThread only.
-  virtual std::string describe() const = 0;
 };
 
 // Loads the artifact. An Error here is the candidate's load_error (message says what is missing).
