@@ -11,7 +11,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "compile/sha256.hpp"
+#include "kopt/sha256.hpp"
 
 namespace kopt::detail {
 namespace {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "kopt/optimize.hpp"
+#include "kopt/sha256.hpp"
 
 namespace kopt {
 
@@ -41,19 +42,6 @@ Result<CandidateInput> materialise(TuningSpace const& space, Configuration const
   return candidate;
 }
 
-namespace {
-
-// FNV-1a, 64 bits, from a given offset basis.
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash) {
-  for (char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
-}  // namespace
-
 CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const& target) {
   std::string text = to_string(candidate.mode).data();
   text += '\0';
@@ -66,9 +54,7 @@ CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const
   text += target.arch;
   text += '\0';
   text += target.toolkit;
-  std::uint64_t const low = fnv1a(text, 0xcbf29ce484222325ULL);
-  std::uint64_t const high = fnv1a(text, 0x84222325cbf29ce4ULL ^ low);
-  return CandidateKey(fmt::format("{:016x}{:016x}", high, low));
+  return CandidateKey(sha256_hex(text).substr(0, 32));  // 128 bits, as the compile cache
 }
 
 }  // namespace kopt

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compile/sha256.hpp"
 #include "compile_test_support.hpp"
 #include "kopt/compile.hpp"
+#include "kopt/sha256.hpp"
 
 namespace kopt {
 namespace {
@@ -21,7 +21,7 @@ using testing::TempDir;
 constexpr char kKernel[] = "extern \"C\" __global__ void k(float* o) { o[threadIdx.x] *= 3.0f; }\n";
 
 std::string sha256_hex(std::string const& text) {
-  detail::Sha256 hash;
+  Sha256 hash;
   hash.update(text);
   return hash.hex_digest();
 }
@@ -32,7 +32,7 @@ TEST(Sha256, MatchesStandardVectors) {
   EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   // Fed in pieces across the 64-byte block boundary.
-  detail::Sha256 pieces;
+  Sha256 pieces;
   std::string const million(1000000, 'a');
   for (std::size_t i = 0; i < million.size(); i += 1000)
     pieces.update(std::string_view(million).substr(i, 1000));
