@@ -72,6 +72,14 @@ PY
   done
 fi
 
+if [ $RUN_EXAMPLES = 1 ]; then
+  rm -f "$OUT_DIR/optimize.db"*
+  timeout "$STEP_TIMEOUT" "$KOPT" optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu \
+    --budget 24 --strategy mcts --seed 1 --store "$OUT_DIR/optimize.db" --json > "$OUT_DIR/optimize-vector_add.json" 2> "$OUT_DIR/optimize-vector_add.log"
+  rc=$?
+  add "optimize vector_add (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-vector_add.json'));b=j['best'] or {};print(j['points'], 'points', j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'screen', b.get('screen_speedup'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_speedup'))" 2>&1 | tail -1)"
+fi
+
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then
   timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
   rc=$?
