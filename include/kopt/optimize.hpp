@@ -24,8 +24,7 @@
 
 namespace kopt {
 
-// The store's types, without its header: store.hpp and search.hpp both define kopt::Evaluation and
-// kopt::ActionMemory, so no file may include both; this header includes neither.
+// The store's types, without its header (this header needs neither the store's nor the search's API).
 class Store;
 using RunId = StrongId<struct RunIdTag>;
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
@@ -133,7 +132,13 @@ struct OptimizeOptions {
   std::filesystem::path source_path;  // recorded; the text itself is passed to optimize()
   std::vector<std::string> flags;     // extra compiler flags for every candidate
   bool confirm = true;                // re-evaluate the incumbent on the confirm tier at the end
+  // MCTS: start from what earlier finished runs of the task family learned about each action (a
+  // snapshot taken when the run is created), and add this run's outcomes when it finishes.
+  bool search_memory = true;
 };
+
+// The search-memory family of a task: its `family`, or "task:<name>" when it declares none.
+std::string search_memory_family(TaskSpec const& task);
 
 // "mcts", "greedy", "random", "exhaustive".
 bool is_optimize_strategy(std::string_view name) noexcept;

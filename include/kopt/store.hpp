@@ -110,6 +110,13 @@ struct ActionRecord {
   double mean_log_gain = 0.0;  // mean over tries of log(speedup after / speedup before)
 };
 
+// One outcome of a search action: the reward gain of the child over its parent (log of the speedup
+// ratio; failures count with their status penalty, docs/search.md).
+struct ActionOutcome {
+  std::string action;
+  double log_gain = 0.0;
+};
+
 // A handle on one database file. Movable, not copyable; safe to share between threads (calls are
 // serialized). Several handles, in one process or several, may open the same file.
 class Store {
@@ -152,6 +159,10 @@ class Store {
   Status record_action_outcome(std::string_view task_family, std::string_view action, bool improved,
                                double log_gain);
   Result<std::vector<ActionRecord>> search_memory(std::string_view task_family);  // by action name
+  // What a finished run learned, added in one transaction, once: a second call for the same run
+  // changes nothing and returns Ok (a resumed run replays outcomes it may already have recorded).
+  Status record_search_memory(RunId run, std::string_view task_family,
+                              std::vector<ActionOutcome> const& outcomes);
 
   // PRAGMA integrity_check; an Error lists what it found.
   Status check_integrity();

@@ -110,6 +110,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     options.source_path = std::filesystem::absolute(args.from);
     options.flags = args.flags;
     options.confirm = !args.no_confirm;
+    options.search_memory = !args.no_memory;
   }
   auto task = load_task(task_dir);
   if (!task) return fail(task.error(), ErrorOrigin::input);

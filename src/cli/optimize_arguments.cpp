@@ -42,6 +42,8 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
   optimize->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
+  optimize->add_flag("--no-memory", a.no_memory,
+                     "MCTS: ignore what earlier runs of the task family learned, and teach nothing");
   optimize->callback([&args] { args.command = Command::optimize; });
 
   auto* runs = app.add_subcommand("runs", "List the optimize runs in the store, oldest first.");

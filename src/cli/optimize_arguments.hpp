@@ -28,6 +28,7 @@ struct OptimizeArgs {
   std::string arch;
   int device = 0;
   bool no_confirm = false;
+  bool no_memory = false;
 };
 
 struct RunsArgs {

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "kopt/optimize_space.hpp"
+#include "run_action_memory.hpp"
 #include "run_log.hpp"
 
 namespace kopt {
@@ -168,7 +169,9 @@ class TrackingStrategy final : public Strategy {
   OptimizeProgressCallback const& progress_;
 };
 
-std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name) {
+std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name,
+                                                 std::shared_ptr<optimize_detail::RunActionMemory> memory) {
+  if (name == "mcts") return make_mcts_strategy(MctsConfig{}, std::move(memory));
   return make_strategy(name == "greedy" ? std::string_view("hill") : name);
 }
 
@@ -194,7 +197,8 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
   if (auto status = parsed->check_rules(rules); !status) return status.error();
   TuningSearchSpace space(*parsed, rules, default_configuration(*parsed, source));
 
-  auto strategy = make_optimize_strategy(options.strategy);
+  auto memory = std::make_shared<optimize_detail::RunActionMemory>(log.memory_prior());
+  auto strategy = make_optimize_strategy(options.strategy, memory);
   if (!strategy || !is_optimize_strategy(options.strategy)) {
     return make_error(ErrorCode::invalid_argument,
                       "strategy '" + options.strategy + "': expected mcts, greedy, random or exhaustive");
@@ -247,6 +251,7 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
       result.confirmed = std::move(*report);
     }
   }
+  if (auto status = log.record_memory(memory->outcomes()); !status) return status.error();
   if (auto status = log.finish(true); !status) return status.error();
   return result;
 }

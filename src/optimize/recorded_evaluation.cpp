@@ -52,7 +52,8 @@ nlohmann::json options_json(OptimizeOptions const& options, std::string const& s
           {"source_path", options.source_path.string()},
           {"source", source},
           {"flags", options.flags},
-          {"confirm", options.confirm}};
+          {"confirm", options.confirm},
+          {"search_memory", options.search_memory}};
 }
 
 Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run) {
@@ -75,6 +76,7 @@ Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run)
     }
   }
   options.confirm = json.value("confirm", true);
+  options.search_memory = json.value("search_memory", false);  // runs of older kopt did not use it
   return options;
 }
 

@@ -10,6 +10,40 @@ RecordedEvaluation recorded(kopt::EvaluationRecord const& stored) {
   return RecordedEvaluation{stored.status, stored.message, stored.tier, stored.geomean_speedup, stored.sizes};
 }
 
+nlohmann::json memory_json(std::string const& family, std::vector<ActionRecord> const& records) {
+  nlohmann::json prior = nlohmann::json::array();
+  for (ActionRecord const& record : records)
+    prior.push_back(
+        {{"action", record.action}, {"tries", record.tries}, {"mean_log_gain", record.mean_log_gain}});
+  return {{"family", family}, {"prior", std::move(prior)}};
+}
+
+// The snapshot written by create(); a run without one (memory off, or an older kopt) has none.
+Status read_memory(nlohmann::json const& options, RunId run, std::string& family,
+                   std::vector<MemoryPrior>& prior) {
+  auto const memory = options.find("memory");
+  if (memory == options.end() || memory->is_null()) return Ok{};
+  auto bad = [&](std::string const& field) {
+    return make_error(ErrorCode::invalid_spec, "run " + std::to_string(run.value()) + ": options.memory." +
+                                                   field +
+                                                   ": expected the search-memory snapshot kopt wrote");
+  };
+  if (!memory->is_object() || !memory->contains("family") || !(*memory)["family"].is_string())
+    return bad("family");
+  family = (*memory)["family"].get<std::string>();
+  auto const entries = memory->find("prior");
+  if (entries == memory->end() || !entries->is_array()) return bad("prior");
+  for (auto const& entry : *entries) {
+    if (!entry.is_object() || !entry.contains("action") || !entry["action"].is_string() ||
+        !entry.contains("tries") || !entry["tries"].is_number_integer() || !entry.contains("mean_log_gain") ||
+        !entry["mean_log_gain"].is_number())
+      return bad("prior");
+    prior.push_back(MemoryPrior{entry["action"].get<std::string>(), entry["tries"].get<std::int64_t>(),
+                                entry["mean_log_gain"].get<double>()});
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<RunLog> RunLog::create(Store& store, TaskSpec const& task, std::string const& source,
@@ -20,15 +54,27 @@ Result<RunLog> RunLog::create(Store& store, TaskSpec const& task, std::string co
   run.options = options_json(options, source);
   run.seed = options.seed;
   run.budget = {{"evaluations", options.max_evaluations}, {"seconds", options.max_wall_seconds}};
+  if (options.search_memory) {
+    std::string const family = search_memory_family(task);
+    auto records = store.search_memory(family);
+    if (!records) return records.error();
+    run.options["memory"] = memory_json(family, *records);
+  }
   auto id = store.create_run(run);
   if (!id) return id.error();
-  return RunLog(store, *id);
+  RunLog log(store, *id);
+  if (auto status = read_memory(run.options, *id, log.memory_family_, log.memory_prior_); !status)
+    return status.error();
+  return log;
 }
 
 Result<RunLog> RunLog::reopen(Store& store, RunId run) {
   auto history = store.load_run(run);
   if (!history) return history.error();
   RunLog log(store, run);
+  if (auto status = read_memory(history->run.run.options, run, log.memory_family_, log.memory_prior_);
+      !status)
+    return status.error();
   std::map<std::int64_t, std::string> key_of;
   for (StoredCandidate const& candidate : history->candidates) {
     key_of[candidate.id.value()] = candidate.candidate.key.value();
@@ -90,6 +136,14 @@ Result<CandidateId> RunLog::record(CandidateKey const& key, CandidateInput const
   ids_[key.value()] = *id;
   own_[{key.value(), evaluation.tier}] = evaluation;
   return *id;
+}
+
+Status RunLog::record_memory(std::vector<std::pair<std::string, double>> const& outcomes) {
+  if (memory_family_.empty()) return Ok{};
+  std::vector<ActionOutcome> rows;
+  rows.reserve(outcomes.size());
+  for (auto const& [action, gain] : outcomes) rows.push_back(ActionOutcome{action, gain});
+  return store_->record_search_memory(id_, memory_family_, rows);
 }
 
 Status RunLog::finish(bool finished) {

@@ -1,5 +1,4 @@
-// Private to src/optimize: what the driver records in the store and reads back, in types that need
-// neither store.hpp nor search.hpp (the two cannot share a file; see kopt/optimize.hpp).
+// Private to src/optimize: what the driver records in the store and reads back.
 #pragma once
 
 #include <map>
@@ -35,9 +34,17 @@ struct OutcomeData {
 };
 OutcomeData outcome_of(RecordedEvaluation const& evaluation);
 
-// The optimize options as the run's `options` JSON, and back.
+// The optimize options as the run's `options` JSON, and back (the search-memory snapshot is added and
+// read by RunLog).
 nlohmann::json options_json(OptimizeOptions const& options, std::string const& source);
 Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run);
+
+// What earlier runs learned about one action, as the run saw it when it was created.
+struct MemoryPrior {
+  std::string action;
+  std::int64_t tries = 0;
+  double mean_gain = 0.0;
+};
 
 // One run in the store.
 class RunLog {
@@ -59,12 +66,21 @@ class RunLog {
                              RecordedEvaluation const& evaluation, EvaluationTarget const& target);
   Status finish(bool finished);
 
+  // The run's search-memory family ("" when the run does not use search memory) and the snapshot of
+  // the store's memory for it taken at creation (kept in the run's options, so a resume sees it too).
+  std::string const& memory_family() const noexcept { return memory_family_; }
+  std::vector<MemoryPrior> const& memory_prior() const noexcept { return memory_prior_; }
+  // What the finished run learned; the store adds it once per run.
+  Status record_memory(std::vector<std::pair<std::string, double>> const& outcomes);
+
  private:
   RunLog(Store& store, RunId id) : store_(&store), id_(id) {}
   Store* store_;
   RunId id_;
   std::map<std::pair<std::string, std::string>, RecordedEvaluation> own_;  // (key, tier) -> newest
   std::map<std::string, CandidateId> ids_;
+  std::string memory_family_;
+  std::vector<MemoryPrior> memory_prior_;
 };
 
 }  // namespace kopt::optimize_detail

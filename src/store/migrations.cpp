@@ -69,8 +69,14 @@ CREATE TABLE search_memory (
 PRAGMA application_id = 1802465396;
 )sql";
 
+// Version 2: whether a run's search-memory outcomes were added (Store::record_search_memory is once per
+// run, so a resumed run that finishes twice, or a crash between the two writes, never counts twice).
+constexpr char const* kRunsMemoryRecorded =
+    "ALTER TABLE runs ADD COLUMN memory_recorded INTEGER NOT NULL DEFAULT 0;";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
+    Migration{"runs.memory_recorded", kRunsMemoryRecorded},
 };
 
 }  // namespace

@@ -134,6 +134,9 @@ TEST_F(OptimizeFixture, SecondRunOfTheSameSourceEvaluatesNothingNew) {
   FakeCandidateEvaluator second(test::landscape);
   OptimizeOptions no_confirm = options("mcts", 25);
   no_confirm.confirm = false;
+  // With the first run's search memory MCTS would order its expansions differently (the prior), and
+  // visit points the first run did not; without it, it proposes exactly the same points.
+  no_confirm.search_memory = false;
   auto b = optimize(task, source, no_confirm, second, store);
   ASSERT_TRUE(b) << b.error().message;
   EXPECT_EQ(second.calls(), 0u);
@@ -250,9 +253,80 @@ TEST_F(OptimizeFixture, ResumeAfterSigkillReachesTheSameBest) {
     EXPECT_EQ(a->candidates[i].candidate.key, b->candidates[i].candidate.key) << i;
   EXPECT_EQ(b->run.status, RunStatus::finished);
 
+  // The search memory learned from the killed-and-resumed run equals the uninterrupted run's.
+  auto const family = search_memory_family(task);
+  auto memory_a = reference_store.search_memory(family);
+  auto memory_b = store->search_memory(family);
+  ASSERT_TRUE(memory_a && memory_b);
+  ASSERT_FALSE(memory_a->empty());
+  ASSERT_EQ(memory_a->size(), memory_b->size());
+  for (std::size_t i = 0; i < memory_a->size(); ++i) {
+    EXPECT_EQ((*memory_a)[i].action, (*memory_b)[i].action);
+    EXPECT_EQ((*memory_a)[i].tries, (*memory_b)[i].tries) << (*memory_a)[i].action;
+    EXPECT_DOUBLE_EQ((*memory_a)[i].mean_log_gain, (*memory_b)[i].mean_log_gain);
+  }
+
   auto again = resume(RunId(1), task, resumed_fake, *store);
   ASSERT_FALSE(again);
   EXPECT_NE(again.error().message.find("finished"), std::string::npos);
+}
+
+TEST_F(OptimizeFixture, MctsRunsTeachTheSearchMemoryOfTheirTaskFamily) {
+  Store store = open_store();
+  auto const family = search_memory_family(task);
+  EXPECT_EQ(family, task.family.empty() ? "task:" + task.name : task.family);
+  FakeCandidateEvaluator fake(test::landscape);
+  auto first = optimize(task, source, options("mcts", 20, 3), fake, store);
+  ASSERT_TRUE(first) << first.error().message;
+  auto learned = store.search_memory(family);
+  ASSERT_TRUE(learned) << learned.error().message;
+  ASSERT_FALSE(learned->empty());
+  std::int64_t tries = 0;
+  for (ActionRecord const& record : *learned) {
+    EXPECT_NE(record.action.find(':'), std::string::npos) << record.action;  // knob moves, e.g. VEC:+1
+    tries += record.tries;
+  }
+  // Every expansion but the roots' first points came from an action.
+  auto history = store.load_run(first->run);
+  ASSERT_TRUE(history);
+  std::int64_t with_action = 0;
+  for (auto const& candidate : history->candidates) with_action += candidate.candidate.action.empty() ? 0 : 1;
+  EXPECT_EQ(tries, with_action);
+
+  // The next run starts from a snapshot of that memory, kept in its options for resume.
+  auto second = optimize(task, source, options("mcts", 10, 4), fake, store);
+  ASSERT_TRUE(second) << second.error().message;
+  auto second_history = store.load_run(second->run);
+  ASSERT_TRUE(second_history);
+  auto const& snapshot = second_history->run.run.options["memory"];
+  EXPECT_EQ(snapshot["family"], family);
+  ASSERT_EQ(snapshot["prior"].size(), learned->size());
+  for (std::size_t i = 0; i < learned->size(); ++i) {
+    EXPECT_EQ(snapshot["prior"][i]["action"], (*learned)[i].action);
+    EXPECT_EQ(snapshot["prior"][i]["tries"], (*learned)[i].tries);
+  }
+  auto after = store.search_memory(family);
+  ASSERT_TRUE(after);
+  std::int64_t tries_after = 0;
+  for (ActionRecord const& record : *after) tries_after += record.tries;
+  EXPECT_GT(tries_after, tries);  // the second run taught it too
+}
+
+TEST_F(OptimizeFixture, SearchMemoryOffNeitherReadsNorWrites) {
+  Store store = open_store();
+  ASSERT_TRUE(store.record_action_outcome(search_memory_family(task), "BLOCK:+1", true, 5.0));
+  FakeCandidateEvaluator fake(test::landscape);
+  auto o = options("mcts", 15, 3);
+  o.search_memory = false;
+  auto run = optimize(task, source, o, fake, store);
+  ASSERT_TRUE(run) << run.error().message;
+  auto history = store.load_run(run->run);
+  ASSERT_TRUE(history);
+  EXPECT_FALSE(history->run.run.options.contains("memory"));
+  auto memory = store.search_memory(search_memory_family(task));
+  ASSERT_TRUE(memory);
+  ASSERT_EQ(memory->size(), 1u);
+  EXPECT_EQ((*memory)[0].tries, 1);
 }
 
 TEST_F(OptimizeFixture, ResumeRefusesUnknownRunsAndOtherTasks) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <fstream>
+#include <vector>
 
 #include "kopt/store.hpp"
 #include "store/connection.hpp"
@@ -69,21 +70,29 @@ TEST(StoreMigrations, EmptyFileIsAVersionZeroDatabase) {
   EXPECT_EQ(raw_int(path, "PRAGMA user_version"), store_schema_version());
 }
 
+// kopt's own migrations followed by `extra` (for tests of what comes after the current version).
+std::vector<store_detail::Migration> real_migrations_and(std::vector<store_detail::Migration> const& extra) {
+  auto const real = store_detail::store_migrations();
+  std::vector<store_detail::Migration> all(real.begin(), real.end());
+  all.insert(all.end(), extra.begin(), extra.end());
+  return all;
+}
+
 TEST(StoreMigrations, OnlyMissingMigrationsRunInOrder) {
   test::TempDir dir;
   auto path = dir.path() / "kopt.db";
-  ASSERT_TRUE(Store::open(path));  // at version 1 (the real first migration)
-  std::array const migrations = {
-      store_detail::store_migrations()[0],
+  ASSERT_TRUE(Store::open(path));  // at the current version
+  int const current = store_schema_version();
+  auto const migrations = real_migrations_and({
       store_detail::Migration{"extra table", "CREATE TABLE extra (x INTEGER); INSERT INTO extra VALUES (7);"},
       store_detail::Migration{"extra column", "ALTER TABLE extra ADD COLUMN y INTEGER DEFAULT 3;"},
-  };
+  });
   auto connection = store_detail::open_connection(path);
   ASSERT_TRUE(connection) << connection.error().message;
   auto migrated = store_detail::apply_migrations(**connection, migrations);
   ASSERT_TRUE(migrated) << migrated.error().message;
-  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 3);
-  EXPECT_EQ(raw_int(path, "SELECT x + y FROM extra"), 10);  // both ran, the first one was not re-run
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), current + 2);
+  EXPECT_EQ(raw_int(path, "SELECT x + y FROM extra"), 10);  // both ran, the earlier ones were not re-run
   // Already current: nothing runs again (a re-run of the INSERT would make two rows).
   ASSERT_TRUE(store_detail::apply_migrations(**connection, migrations));
   EXPECT_EQ(raw_int(path, "SELECT count(*) FROM extra"), 1);
@@ -93,20 +102,40 @@ TEST(StoreMigrations, FailedMigrationLeavesThePreviousVersion) {
   test::TempDir dir;
   auto path = dir.path() / "kopt.db";
   ASSERT_TRUE(Store::open(path));
-  std::array const migrations = {
-      store_detail::store_migrations()[0],
+  int const current = store_schema_version();
+  auto const migrations = real_migrations_and({
       store_detail::Migration{"broken", "CREATE TABLE half (x INTEGER); SELECT * FROM no_such_table;"},
-  };
+  });
   auto connection = store_detail::open_connection(path);
   ASSERT_TRUE(connection);
   auto migrated = store_detail::apply_migrations(**connection, migrations);
   ASSERT_FALSE(migrated);
-  EXPECT_NE(migrated.error().message.find("migration to schema version 2"), std::string::npos)
+  EXPECT_NE(migrated.error().message.find("migration to schema version " + std::to_string(current + 1)),
+            std::string::npos)
       << migrated.error().message;
   EXPECT_NE(migrated.error().message.find(path.string()), std::string::npos);
   connection->reset();
-  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), current);
   EXPECT_EQ(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'half'"), 0);  // rolled back
+}
+
+TEST(StoreMigrations, VersionOneDatabaseGainsTheMemoryRecordedColumn) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  {
+    auto connection = store_detail::open_connection(path);
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(store_detail::apply_migrations(**connection, store_detail::store_migrations().first(1)));
+  }
+  raw_exec(path,
+           "INSERT INTO runs (task_name, task_dir, options, seed, budget, status, started_at) "
+           "VALUES ('t', '/t', '{}', 1, '{}', 'finished', '2026-11-30T00:00:00Z')");
+  ASSERT_EQ(raw_int(path, "PRAGMA user_version"), 1);
+  auto store = Store::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(raw_int(path, "SELECT memory_recorded FROM runs WHERE id = 1"), 0);  // old runs: not yet
+  ASSERT_TRUE(store->record_search_memory(RunId(1), "f", {{"A:+1", 0.5}}));
+  EXPECT_EQ(raw_int(path, "SELECT memory_recorded FROM runs WHERE id = 1"), 1);
 }
 
 TEST(StoreMigrations, NewerSchemaIsAClearError) {

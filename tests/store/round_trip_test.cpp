@@ -192,6 +192,43 @@ TEST_F(StoreRoundTrip, SearchMemoryAccumulatesTriesImprovementsAndMeanGain) {
   EXPECT_FALSE(store().record_action_outcome("", "unroll", true, 0.1));
 }
 
+TEST_F(StoreRoundTrip, RunSearchMemoryIsRecordedOncePerRun) {
+  auto run = store().create_run(sample_run());
+  ASSERT_TRUE(run);
+  std::vector<ActionOutcome> const outcomes = {{"BLOCK:+1", 0.2}, {"BLOCK:+1", -0.4}, {"VEC:-1", 0.1}};
+  ASSERT_TRUE(store().record_search_memory(*run, "gemm", outcomes));
+  ASSERT_TRUE(store().record_search_memory(*run, "gemm", outcomes));  // a resumed run finishing again
+  auto memory = store().search_memory("gemm");
+  ASSERT_TRUE(memory) << memory.error().message;
+  ASSERT_EQ(memory->size(), 2u);
+  EXPECT_EQ((*memory)[0].action, "BLOCK:+1");
+  EXPECT_EQ((*memory)[0].tries, 2);
+  EXPECT_EQ((*memory)[0].improvements, 1);
+  EXPECT_NEAR((*memory)[0].mean_log_gain, -0.1, 1e-12);
+  EXPECT_EQ((*memory)[1].tries, 1);
+
+  auto other = store().create_run(sample_run());
+  ASSERT_TRUE(other);
+  ASSERT_TRUE(store().record_search_memory(*other, "gemm", {{"VEC:-1", 0.3}}));
+  memory = store().search_memory("gemm");
+  ASSERT_TRUE(memory);
+  EXPECT_EQ((*memory)[1].tries, 2);
+  EXPECT_NEAR((*memory)[1].mean_log_gain, 0.2, 1e-12);
+
+  auto unknown = store().record_search_memory(RunId(999), "gemm", outcomes);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::not_found);
+  auto third = store().create_run(sample_run());
+  ASSERT_TRUE(third);
+  auto bad = store().record_search_memory(*third, "gemm", {{"VEC:+1", 0.1}, {"", 0.1}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::invalid_argument);
+  memory = store().search_memory("gemm");
+  ASSERT_TRUE(memory);
+  EXPECT_EQ(memory->size(), 2u);  // nothing of the refused batch was written
+  ASSERT_TRUE(store().record_search_memory(*third, "gemm", {{"VEC:+1", 0.1}}));  // not claimed by the refusal
+}
+
 TEST_F(StoreRoundTrip, DataSurvivesReopening) {
   auto run = store().create_run(sample_run());
   ASSERT_TRUE(run);
