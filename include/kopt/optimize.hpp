@@ -122,6 +122,32 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::size_t confirm_calls_ = 0;
 };
 
+// For ablations and tests: answers each candidate with the evaluation a recorded run (typically an
+// exhaustive one on a GPU) holds for the same knob values, on one tier, without compiling or running
+// anything. A configuration the run does not hold is an error (not_found).
+class RecordedRunEvaluator final : public CandidateEvaluator {
+ public:
+  static Result<std::unique_ptr<RecordedRunEvaluator>> create(Store& store, RunId run,
+                                                              std::string_view tier = "screen");
+  ~RecordedRunEvaluator() override;
+  RecordedRunEvaluator(RecordedRunEvaluator const&) = delete;
+  RecordedRunEvaluator& operator=(RecordedRunEvaluator const&) = delete;
+
+  EvaluationTarget target() const override;  // the recorded device and toolkit
+  Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
+                                                std::vector<CandidateInput> const& candidates,
+                                                TimingTier tier) override;
+  std::size_t configurations() const noexcept;           // distinct knob settings recorded
+  std::size_t calls() const noexcept { return calls_; }  // candidates answered
+
+  struct Recording;
+
+ private:
+  explicit RecordedRunEvaluator(std::unique_ptr<Recording> recording);
+  std::unique_ptr<Recording> recording_;
+  std::size_t calls_ = 0;
+};
+
 // ---- the driver ----------------------------------------------------------------------------------
 
 struct OptimizeOptions {
