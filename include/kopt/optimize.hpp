@@ -72,8 +72,8 @@ class CandidateEvaluator {
                                        TimingTier tier);
 };
 
-// The GPU: kopt::Evaluator, one per (tier, flag set), started on first use. Per-candidate knob values
-// travel in the materialised source; flag knobs become the compile options' extra flags.
+// The GPU: kopt::Evaluator, one per timing tier, started on first use. Per-candidate knob values travel
+// in the materialised source, flag knobs as the candidate's own compiler flags.
 class KoptCandidateEvaluator final : public CandidateEvaluator {
  public:
   // Starts the screen-tier evaluator; fails (no_gpu, toolchain_error, ...) like Evaluator::create.

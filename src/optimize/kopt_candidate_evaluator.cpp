@@ -1,4 +1,4 @@
-// KoptCandidateEvaluator: candidates on the GPU through kopt::Evaluator, one per (tier, flag set).
+// KoptCandidateEvaluator: candidates on the GPU through kopt::Evaluator, one per timing tier.
 #include <map>
 #include <utility>
 
@@ -9,19 +9,16 @@ namespace kopt {
 struct KoptCandidateEvaluator::Impl {
   EvalOptions base;
   EvaluationTarget target;
-  std::map<std::pair<TimingTier, std::vector<std::string>>, std::unique_ptr<Evaluator>> evaluators;
+  std::map<TimingTier, std::unique_ptr<Evaluator>> evaluators;
 
-  Result<Evaluator*> evaluator_for(TimingTier tier, std::vector<std::string> const& flags) {
-    auto key = std::make_pair(tier, flags);
-    if (auto it = evaluators.find(key); it != evaluators.end()) return it->second.get();
+  Result<Evaluator*> evaluator_for(TimingTier tier) {
+    if (auto it = evaluators.find(tier); it != evaluators.end()) return it->second.get();
     EvalOptions options = base;
     options.tier = tier;
-    // kopt::Evaluator takes compiler flags per instance, not per candidate: a flag set is an instance.
-    options.compile.extra_flags.insert(options.compile.extra_flags.end(), flags.begin(), flags.end());
     auto created = Evaluator::create(options);
     if (!created) return created.error();
     Evaluator* evaluator = created->get();
-    evaluators.emplace(std::move(key), std::move(*created));
+    evaluators.emplace(tier, std::move(*created));
     return evaluator;
   }
 };
@@ -34,7 +31,7 @@ Result<std::unique_ptr<KoptCandidateEvaluator>> KoptCandidateEvaluator::create(E
   impl->base = std::move(base);
   auto compiler = Compiler::create(impl->base.compile);
   if (!compiler) return compiler.error();
-  auto first = impl->evaluator_for(TimingTier::screen, {});
+  auto first = impl->evaluator_for(TimingTier::screen);
   if (!first) return first.error();
   DeviceInfo const& device = (*first)->device();
   impl->target = EvaluationTarget{device.name, device.uuid, std::to_string(device.driver_version),
@@ -49,26 +46,22 @@ EvaluationTarget KoptCandidateEvaluator::target() const {
 
 Result<std::vector<CandidateReport>> KoptCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
-  std::vector<CandidateReport> reports(candidates.size());
   // Flags travel with each candidate (CandidateSource::flags), so one evaluate() call takes them all
   // and their compiles overlap GPU work; the task's reference never sees them.
-  std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
-  for (std::size_t i = 0; i < candidates.size(); ++i) groups[{}].push_back(i);
-  for (auto const& [flags, indices] : groups) {
-    auto evaluator = impl_->evaluator_for(tier, flags);
-    if (!evaluator) return evaluator.error();
-    std::vector<CandidateSource> sources;
-    for (std::size_t i : indices)
-      sources.push_back(CandidateSource{candidates[i].name, {}, candidates[i].source, candidates[i].flags});
-    auto report = (*evaluator)->evaluate(task, sources);
-    if (!report) return report.error();
-    if (report->candidates.size() != indices.size()) {
-      return make_error(ErrorCode::internal_error,
-                        "evaluator: " + std::to_string(indices.size()) + " candidates sent, " +
-                            std::to_string(report->candidates.size()) + " reports back");
-    }
-    for (std::size_t k = 0; k < indices.size(); ++k) reports[indices[k]] = std::move(report->candidates[k]);
+  auto evaluator = impl_->evaluator_for(tier);
+  if (!evaluator) return evaluator.error();
+  std::vector<CandidateSource> sources;
+  sources.reserve(candidates.size());
+  for (CandidateInput const& candidate : candidates)
+    sources.push_back(CandidateSource{candidate.name, {}, candidate.source, candidate.flags});
+  auto report = (*evaluator)->evaluate(task, sources);
+  if (!report) return report.error();
+  if (report->candidates.size() != candidates.size()) {
+    return make_error(ErrorCode::internal_error,
+                      "evaluator: " + std::to_string(candidates.size()) + " candidates sent, " +
+                          std::to_string(report->candidates.size()) + " reports back");
   }
+  std::vector<CandidateReport> reports = std::move(report->candidates);
   return reports;
 }
 
