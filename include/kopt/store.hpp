@@ -146,10 +146,11 @@ class Store {
   // Evaluations.
   Result<EvaluationId> add_evaluation(CandidateId candidate, EvaluationRecord const& evaluation);
   // The dedupe cache: the newest evaluation of any candidate (in any run) with this content key on
-  // this device and toolkit.
-  Result<std::optional<StoredEvaluation>> find_evaluation_by_key(CandidateKey const& key,
-                                                                 std::string_view device_uuid,
-                                                                 std::string_view toolkit);
+  // this device and toolkit. With `tier`, ok evaluations of other tiers are passed over (their
+  // timings come from another protocol); failures of any tier still answer.
+  Result<std::optional<StoredEvaluation>> find_evaluation_by_key(
+      CandidateKey const& key, std::string_view device_uuid, std::string_view toolkit,
+      std::optional<std::string_view> tier = std::nullopt);
   // The `ok` evaluation with the highest geomean speedup in the run (ties: earliest), optionally
   // restricted to one tier.
   Result<std::optional<BestCandidate>> best_candidate(RunId run,

@@ -102,7 +102,10 @@ std::optional<CandidateId> RunLog::candidate_id(CandidateKey const& key) const {
 
 Result<std::optional<RecordedEvaluation>> RunLog::cached(CandidateKey const& key,
                                                          EvaluationTarget const& target) {
-  auto found = store_->find_evaluation_by_key(key, target.device_uuid, target.toolkit);
+  // Screen-tier timings only: a confirm-tier median (graph replay, more samples) is not comparable with
+  // the screen-tier rewards of the other points.
+  auto found =
+      store_->find_evaluation_by_key(key, target.device_uuid, target.toolkit, std::string_view("screen"));
   if (!found) return found.error();
   if (!*found) return std::optional<RecordedEvaluation>{};
   return std::optional<RecordedEvaluation>{recorded((*found)->evaluation)};

@@ -44,16 +44,19 @@ Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationReco
 
 Result<std::optional<StoredEvaluation>> Store::find_evaluation_by_key(CandidateKey const& key,
                                                                       std::string_view device_uuid,
-                                                                      std::string_view toolkit) {
+                                                                      std::string_view toolkit,
+                                                                      std::optional<std::string_view> tier) {
   std::lock_guard lock(connection_->mutex);
-  auto select = connection_->prepare(
-      "SELECT " + std::string(store_detail::kEvaluationColumns) +
-      " FROM evaluations e JOIN candidates c ON c.id = e.candidate_id"
-      " WHERE c.content_key = ?1 AND e.device_uuid = ?2 AND e.toolkit = ?3 ORDER BY e.id DESC LIMIT 1");
+  auto select =
+      connection_->prepare("SELECT " + std::string(store_detail::kEvaluationColumns) +
+                           " FROM evaluations e JOIN candidates c ON c.id = e.candidate_id"
+                           " WHERE c.content_key = ?1 AND e.device_uuid = ?2 AND e.toolkit = ?3"
+                           " AND (?4 IS NULL OR e.tier = ?4 OR e.status <> 'ok') ORDER BY e.id DESC LIMIT 1");
   if (!select) return std::move(select).error();
   select->bind_text(1, key.value());
   select->bind_text(2, device_uuid);
   select->bind_text(3, toolkit);
+  if (tier) select->bind_text(4, *tier);
   auto row = select->step();
   if (!row) return std::move(row).error();
   if (!*row) return std::optional<StoredEvaluation>();

@@ -67,6 +67,29 @@ TEST_F(StoreLookups, DedupeSpansRunsAndReturnsTheNewestEvaluation) {
   EXPECT_EQ((*hit)->evaluation.tier, "confirm");
 }
 
+TEST_F(StoreLookups, ATierPassesOverOkEvaluationsOfOtherTiersButNotFailures) {
+  auto first = add("tiered", run_);
+  auto screen = store().add_evaluation(first, sample_evaluation(1.1, "GPU-A", "13.0", "screen"));
+  ASSERT_TRUE(screen);
+  ASSERT_TRUE(store().add_evaluation(first, sample_evaluation(1.6, "GPU-A", "13.0", "confirm")));
+  auto hit =
+      store().find_evaluation_by_key(CandidateKey("tiered"), "GPU-A", "13.0", std::string_view("screen"));
+  ASSERT_TRUE(hit && *hit);
+  EXPECT_EQ((*hit)->id, *screen);
+  auto none =
+      store().find_evaluation_by_key(CandidateKey("tiered"), "GPU-A", "13.0", std::string_view("other"));
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_value());
+
+  EvaluationRecord failed = sample_evaluation(std::nullopt, "GPU-A", "13.0", "confirm");
+  failed.status = CandidateStatus::nondeterministic;
+  auto failure = store().add_evaluation(first, failed);
+  ASSERT_TRUE(failure);
+  hit = store().find_evaluation_by_key(CandidateKey("tiered"), "GPU-A", "13.0", std::string_view("screen"));
+  ASSERT_TRUE(hit && *hit);
+  EXPECT_EQ((*hit)->id, *failure);  // a failure is a failure on any tier
+}
+
 TEST_F(StoreLookups, FailedEvaluationsAreCachedToo) {
   auto candidate = add("broken", run_);
   EvaluationRecord failed = sample_evaluation(std::nullopt, "GPU-A", "13.0");
