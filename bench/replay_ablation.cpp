@@ -156,6 +156,16 @@ int main(int argc, char** argv) {
             return 4;
           }
           double const share = *exhaustive_best > 0.0 ? *found / *exhaustive_best : 0.0;
+          if (*found == 0.0) {  // nothing ok: say what the search saw
+            auto history = scratch_store->load_run(searched->run);
+            std::string seen;
+            if (history) {
+              for (auto const& e : history->evaluations)
+                seen += fmt::format(" {}[{}]", kopt::to_string(e.evaluation.status), e.evaluation.tier);
+            }
+            fmt::print(stderr, "run {} {} seed {}: no ok screen evaluation; {} points:{}\n", id, strategy,
+                       seed, searched->points, seen);
+          }
           result.found.push_back(share);
           if (share >= 0.95) ++result.reached;
           ++seeds_run;

@@ -35,6 +35,21 @@ struct Evaluator::Impl {
 
 namespace {
 
+// "compilation failed: <the compiler's first error line>" (or its first line when none says error).
+std::string compile_failure_message(std::string const& diagnostics) {
+  std::string first;
+  std::size_t start = 0;
+  while (start < diagnostics.size()) {
+    std::size_t end = diagnostics.find('\n', start);
+    if (end == std::string::npos) end = diagnostics.size();
+    std::string_view const line(diagnostics.data() + start, end - start);
+    if (first.empty() && line.find_first_not_of(" \t\r") != std::string_view::npos) first = line;
+    if (line.find("error") != std::string_view::npos) return "compilation failed: " + std::string(line);
+    start = end + 1;
+  }
+  return first.empty() ? "compilation failed (the compiler said nothing)" : "compilation failed: " + first;
+}
+
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
@@ -154,7 +169,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     cr.diagnostics = built->diagnostics;
     if (!built->ok) {
       cr.status = CandidateStatus::compile_error;
-      cr.message = "compilation failed";
+      cr.message = compile_failure_message(built->diagnostics);
       cr.phases.total_ms = ms_since(t_cand) + built->compile_ms;
       report.candidates.push_back(std::move(cr));
       continue;

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
+#include <set>
+#include <thread>
 
 #include "kopt/optimize_space.hpp"
 #include "run_action_memory.hpp"
@@ -32,7 +35,17 @@ struct SearchState {
   OptimizeProgress progress;
   std::size_t skipped_invalid = 0;
   std::size_t learned_invalid = 0;
+  // Proposals the strategy has already made that the search has not asked for yet (strategies whose
+  // proposals do not depend on outcomes: exhaustive, random). The objective evaluates them in one batch
+  // with the point asked for, so their compiles run in parallel and overlap the GPU work.
+  std::vector<Point> upcoming;
 };
+
+// How many proposals of an outcome-independent strategy are evaluated together: enough to keep every
+// core compiling while the GPU verifies and times.
+std::size_t lookahead_batch() {
+  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 4, 32);
+}
 
 Outcome to_search_outcome(RecordedEvaluation const& evaluation) {
   OutcomeData data = optimize_detail::outcome_of(evaluation);
@@ -75,10 +88,21 @@ class StoreObjective final : public Objective {
 
     RecordedEvaluation recorded;
     bool record = true;
-    if (auto own = c_.log.own(key, "screen")) {  // replaying this run (resume)
+    bool learned = false;                      // a batch already learned from it
+    if (prefetched_.erase(key.value()) > 0) {  // evaluated and recorded with an earlier batch
+      recorded = *c_.log.own(key, "screen");
+      record = false;
+      learned = true;
+    } else if (auto own = c_.log.own(key, "screen")) {  // replaying this run (resume)
       recorded = std::move(*own);
       record = false;
       ++c_.result.from_store;
+    } else if (!c_.state.upcoming.empty()) {
+      if (auto status = evaluate_batch(*candidate, config, key); !status) return stop(status.error());
+      prefetched_.erase(key.value());
+      recorded = *c_.log.own(key, "screen");
+      record = false;
+      learned = true;
     } else {
       auto cached = c_.log.cached(key, c_.target);  // any run: the dedupe cache
       if (!cached) return stop(cached.error());
@@ -97,7 +121,8 @@ class StoreObjective final : public Objective {
       if (!id) return stop(id.error());
     }
     if (auto id = c_.log.candidate_id(key)) c_.state.ids[point] = *id;
-    if (recorded.status != CandidateStatus::ok && c_.space.learn(config, recorded.status, recorded.message))
+    if (!learned && recorded.status != CandidateStatus::ok &&
+        c_.space.learn(config, recorded.status, recorded.message))
       ++c_.state.learned_invalid;
 
     OptimizeProgress& p = c_.state.progress;
@@ -112,11 +137,62 @@ class StoreObjective final : public Objective {
   }
 
  private:
+  // Evaluates `first` and the upcoming proposals that neither this run nor the store holds, as one
+  // batch, records every result in proposal order (no parents: only outcome-independent strategies
+  // look ahead) and learns every resource failure at once, so the rest of the queue is pruned by them.
+  // A kill loses at most the batch in flight. A point of the batch that a failure in the same batch
+  // prunes was evaluated for nothing: the price of compiling ahead.
+  Status evaluate_batch(CandidateInput const& first, Configuration const& first_config,
+                        CandidateKey const& first_key) {
+    std::vector<CandidateInput> batch = {first};
+    std::vector<Configuration> configs = {first_config};
+    std::vector<CandidateKey> keys = {first_key};
+    std::set<std::string> seen = {first_key.value()};
+    for (Point const& point : c_.state.upcoming) {
+      auto candidate = materialise(c_.space.space(), TuningSearchSpace::to_configuration(point), c_.source,
+                                   c_.task, c_.options.flags);
+      if (!candidate) return candidate.error();
+      CandidateKey key = content_key(*candidate, c_.target);
+      if (!seen.insert(key.value()).second || prefetched_.count(key.value()) > 0 || c_.log.own(key, "screen"))
+        continue;
+      auto cached = c_.log.cached(key, c_.target);
+      if (!cached) return cached.error();
+      if (*cached) continue;  // the store answers it when the search asks
+      batch.push_back(std::move(*candidate));
+      configs.push_back(TuningSearchSpace::to_configuration(point));
+      keys.push_back(std::move(key));
+    }
+    auto reports = c_.evaluator.evaluate(c_.task, batch, TimingTier::screen);
+    if (!reports) return reports.error();
+    if (reports->size() != batch.size()) {
+      return make_error(ErrorCode::internal_error, "candidate evaluator: " + std::to_string(batch.size()) +
+                                                       " candidates sent, " +
+                                                       std::to_string(reports->size()) + " reports back");
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      auto recorded = optimize_detail::record_of((*reports)[i], TimingTier::screen);
+      std::optional<CandidateId> parent;
+      if (i == 0 && c_.state.parent) {
+        if (auto it = c_.state.ids.find(*c_.state.parent); it != c_.state.ids.end()) parent = it->second;
+      }
+      auto id = c_.log.record(keys[i], batch[i], parent, i == 0 ? c_.state.action : std::string(), recorded,
+                              c_.target);
+      if (!id) return id.error();
+      prefetched_.insert(keys[i].value());
+      ++c_.result.evaluated;
+      if (recorded.status != CandidateStatus::ok &&
+          c_.space.learn(configs[i], recorded.status, recorded.message))
+        ++c_.state.learned_invalid;
+    }
+    return Ok{};
+  }
+
   Outcome stop(Error error) {
     if (!c_.state.fatal) c_.state.fatal = std::move(error);
     return Outcome{CandidateStatus::compile_error, {}, {}, {}, "stopped"};
   }
   Context& c_;
+  std::set<std::string> prefetched_;  // keys recorded by a batch, not yet asked for by the search
 };
 
 // Forwards to the real strategy; remembers each proposal for the objective, skips points that a
@@ -125,7 +201,11 @@ class TrackingStrategy final : public Strategy {
  public:
   TrackingStrategy(std::unique_ptr<Strategy> inner, Context& context,
                    OptimizeProgressCallback const& progress)
-      : inner_(std::move(inner)), c_(context), progress_(progress) {}
+      : inner_(std::move(inner)), c_(context), progress_(progress) {
+    // Their proposals never depend on outcomes (observe does nothing), so asking ahead changes nothing
+    // in what they propose or in which order.
+    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = lookahead_batch();
+  }
 
   std::string_view name() const override { return inner_->name(); }
   void start(SearchSpace const& space, std::uint64_t seed) override { inner_->start(space, seed); }
@@ -134,11 +214,16 @@ class TrackingStrategy final : public Strategy {
     constexpr int kMaxSkips = 100000;
     for (int skips = 0; skips < kMaxSkips; ++skips) {
       if (c_.state.fatal) return std::nullopt;
-      auto proposal = inner_->propose(history);
+      auto proposal = next(history);
       if (!proposal) return std::nullopt;
       if (c_.space.is_valid(proposal->point)) {
         c_.state.parent = proposal->parent;
         c_.state.action = proposal->action;
+        c_.state.upcoming.clear();
+        for (Proposal const& ahead : queue_) {
+          if (c_.space.is_valid(ahead.point) && !history.contains(ahead.point))
+            c_.state.upcoming.push_back(ahead.point);
+        }
         return proposal;
       }
       // Pruned after the strategy chose it (a resource failure learned since): tell it, never evaluate.
@@ -164,9 +249,32 @@ class TrackingStrategy final : public Strategy {
   }
 
  private:
+  // The inner strategy's next proposal; with lookahead, the queue is topped up first (never past the
+  // evaluations the budget has left, so nothing is evaluated that the search will not ask for).
+  std::optional<Proposal> next(SearchHistory const& history) {
+    if (lookahead_ == 0) return inner_->propose(history);
+    std::size_t const used = history.evaluations().size();
+    std::size_t const left = c_.options.max_evaluations > used ? c_.options.max_evaluations - used : 1;
+    while (!inner_done_ && queue_.size() < std::min(lookahead_, left)) {
+      auto proposal = inner_->propose(history);
+      if (!proposal) {
+        inner_done_ = true;
+        break;
+      }
+      queue_.push_back(std::move(*proposal));
+    }
+    if (queue_.empty()) return std::nullopt;
+    Proposal proposal = std::move(queue_.front());
+    queue_.pop_front();
+    return proposal;
+  }
+
   std::unique_ptr<Strategy> inner_;
   Context& c_;
   OptimizeProgressCallback const& progress_;
+  std::size_t lookahead_ = 0;  // 0: one proposal at a time
+  std::deque<Proposal> queue_;
+  bool inner_done_ = false;
 };
 
 std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name,

@@ -7,6 +7,10 @@ RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
   RecordedEvaluation recorded;
   recorded.status = report.status;
   recorded.message = report.message;
+  if (report.status == CandidateStatus::compile_error && !report.diagnostics.empty()) {
+    constexpr std::size_t kMaxDiagnostics = 4000;  // the compiler's whole log can be long
+    recorded.message += "\n" + report.diagnostics.substr(0, kMaxDiagnostics);
+  }
   recorded.tier = std::string(to_string(tier));
   recorded.geomean_speedup = report.geomean_speedup;
   for (SizeResult const& size : report.sizes) {

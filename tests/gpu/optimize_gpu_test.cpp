@@ -33,6 +33,14 @@ TEST(OptimizeOnGpu, MctsTunesVectorAddAndTheStoreAnswersARepeat) {
   options.source_path = kernel;
   auto run = optimize(*task, source, options, **evaluator, *store);
   ASSERT_TRUE(run) << run.error().message;
+  auto history = store->load_run(run->run);
+  ASSERT_TRUE(history) << history.error().message;
+  std::string verdicts;  // every evaluation's status and message, shown with any failure below
+  for (auto const& evaluation : history->evaluations) {
+    verdicts += std::string(to_string(evaluation.evaluation.status)) + " [" + evaluation.evaluation.tier +
+                "] " + evaluation.evaluation.message.substr(0, 400) + "\n";
+  }
+  SCOPED_TRACE(verdicts);
   EXPECT_EQ(run->points, 12u);
   EXPECT_EQ(run->evaluated, 13u);  // 12 configurations on the screen tier, the incumbent confirmed
   EXPECT_EQ(run->from_store, 0u);
@@ -44,8 +52,6 @@ TEST(OptimizeOnGpu, MctsTunesVectorAddAndTheStoreAnswersARepeat) {
   // space is a vectorised, multi-element kernel, and the best of a dozen is clearly faster.
   EXPECT_GT(*run->confirmed->geomean_speedup, 1.2) << describe(*run->confirmed);
 
-  auto history = store->load_run(run->run);
-  ASSERT_TRUE(history) << history.error().message;
   EXPECT_EQ(history->run.status, RunStatus::finished);
   ASSERT_EQ(history->evaluations.size(), 13u);
   for (auto const& evaluation : history->evaluations) {

@@ -170,7 +170,19 @@ TEST_F(OptimizeFixture, ResourceFailuresAreLearnedAndNotRetried) {
   EXPECT_GT(hungry_calls, 0u);
   EXPECT_LT(hungry_calls, 22u);    // 22 valid configurations have BLOCK >= 512: some were never tried
   EXPECT_EQ(dominated_calls, 0u);  // BLOCK=1024 never tried where the same VEC, ITEMS failed at 512
-  EXPECT_EQ(result->points, 33u + hungry_calls);  // 33 valid configurations with BLOCK <= 256
+  // Exhaustive compiles ahead in batches, so a failure can prune a point of its own batch that was
+  // already evaluated: the run holds every evaluation made, and the search's points are among them.
+  auto history = store.load_run(result->run);
+  ASSERT_TRUE(history);
+  EXPECT_EQ(history->evaluations.size(), fake.calls());
+  EXPECT_EQ(result->evaluated, fake.calls());
+  std::size_t small = 0;  // not a resource failure: the BLOCK <= 256 configurations
+  for (auto const& evaluation : history->evaluations)
+    small += evaluation.evaluation.tier == "screen" &&
+             evaluation.evaluation.status != CandidateStatus::launch_error;
+  EXPECT_EQ(small, 33u);  // the 33 valid configurations with BLOCK <= 256, each once
+  EXPECT_LE(result->points, 33u + hungry_calls);
+  EXPECT_GE(result->points, 33u);
   EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
 }
 
@@ -327,6 +339,41 @@ TEST_F(OptimizeFixture, SearchMemoryOffNeitherReadsNorWrites) {
   ASSERT_TRUE(memory);
   ASSERT_EQ(memory->size(), 1u);
   EXPECT_EQ((*memory)[0].tries, 1);
+}
+
+// Counts the candidates of each evaluate() call, answering through the fake evaluator.
+class BatchCountingEvaluator final : public CandidateEvaluator {
+ public:
+  EvaluationTarget target() const override { return fake.target(); }
+  Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
+                                                std::vector<CandidateInput> const& candidates,
+                                                TimingTier tier) override {
+    batches.push_back(candidates.size());
+    return fake.evaluate(task, candidates, tier);
+  }
+  FakeCandidateEvaluator fake{test::landscape};
+  std::vector<std::size_t> batches;
+};
+
+TEST_F(OptimizeFixture, OutcomeIndependentStrategiesEvaluateInBatchesWithinTheBudget) {
+  for (std::string const strategy : {"exhaustive", "random"}) {
+    SCOPED_TRACE(strategy);
+    Store batched_store = open_store(strategy + "-batched.db");
+    BatchCountingEvaluator batched;
+    auto a = optimize(task, source, options(strategy, 21, 5), batched, batched_store);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(a->points, 21u);
+    EXPECT_EQ(batched.fake.calls(), 22u);  // 21 screened (nothing past the budget) + the confirmation
+    EXPECT_GT(*std::max_element(batched.batches.begin(), batched.batches.end()), 1u);
+    // Every point recorded once, none beyond the budget.
+    auto history = batched_store.load_run(a->run);
+    ASSERT_TRUE(history);
+    std::vector<std::string> order;
+    for (auto const& candidate : history->candidates) order.push_back(candidate.candidate.key.value());
+    std::set<std::string> const unique(order.begin(), order.end());
+    EXPECT_EQ(unique.size(), order.size());
+    EXPECT_EQ(order.size(), 21u);
+  }
 }
 
 TEST_F(OptimizeFixture, ResumeRefusesUnknownRunsAndOtherTasks) {
