@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <thread>
@@ -86,6 +88,20 @@ std::string_view to_string(CandidateMode mode) noexcept {
   return "kernel";
 }
 
+namespace {
+
+// On a machine with a GPU driver, NVRTC uses the driver's compute cache (~/.nv/ComputeCache): a
+// program it has seen before is answered from there without running ptxas, so `--ptxas-options=-v`
+// prints nothing and registers, spills and shared memory go unreported (NVIDIA/cuda-python#1124).
+// kopt has its own content-addressed cache, so the driver's adds nothing: it is turned off for this
+// process, once, before any compile (CUDA_CACHE_DISABLE is read by the driver and NVRTC).
+void disable_driver_compile_cache() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::setenv("CUDA_CACHE_DISABLE", "1", 1); });
+}
+
+}  // namespace
+
 Result<Compiler> Compiler::create(CompileOptions options) {
   if (options.arch.empty()) options.arch = kDefaultArch;
   static std::regex const real_arch(R"(sm_[0-9]+[a-z]?)");
@@ -105,6 +121,7 @@ Result<Compiler> Compiler::create(CompileOptions options) {
     nvcc = on_path ? *on_path : std::filesystem::path();
   }
 
+  disable_driver_compile_cache();
   auto const nvrtc = nvrtc_version();
   if (!nvrtc) {
     return make_error(ErrorCode::toolchain_error,

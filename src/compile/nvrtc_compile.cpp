@@ -156,10 +156,17 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   }
   auto const per_entry = parse_ptxas_resources(log, options.arch);
   auto const entry = per_entry.find(lowered);
-  if (entry == per_entry.end()) {
+  ResourceUsage resources;  // unknown (-1) unless ptxas reported them
+  if (entry != per_entry.end()) {
+    resources = entry->second;
+  } else if (!per_entry.empty()) {
     return failed(join_notes(
         notes, fmt::format("'{}' in {} is not a __global__ function: the CUBIN has no kernel entry '{}'",
                            request.entry, name, lowered)));
+  } else {
+    // No ptxas report at all: the driver's compute cache answered (see disable_driver_compile_cache).
+    // The kernel exists (NVRTC lowered its name); the worker checks it loads.
+    notes.push_back("note: ptxas reported no resource usage; registers and spills are unknown");
   }
 
   std::size_t cubin_size = 0;
@@ -180,7 +187,7 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   outcome.artifact.symbol = lowered;
   outcome.artifact.key = context.key;
   outcome.artifact.arch = options.arch;
-  outcome.artifact.resources = entry->second;
+  outcome.artifact.resources = resources;
   outcome.diagnostics = join_notes(notes, trim_compiler_log(log));
   if (auto status = write_file_atomically(outcome.artifact.path, cubin); !status) return status.error();
   if (auto status = write_cache_metadata(options.cache_dir, outcome.artifact, outcome.diagnostics); !status) {

@@ -180,6 +180,25 @@ TEST(NvrtcCompile, DeviceFunctionIsNotAKernel) {
       << outcome->diagnostics;
 }
 
+TEST(NvrtcCompile, TheDriversComputeCacheIsOffSoPtxasAlwaysReportsResources) {
+  TempDir first_cache;
+  TempDir second_cache;
+  Compiler const first = make_compiler(first_cache.path());
+  char const* disabled = std::getenv("CUDA_CACHE_DISABLE");
+  ASSERT_NE(disabled, nullptr);  // on a GPU host the driver's cache would otherwise answer a repeat
+  EXPECT_STREQ(disabled, "1");
+  // The same program twice, in two kopt caches (so kopt's cache cannot answer): both times ptxas ran
+  // and reported registers. On a GPU host this failed before the cache was turned off.
+  Compiler const second = make_compiler(second_cache.path());
+  for (Compiler const* compiler : {&first, &second}) {
+    auto outcome = compiler->compile(kernel_request(kExternCKernel, "scale"));
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    ASSERT_TRUE(outcome->ok) << outcome->diagnostics;
+    EXPECT_FALSE(outcome->cache_hit);
+    EXPECT_GT(outcome->artifact.resources.registers, 0);
+  }
+}
+
 TEST(NvrtcCompile, OptimisationFlagsAreDroppedWithANote) {
   TempDir cache;
   Compiler const compiler = make_compiler(cache.path());
