@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
-packages=(cmake ninja-build g++ nlohmann-json3-dev libfmt-dev libcli11-dev libtomlplusplus-dev libgtest-dev libsqlite3-dev libssl-dev)
+packages=(cmake ninja-build g++ nlohmann-json3-dev libfmt-dev libcli11-dev libtomlplusplus-dev libgtest-dev libsqlite3-dev libssl-dev libdtl-dev libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

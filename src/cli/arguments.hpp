@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/optimize_arguments.hpp"
+#include "cli/report_arguments.hpp"
 
 namespace kopt::cli {
 
@@ -53,7 +54,7 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command { init, task_check, eval, doctor, optimize, runs, export_run };
+enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report };
 
 struct CliArguments {
   GlobalArgs global;
@@ -65,6 +66,7 @@ struct CliArguments {
   OptimizeArgs optimize;
   RunsArgs runs;
   ExportArgs export_run;
+  ReportArgs report;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

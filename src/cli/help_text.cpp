@@ -103,4 +103,26 @@ std::string doctor_footer() {
          "Exit code 0 when ready, 3 when a required tool or the GPU is missing.";
 }
 
+std::string report_description() {
+  return "Report one optimize run: the best kernel and its speedup per size case, best-so-far against\n"
+         "evaluations, the steps from the starting kernel to the best (each with its diff and measured\n"
+         "effect) and the failed candidates by status. HTML (one self-contained file) or Markdown.";
+}
+
+std::string report_footer() {
+  return "Examples:\n"
+         "  kopt report 3 -o report.html     # a self-contained page: inline CSS and SVG, no network needed\n"
+         "  kopt report 3                    # a short Markdown summary on stdout (terminals, pull "
+         "requests)\n"
+         "  kopt report 3 -o summary.md\n"
+         "  kopt report 3 --json > run3.json # the kopt.run_report/1 document\n"
+         "\n"
+         "The format comes from --format, else from the -o extension (.html/.htm: HTML, .md: Markdown), "
+         "else\n"
+         "HTML; without -o the report goes to stdout (Markdown unless --format html).\n"
+         "The best candidate is chosen as 'kopt export' chooses it: confirm tier first, else screen tier.\n"
+         "Exit code 0 when the report was written, 2 for an unknown run, a missing store or an unwritable\n"
+         "output, 4 for an internal error.";
+}
+
 }  // namespace kopt::cli::help

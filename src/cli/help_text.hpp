@@ -16,5 +16,7 @@ std::string eval_description();
 std::string eval_footer();
 std::string doctor_description();
 std::string doctor_footer();
+std::string report_description();
+std::string report_footer();
 
 }  // namespace kopt::cli::help

@@ -23,6 +23,7 @@ int run(int argc, char** argv) {
     case Command::optimize: return run_optimize(args.optimize, console);
     case Command::runs: return run_runs(args.runs, console);
     case Command::export_run: return run_export(args.export_run, console);
+    case Command::report: return run_report(args.report, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

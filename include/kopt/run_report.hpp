@@ -1,0 +1,162 @@
+// The report of one `kopt optimize` run (`kopt report RUN_ID`): what the store recorded, gathered into a
+// value (RunReport) and rendered as a self-contained HTML page (inline CSS and SVG, no network), a short
+// Markdown summary for terminals and pull requests, or JSON (schema "kopt.run_report/1"). docs/report.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kopt/candidate_status.hpp"
+#include "kopt/result.hpp"
+#include "kopt/store.hpp"
+#include "kopt/strong_id.hpp"
+
+namespace kopt {
+
+inline constexpr std::string_view kRunReportSchema = "kopt.run_report/1";
+
+using KnobValues = std::map<std::string, std::string, std::less<>>;
+
+// One size case of an evaluation, as recorded (unset: not measured or not finite).
+struct RunReportSize {
+  std::string size;
+  bool verify_only = false;
+  std::string status;
+  std::string message;
+  std::optional<double> max_abs_err;
+  std::optional<double> max_rel_err;
+  std::optional<double> median_us;  // the candidate
+  std::optional<double> iqr_us;
+  std::optional<double> reference_us;
+  std::optional<double> speedup;
+};
+
+// One evaluation of the run, in the order the store recorded them.
+struct RunReportEvaluation {
+  std::size_t index = 0;  // 1-based position in the run
+  EvaluationId id;
+  CandidateId candidate;
+  std::string tier;  // screen or confirm
+  CandidateStatus status = CandidateStatus::ok;
+  std::string message;
+  std::optional<double> geomean_speedup;
+  std::optional<double> best_so_far;  // best ok screen geomean up to and including this evaluation
+  std::vector<RunReportSize> sizes;
+};
+
+// One candidate of the run and its verdict: its screen evaluation (the search's), else its latest one.
+struct RunReportCandidate {
+  CandidateId id;
+  std::optional<CandidateId> parent;
+  std::string action;  // "" for seeds and jumps
+  std::string config;  // the knobs as NAME=value;NAME=value
+  KnobValues knobs;
+  std::vector<std::string> flags;
+  std::string source;
+  std::optional<CandidateStatus> status;  // unset: never evaluated
+  std::string message;
+  std::optional<double> screen_speedup;
+  std::optional<double> confirm_speedup;
+  std::size_t evaluations = 0;
+};
+
+// A unified line diff (3 lines of context) of a candidate's source against its parent's.
+struct DiffLine {
+  char kind = ' ';  // ' ' context, '-' only in the old text, '+' only in the new text
+  std::string text;
+};
+struct DiffHunk {
+  std::string header;  // "@@ -a,b +c,d @@"
+  std::vector<DiffLine> lines;
+};
+struct SourceDiff {
+  std::vector<DiffHunk> hunks;  // empty: the texts are equal
+};
+SourceDiff diff_sources(std::string_view before, std::string_view after);
+std::string to_unified_text(SourceDiff const& diff);  // the hunks as `diff -u` prints them, no file header
+
+struct KnobChange {
+  std::string name;
+  std::optional<std::string> before;  // unset: the knob is new
+  std::optional<std::string> after;   // unset: the knob was dropped
+};
+
+// One link of the chain from the starting kernel to the best candidate.
+struct RunReportStep {
+  CandidateId candidate;
+  std::optional<CandidateId> from;  // unset for the starting kernel
+  std::string action;               // the search action ("" for the start or a jump without a parent)
+  bool linked = true;               // false: no parent recorded, compared with the starting kernel instead
+  std::vector<KnobChange> changes;
+  std::optional<double> speedup_before;  // screen geomean of `from`
+  std::optional<double> speedup_after;   // screen geomean of `candidate`
+  std::optional<CandidateStatus> status;
+  std::vector<RunReportSize> evidence;  // the per-size results behind speedup_after
+  SourceDiff diff;                      // against `from`
+};
+
+struct RunReportFailure {
+  CandidateId candidate;
+  std::string config;
+  std::string message;  // the first line
+};
+struct RunReportFailureGroup {
+  CandidateStatus status = CandidateStatus::ok;
+  std::vector<RunReportFailure> candidates;
+};
+
+// The best ok candidate, chosen as `kopt export` does: the confirm tier first, else the screen tier.
+struct RunReportBest {
+  CandidateId candidate;
+  std::string config;
+  KnobValues knobs;
+  std::string tier;
+  double geomean_speedup = 0.0;
+  std::vector<RunReportSize> sizes;  // of the evaluation that made it the best
+  std::string source;
+};
+
+struct RunReport {
+  RunId run;
+  std::string task_name;
+  std::string task_dir;
+  std::string status;  // running, finished, interrupted
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::optional<std::size_t> budget_evaluations;
+  std::optional<double> budget_seconds;  // unset or 0: no limit
+  std::string source_path;
+  std::vector<std::string> flags;
+  std::string device;  // the devices, drivers and toolkits the evaluations ran on ("; "-joined if several)
+  std::string driver;
+  std::string toolkit;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  std::optional<RunReportBest> best;
+  std::vector<RunReportCandidate> candidates;    // in insertion order
+  std::vector<RunReportEvaluation> evaluations;  // in insertion order
+  std::vector<RunReportStep> steps;              // from the starting kernel to the best; empty without a best
+  std::vector<RunReportFailureGroup> failures;   // by status, largest group first
+};
+
+// Reads run `run` from the store. Errors: not_found for an unknown run (the message names the store),
+// invalid_spec when the run was not recorded by `kopt optimize`.
+Result<RunReport> build_run_report(Store& store, RunId run);
+
+// A complete HTML document: no scripts, no external resources; all text from the store is escaped.
+std::string render_run_html(RunReport const& report);
+// The inline SVG plot of the HTML page: best-so-far screen geomean against the evaluation index, every
+// evaluation one marker (ok: dot, confirm: diamond, failed: red x at the bottom), each with data-eval="i".
+std::string render_progress_svg(RunReport const& report);
+// About 15 lines: headline, per-size table of the best, the steps, failure counts.
+std::string render_run_markdown(RunReport const& report);
+nlohmann::json to_json(RunReport const& report);
+
+}  // namespace kopt

@@ -1,0 +1,82 @@
+// render_run_markdown: a short summary (about 15 lines) for terminals and pull-request comments.
+#include <fmt/format.h>
+
+#include "kopt/report.hpp"
+#include "kopt/run_report.hpp"
+#include "run_report/report_text.hpp"
+
+namespace kopt {
+namespace {
+
+using namespace run_report_detail;
+
+// Table cells may not hold '|' or line breaks.
+std::string cell(std::string const& text) {
+  std::string out;
+  for (char const c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string step_line(RunReportStep const& step, std::size_t number) {
+  if (!step.from) {
+    return fmt::format("{}. start: candidate {}, {}\n", number, step.candidate.value(),
+                       ratio_text(step.speedup_after));
+  }
+  std::string const effect = effect_text(step.speedup_before, step.speedup_after);
+  return fmt::format("{}. `{}` {}: {} → {}{}{}\n", number, step_action_text(step),
+                     knob_changes_text(step.changes), ratio_text(step.speedup_before),
+                     ratio_text(step.speedup_after), effect.empty() ? "" : " (" + effect + ")",
+                     step.status && *step.status != CandidateStatus::ok
+                         ? std::string(", ") + std::string(to_string(*step.status))
+                         : "");
+}
+
+}  // namespace
+
+std::string render_run_markdown(RunReport const& report) {
+  std::string md;
+  std::string const title = fmt::format("kopt run {} · {}", report.run.value(), report.task_name);
+  if (report.best) {
+    md += fmt::format("### {}: **{}** geomean speedup ({} tier)\n\n", title,
+                      format_ratio(report.best->geomean_speedup), report.best->tier);
+    md += fmt::format("Best: `{}` (candidate {}). {} search, seed {}, {} candidates, {} evaluations, {}.\n\n",
+                      knobs_text(report.best->knobs), report.best->candidate.value(), report.strategy,
+                      report.seed, report.candidates.size(), report.evaluations.size(), report.status);
+    md += "| size | reference | candidate | speedup | max abs err |\n|---|---:|---:|---:|---:|\n";
+    for (RunReportSize const& size : report.best->sizes) {
+      md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(size.size),
+                        size.verify_only ? "verify only" : duration_text(size.reference_us),
+                        cell(time_with_iqr(size)), ratio_text(size.speedup), error_text(size.max_abs_err));
+    }
+  } else {
+    md += fmt::format("### {}: no candidate passed verification\n\n", title);
+    md += fmt::format("{} search, seed {}, {} candidates, {} evaluations, {}.\n", report.strategy,
+                      report.seed, report.candidates.size(), report.evaluations.size(), report.status);
+  }
+  if (!report.steps.empty()) {
+    md += "\nSteps (screen tier):\n";
+    std::size_t number = 0;
+    for (RunReportStep const& step : report.steps) md += step_line(step, ++number);
+  }
+  if (!report.failures.empty()) {
+    std::string counts;
+    for (RunReportFailureGroup const& group : report.failures) {
+      if (!counts.empty()) counts += ", ";
+      counts += fmt::format("{} {}", to_string(group.status), group.candidates.size());
+    }
+    md += fmt::format("\nFailures: {}\n", counts);
+  } else {
+    md += "\nFailures: none\n";
+  }
+  return md;
+}
+
+}  // namespace kopt

@@ -1,0 +1,28 @@
+// Text pieces shared by the HTML and Markdown renderers of a run report (private to run_report).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kopt/run_report.hpp"
+
+namespace kopt::run_report_detail {
+
+// &, <, >, " and ' as character references: safe in element text and in quoted attributes.
+std::string html_escape(std::string_view text);
+
+std::string ratio_text(std::optional<double> ratio);                    // "3.41x" or "-"
+std::string duration_text(std::optional<double> microseconds);          // "12.3 µs" or "-"
+std::string time_with_iqr(RunReportSize const& size);                   // "12.3 µs ± 0.12 µs" or "-"
+std::string error_text(std::optional<double> error);                    // "1.19e-07", "0" or "-"
+std::string status_text(std::optional<CandidateStatus> status);         // "not evaluated" when unset
+std::string knob_change_text(KnobChange const& change);                 // "BLOCK 128 → 256"
+std::string knob_changes_text(std::vector<KnobChange> const& changes);  // ", "-joined; "-" when none
+std::string step_action_text(RunReportStep const& step);                // the action, "start" or "jump"
+// "+40.0%" for the relative change from before to after; "" when either is missing.
+std::string effect_text(std::optional<double> before, std::optional<double> after);
+std::string budget_text(RunReport const& report);  // "100 evaluations, 600 s"
+std::string knobs_text(KnobValues const& knobs);   // "BLOCK=256 ITEMS=2 VEC=4"
+
+}  // namespace kopt::run_report_detail

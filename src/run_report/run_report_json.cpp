@@ -1,0 +1,173 @@
+// to_json(RunReport): schema "kopt.run_report/1". Unset optionals are null; non-finite numbers are the
+// strings "inf", "-inf" and "nan" (as in kopt.eval/1).
+#include <cmath>
+
+#include "kopt/run_report.hpp"
+
+namespace kopt {
+namespace {
+
+nlohmann::json number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+nlohmann::json optional_number(std::optional<double> value) {
+  return value ? number(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json optional_id(std::optional<CandidateId> id) {
+  return id ? nlohmann::json(id->value()) : nlohmann::json(nullptr);
+}
+
+nlohmann::json optional_status(std::optional<CandidateStatus> status) {
+  return status ? nlohmann::json(std::string(to_string(*status))) : nlohmann::json(nullptr);
+}
+
+nlohmann::json knobs_json(KnobValues const& knobs) {
+  nlohmann::json json = nlohmann::json::object();
+  for (auto const& [name, value] : knobs) json[name] = value;
+  return json;
+}
+
+nlohmann::json sizes_json(std::vector<RunReportSize> const& sizes) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportSize const& size : sizes) {
+    list.push_back({{"size", size.size},
+                    {"verify_only", size.verify_only},
+                    {"status", size.status},
+                    {"message", size.message},
+                    {"max_abs_err", optional_number(size.max_abs_err)},
+                    {"max_rel_err", optional_number(size.max_rel_err)},
+                    {"median_us", optional_number(size.median_us)},
+                    {"iqr_us", optional_number(size.iqr_us)},
+                    {"reference_us", optional_number(size.reference_us)},
+                    {"speedup", optional_number(size.speedup)}});
+  }
+  return list;
+}
+
+nlohmann::json diff_json(SourceDiff const& diff) {
+  nlohmann::json hunks = nlohmann::json::array();
+  for (DiffHunk const& hunk : diff.hunks) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (DiffLine const& line : hunk.lines) lines.push_back(std::string(1, line.kind) + line.text);
+    hunks.push_back({{"header", hunk.header}, {"lines", lines}});
+  }
+  return hunks;
+}
+
+nlohmann::json best_json(std::optional<RunReportBest> const& best) {
+  if (!best) return nullptr;
+  return {{"candidate", best->candidate.value()},
+          {"config", best->config},
+          {"knobs", knobs_json(best->knobs)},
+          {"tier", best->tier},
+          {"geomean_speedup", number(best->geomean_speedup)},
+          {"sizes", sizes_json(best->sizes)},
+          {"source", best->source}};
+}
+
+nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportCandidate const& candidate : candidates) {
+    list.push_back({{"id", candidate.id.value()},
+                    {"parent", optional_id(candidate.parent)},
+                    {"action", candidate.action},
+                    {"config", candidate.config},
+                    {"knobs", knobs_json(candidate.knobs)},
+                    {"flags", candidate.flags},
+                    {"status", optional_status(candidate.status)},
+                    {"message", candidate.message},
+                    {"screen_speedup", optional_number(candidate.screen_speedup)},
+                    {"confirm_speedup", optional_number(candidate.confirm_speedup)},
+                    {"evaluations", candidate.evaluations}});
+  }
+  return list;
+}
+
+nlohmann::json evaluations_json(std::vector<RunReportEvaluation> const& evaluations) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportEvaluation const& evaluation : evaluations) {
+    list.push_back({{"index", evaluation.index},
+                    {"id", evaluation.id.value()},
+                    {"candidate", evaluation.candidate.value()},
+                    {"tier", evaluation.tier},
+                    {"status", std::string(to_string(evaluation.status))},
+                    {"message", evaluation.message},
+                    {"geomean_speedup", optional_number(evaluation.geomean_speedup)},
+                    {"best_so_far", optional_number(evaluation.best_so_far)},
+                    {"sizes", sizes_json(evaluation.sizes)}});
+  }
+  return list;
+}
+
+nlohmann::json steps_json(std::vector<RunReportStep> const& steps) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportStep const& step : steps) {
+    nlohmann::json changes = nlohmann::json::array();
+    for (KnobChange const& change : step.changes) {
+      changes.push_back({{"knob", change.name},
+                         {"before", change.before ? nlohmann::json(*change.before) : nlohmann::json(nullptr)},
+                         {"after", change.after ? nlohmann::json(*change.after) : nlohmann::json(nullptr)}});
+    }
+    list.push_back({{"candidate", step.candidate.value()},
+                    {"from", optional_id(step.from)},
+                    {"action", step.action},
+                    {"linked", step.linked},
+                    {"changes", changes},
+                    {"speedup_before", optional_number(step.speedup_before)},
+                    {"speedup_after", optional_number(step.speedup_after)},
+                    {"status", optional_status(step.status)},
+                    {"evidence", sizes_json(step.evidence)},
+                    {"diff", diff_json(step.diff)}});
+  }
+  return list;
+}
+
+nlohmann::json failures_json(std::vector<RunReportFailureGroup> const& failures) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportFailureGroup const& group : failures) {
+    nlohmann::json members = nlohmann::json::array();
+    for (RunReportFailure const& failure : group.candidates) {
+      members.push_back({{"candidate", failure.candidate.value()},
+                         {"config", failure.config},
+                         {"message", failure.message}});
+    }
+    list.push_back({{"status", std::string(to_string(group.status))},
+                    {"count", group.candidates.size()},
+                    {"candidates", members}});
+  }
+  return list;
+}
+
+}  // namespace
+
+nlohmann::json to_json(RunReport const& report) {
+  return {{"schema", std::string(kRunReportSchema)},
+          {"run", report.run.value()},
+          {"task", report.task_name},
+          {"task_dir", report.task_dir},
+          {"status", report.status},
+          {"strategy", report.strategy},
+          {"seed", report.seed},
+          {"budget",
+           {{"evaluations", report.budget_evaluations ? nlohmann::json(*report.budget_evaluations)
+                                                      : nlohmann::json(nullptr)},
+            {"seconds", optional_number(report.budget_seconds)}}},
+          {"source_path", report.source_path},
+          {"flags", report.flags},
+          {"device", report.device},
+          {"driver", report.driver},
+          {"toolkit", report.toolkit},
+          {"started_at", report.started_at},
+          {"finished_at", report.finished_at ? nlohmann::json(*report.finished_at) : nlohmann::json(nullptr)},
+          {"best", best_json(report.best)},
+          {"candidates", candidates_json(report.candidates)},
+          {"evaluations", evaluations_json(report.evaluations)},
+          {"steps", steps_json(report.steps)},
+          {"failures", failures_json(report.failures)}};
+}
+
+}  // namespace kopt
