@@ -46,9 +46,9 @@ std::string largest_timed_size(TaskSpec const& task) {
   return largest;
 }
 
-TEST(ExampleSuiteTest, HasTheThreeExamples) {
+TEST(ExampleSuiteTest, HasTheFourExamples) {
   auto const names = example_names();
-  for (char const* name : {"sgemm", "softmax", "vector_add"}) {
+  for (char const* name : {"sgemm", "softmax", "transpose", "vector_add"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end())
         << "examples/" << name << " is missing";
   }
