@@ -3,20 +3,26 @@
 # protocol, measures evaluation throughput, and prints a short table at the end. Full logs and JSON
 # go to $OUT (or ./gpu-out).
 #
-#   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench]
+#   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner]
+#
+# --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
+#   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
+# --kernel-tuner: bench/kernel_tuner/compare.py (extra arguments in KOPT_KT_ARGS).
 #
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
 # after `cmake --build build`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
     --skip-tests) RUN_TESTS=0; shift ;;
     --skip-examples) RUN_EXAMPLES=0; shift ;;
     --skip-bench) RUN_BENCH=0; shift ;;
+    --spaces) RUN_SPACES=1; shift ;;
+    --kernel-tuner) RUN_KT=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -78,6 +84,25 @@ if [ $RUN_EXAMPLES = 1 ]; then
     --budget 24 --strategy mcts --seed 1 --store "$OUT_DIR/optimize.db" --json > "$OUT_DIR/optimize-vector_add.json" 2> "$OUT_DIR/optimize-vector_add.log"
   rc=$?
   add "optimize vector_add (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-vector_add.json'));b=j['best'] or {};print(j['points'], 'points', j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'screen', b.get('screen_speedup'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_speedup'))" 2>&1 | tail -1)"
+fi
+
+if [ $RUN_SPACES = 1 ]; then
+  for kernel in examples/*/tunable/*_kernel.cu; do
+    t=$(basename "$(dirname "$(dirname "$kernel")")")
+    case " ${KOPT_SPACES:-$t} " in *" $t "*) ;; *) continue ;; esac  # KOPT_SPACES="softmax transpose": only those
+    timeout "$STEP_TIMEOUT" "$KOPT" optimize "examples/$t" --from "$kernel" --strategy exhaustive --budget 100000 \
+      --no-confirm --no-memory --seed 1 --store "$OUT_DIR/spaces.db" --json > "$OUT_DIR/space-$t.json" 2> "$OUT_DIR/space-$t.log"
+    rc=$?
+    add "exhaustive $t (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/space-$t.json'));b=j['best'] or {};print(j['points'], 'configs', j['evaluated'], 'evaluated,', j['learned_invalid'], 'resource failures, in', round(j['elapsed_seconds'],1), 's =', round(j['evaluated']/max(j['elapsed_seconds'],1e-9),1), 'configs/s; best', b.get('config'), round(b.get('screen_speedup') or 0,3))" 2>&1 | tail -1)"
+  done
+fi
+
+if [ $RUN_KT = 1 ]; then
+  timeout "$STEP_TIMEOUT" python3 bench/kernel_tuner/compare.py --kopt "$KOPT" --worker "$WORKER" --wheels .carry/wheels \
+    --out "$OUT_DIR/kernel_tuner" ${KOPT_KT_ARGS:-} > "$OUT_DIR/kernel-tuner.log" 2>&1
+  rc=$?
+  add "Kernel Tuner side by side (exit $rc)" "see kernel-tuner.log"
+  tail -n 25 "$OUT_DIR/kernel-tuner.log"
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then

@@ -25,12 +25,11 @@ import json
 import math
 import os
 import re
-import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 import zipfile
@@ -221,7 +220,7 @@ def kernel_tuner_problem(space, sizes):
     if "block_size_x" in tune_params:
         raise ValueError("a knob named block_size_x clashes with Kernel Tuner's block size parameter")
     tune_params["block_size_x"] = threads
-    restrictions = space.python_constraints(sizes) + [f"block_size_x == {block_expr}"]
+    restrictions = space.python_constraints(sizes) + [block_restriction(block_expr)]
     problem_size, grid_div = [], []
     for g in space.grid:
         m = re.fullmatch(r"ceil_div\(\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*\)", g)
@@ -231,6 +230,17 @@ def kernel_tuner_problem(space, sizes):
         grid_div.append([m.group(2)])
     return {"tune_params": tune_params, "restrictions": restrictions, "problem_size": problem_size,
             "grid_div": grid_div, "python_count": len(valid)}
+
+
+def block_restriction(block_expr):
+    """The restriction tying block_size_x to the knobs. Kernel Tuner 1.3.3 (python-constraint2 2.9.0)
+    mis-parses `block_size_x == (BM // TM) * (BN // TN)` and keeps no configuration at all, while the
+    equivalent product form `block_size_x * TM * TN == BM * BN` (TM divides BM, TN divides BN: the
+    kernel static_asserts it) is counted right; --dry-run checks the count either way."""
+    m = re.fullmatch(r"\(\s*(\w+)\s*//\s*(\w+)\s*\)\s*\*\s*\(\s*(\w+)\s*//\s*(\w+)\s*\)", block_expr.strip())
+    if m:
+        return f"block_size_x * {m.group(2)} * {m.group(4)} == {m.group(1)} * {m.group(3)}"
+    return f"block_size_x == {block_expr}"
 
 
 KT_MODULES = {  # import name -> wheel file prefix
@@ -394,26 +404,20 @@ def run_kernel_tuner(args, space, kernel_path, out, verify, label):
         log(f"Kernel Tuner ({label}): brute force over {problem['python_count']} configurations")
         t0 = time.perf_counter()
         started = utc_now()
-        timed_out = False
         with open(out / f"kt_{label}.log", "w") as logfile:
-            child = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--kt-child", str(spec)],
-                                     env=env, stdout=logfile, stderr=subprocess.STDOUT)
-            try:
-                child.wait(timeout=args.kt_timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                child.kill()
-                child.wait()
+            code, timed_out = run_with_timeout(
+                [sys.executable, str(Path(__file__).resolve()), "--kt-child", str(spec)], env, args.kt_timeout,
+                logfile, subprocess.STDOUT)
         process_wall = time.perf_counter() - t0
         summary.update({"process_wall_seconds": process_wall, "timed_out": timed_out,
-                        "exit_code": child.returncode, "space_size": problem["python_count"]})
+                        "exit_code": code, "space_size": problem["python_count"]})
         if result.exists():
             data = json.loads(result.read_text())
             rows, wall, started = data["results"], data["wall_seconds"], parse_utc(data["started_utc"])
             summary["kernel_tuner_version"] = data.get("kernel_tuner_version")
         else:
             tail = (out / f"kt_{label}.log").read_text()[-1500:]
-            log(f"Kernel Tuner ({label}) did not finish (exit {child.returncode}, timed out: {timed_out}); "
+            log(f"Kernel Tuner ({label}) did not finish (exit {code}, timed out: {timed_out}); "
                 f"reading its cache. Log tail:\n{tail}")
             rows = read_kt_cache(cache, problem["tune_params"]) if cache.exists() else []
             wall = process_wall
@@ -422,6 +426,21 @@ def run_kernel_tuner(args, space, kernel_path, out, verify, label):
         summary["failure"] = f"{type(e).__name__}: {e}"
         log(f"Kernel Tuner ({label}) failed: {summary['failure']}\n{traceback.format_exc()}")
     return summary
+
+
+def run_with_timeout(cmd, env, timeout, stdout, stderr):
+    """Runs cmd in its own process group; after `timeout` seconds kills the whole group (kopt's worker,
+    Kernel Tuner's compiler processes with it). Returns (exit code or None, timed out)."""
+    child = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=stderr, start_new_session=True)
+    try:
+        return child.wait(timeout=timeout), False
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        child.wait()
+        return None, True
 
 
 def summarise(rows, wall, started, key):
@@ -473,16 +492,11 @@ def run_kopt(args, space_size, kernel_path, out):
             env["KOPT_WORKER"] = str(Path(args.worker).resolve())
         log("kopt: " + " ".join(cmd))
         t0 = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.kopt_timeout)
-            stdout, stderr, code, timed_out = proc.stdout, proc.stderr, proc.returncode, False
-        except subprocess.TimeoutExpired as e:
-            stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-            stderr = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-            code, timed_out = None, True
+        with open(out / "kopt.stdout.json", "w") as so, open(out / "kopt.stderr.log", "w") as se:
+            code, timed_out = run_with_timeout(cmd, env, args.kopt_timeout, so, se)
         process_wall = time.perf_counter() - t0
-        (out / "kopt.stdout.json").write_text(stdout)
-        (out / "kopt.stderr.log").write_text(stderr)
+        stdout = (out / "kopt.stdout.json").read_text()
+        stderr = (out / "kopt.stderr.log").read_text()
         summary.update({"command": cmd, "exit_code": code, "timed_out": timed_out,
                         "process_wall_seconds": process_wall, "space_size": space_size})
         report = None
@@ -492,6 +506,9 @@ def run_kopt(args, space_size, kernel_path, out):
             log(f"kopt printed no JSON document (exit {code}); stderr tail:\n{stderr[-1500:]}")
         if report:
             summary["json"] = report
+            if isinstance(report.get("error"), dict):
+                summary["failure"] = f"kopt exited {code}: {report['error'].get('message')}"
+                log(summary["failure"])
         rows, started = read_kopt_store(store)
         wall = report.get("elapsed_seconds") if report and report.get("elapsed_seconds") else process_wall
         summary.update(summarise(rows, wall, started, "median_ms") if started else {"evaluated": 0})
@@ -543,7 +560,7 @@ def parse_config_key(key):
 # One clock for both winners
 # ---------------------------------------------------------------------------------------------------
 
-def retime(args, space, source, configs):
+def retime(args, configs):
     """Median of args.retime_launches single-launch cupy event timings per configuration (after a
     warm-up), with the output checked against cuBLAS FP32 in kopt's tolerance."""
     os.environ["CUPY_TF32"] = "0"
@@ -720,13 +737,15 @@ def main():
               "knobs": space.knobs, "constraints": space.constraints}
     log(f"space: {space_size} valid configurations; size {args.size}^3; output in {out}")
 
+    # kopt first: it is the shorter run, so a tight overall time limit cuts Kernel Tuner's (which then
+    # reports what its cache holds) rather than losing kopt's.
+    if not args.skip_kopt:
+        report["kopt"] = run_kopt(args, space_size, kernel_path, out)
     if not args.skip_kt:
         report["kernel_tuner"] = run_kernel_tuner(args, space, kernel_path, out, verify=True, label="verified")
         if args.kt_unverified:
             report["kernel_tuner_unverified"] = run_kernel_tuner(args, space, kernel_path, out, verify=False,
                                                                  label="unverified")
-    if not args.skip_kopt:
-        report["kopt"] = run_kopt(args, space_size, kernel_path, out)
 
     to_time = {}
     kt_best = report.get("kernel_tuner", {}).get("best_config")
@@ -743,7 +762,7 @@ def main():
     except (OSError, ValueError) as e:
         log(f"hand-tiled candidate not re-timed: {e}")
     try:
-        report["retime"] = retime(args, space, source, to_time)
+        report["retime"] = retime(args, to_time)
     except Exception as e:
         report["retime"] = {"failure": {"failure": f"{type(e).__name__}: {e}"}}
         log(f"re-timing failed: {e}")
