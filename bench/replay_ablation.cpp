@@ -22,6 +22,7 @@
 #include "kopt/optimize.hpp"
 #include "kopt/store.hpp"
 #include "kopt/task.hpp"
+#include "mcts_options.hpp"
 
 namespace {
 
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
   app.add_option("--strategy", strategies, "strategies to compare");
   app.add_option("--seeds", seeds, "seeds per strategy and budget")->check(CLI::Range(1, 10000));
   app.add_option("--json", json_path, "also write the results as JSON to this file");
+  kopt::MctsConfig mcts;
+  kopt::bench::add_mcts_options(app, mcts);
   CLI11_PARSE(app, argc, argv);
 
   auto store = kopt::Store::open(store_path);
@@ -145,6 +148,7 @@ int main(int argc, char** argv) {
           options.seed = static_cast<std::uint64_t>(seed);
           options.confirm = false;
           options.search_memory = false;  // seeds are independent repetitions
+          options.mcts = mcts;
           auto searched = kopt::optimize(*task, info->source, options, **replay, *scratch_store);
           if (!searched) {
             fmt::print(stderr, "run {} {} seed {}: {}\n", id, strategy, seed, searched.error().message);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kopt/search.hpp"
+#include "mcts_options.hpp"
 
 namespace {
 
@@ -40,12 +41,7 @@ int main(int argc, char** argv) {
   app.add_option("--noise", noise, "relative measurement noise of the evaluator")
       ->check(CLI::Range(0.0, 0.5));
   kopt::MctsConfig base;
-  app.add_option("--exploration", base.exploration, "MCTS UCT constant");
-  app.add_option("--roots-alpha", base.roots_alpha, "MCTS forest widening exponent");
-  app.add_option("--roots-k", base.roots_k, "MCTS forest widening factor");
-  app.add_option("--widening-alpha", base.widening_alpha, "MCTS progressive widening exponent");
-  app.add_option("--widening-k", base.widening_k, "MCTS progressive widening factor");
-  app.add_option("--max-backup-weight", base.max_backup_weight, "MCTS weight of the max in node values");
+  kopt::bench::add_mcts_options(app, base);
   CLI11_PARSE(app, argc, argv);
 
   kopt::MctsConfig no_prior = base;

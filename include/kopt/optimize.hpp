@@ -18,6 +18,7 @@
 #include "kopt/eval.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/result.hpp"
+#include "kopt/search.hpp"
 #include "kopt/strong_id.hpp"
 #include "kopt/task.hpp"
 #include "kopt/tuning.hpp"
@@ -161,6 +162,7 @@ struct OptimizeOptions {
   // MCTS: start from what earlier finished runs of the task family learned about each action (a
   // snapshot taken when the run is created), and add this run's outcomes when it finishes.
   bool search_memory = true;
+  MctsConfig mcts;  // MCTS constants (docs/search.md); kept with the run, so a resume uses the same
 };
 
 // The search-memory family of a task: its `family`, or "task:<name>" when it declares none.

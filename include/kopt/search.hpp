@@ -224,7 +224,7 @@ class InMemoryActionMemory final : public ActionMemory {
 
 // Every MCTS constant; docs/search.md explains each default.
 struct MctsConfig {
-  double exploration = 0.4;          // UCT constant c, in reward units (log speedup)
+  double exploration = 0.3;          // UCT constant c, in reward units (log speedup)
   double max_backup_weight = 0.5;    // node value = (1-w) * mean + w * max of rewards below it
   double widening_k = 1.0;           // children allowed = ceil(k_depth * N^alpha)
   double widening_alpha = 0.5;       //   N = the node's visits

@@ -277,9 +277,9 @@ class TrackingStrategy final : public Strategy {
   bool inner_done_ = false;
 };
 
-std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name,
+std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name, MctsConfig const& mcts,
                                                  std::shared_ptr<optimize_detail::RunActionMemory> memory) {
-  if (name == "mcts") return make_mcts_strategy(MctsConfig{}, std::move(memory));
+  if (name == "mcts") return make_mcts_strategy(mcts, std::move(memory));
   return make_strategy(name == "greedy" ? std::string_view("hill") : name);
 }
 
@@ -306,7 +306,7 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
   TuningSearchSpace space(*parsed, rules, default_configuration(*parsed, source));
 
   auto memory = std::make_shared<optimize_detail::RunActionMemory>(log.memory_prior());
-  auto strategy = make_optimize_strategy(options.strategy, memory);
+  auto strategy = make_optimize_strategy(options.strategy, options.mcts, memory);
   if (!strategy || !is_optimize_strategy(options.strategy)) {
     return make_error(ErrorCode::invalid_argument,
                       "strategy '" + options.strategy + "': expected mcts, greedy, random or exhaustive");

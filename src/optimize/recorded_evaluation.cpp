@@ -57,7 +57,19 @@ nlohmann::json options_json(OptimizeOptions const& options, std::string const& s
           {"source", source},
           {"flags", options.flags},
           {"confirm", options.confirm},
-          {"search_memory", options.search_memory}};
+          {"search_memory", options.search_memory},
+          {"mcts",
+           {{"exploration", options.mcts.exploration},
+            {"max_backup_weight", options.mcts.max_backup_weight},
+            {"widening_k", options.mcts.widening_k},
+            {"widening_alpha", options.mcts.widening_alpha},
+            {"root_widening_boost", options.mcts.root_widening_boost},
+            {"depth_decay", options.mcts.depth_decay},
+            {"dead_end_window", options.mcts.dead_end_window},
+            {"prior_pseudo_count", options.mcts.prior_pseudo_count},
+            {"prior_weight", options.mcts.prior_weight},
+            {"roots_k", options.mcts.roots_k},
+            {"roots_alpha", options.mcts.roots_alpha}}}};
 }
 
 Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run) {
@@ -81,6 +93,22 @@ Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run)
   }
   options.confirm = json.value("confirm", true);
   options.search_memory = json.value("search_memory", false);  // runs of older kopt did not use it
+  if (json.contains("mcts")) {  // runs of older kopt used the defaults of their time
+    auto const& m = json["mcts"];
+    if (!m.is_object()) return bad("mcts", "an object of MCTS constants");
+    MctsConfig& c = options.mcts;
+    c.exploration = m.value("exploration", c.exploration);
+    c.max_backup_weight = m.value("max_backup_weight", c.max_backup_weight);
+    c.widening_k = m.value("widening_k", c.widening_k);
+    c.widening_alpha = m.value("widening_alpha", c.widening_alpha);
+    c.root_widening_boost = m.value("root_widening_boost", c.root_widening_boost);
+    c.depth_decay = m.value("depth_decay", c.depth_decay);
+    c.dead_end_window = m.value("dead_end_window", c.dead_end_window);
+    c.prior_pseudo_count = m.value("prior_pseudo_count", c.prior_pseudo_count);
+    c.prior_weight = m.value("prior_weight", c.prior_weight);
+    c.roots_k = m.value("roots_k", c.roots_k);
+    c.roots_alpha = m.value("roots_alpha", c.roots_alpha);
+  }
   return options;
 }
 

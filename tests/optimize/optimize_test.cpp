@@ -376,6 +376,23 @@ TEST_F(OptimizeFixture, OutcomeIndependentStrategiesEvaluateInBatchesWithinTheBu
   }
 }
 
+TEST_F(OptimizeFixture, MctsConstantsAreKeptWithTheRun) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(test::landscape);
+  auto o = options("mcts", 6, 2);
+  o.mcts.exploration = 0.7;
+  o.mcts.roots_k = 3.0;
+  o.mcts.dead_end_window = 5;
+  auto run = optimize(task, source, o, fake, store);
+  ASSERT_TRUE(run) << run.error().message;
+  auto info = load_optimize_run(store, run->run);
+  ASSERT_TRUE(info) << info.error().message;
+  EXPECT_DOUBLE_EQ(info->options.mcts.exploration, 0.7);
+  EXPECT_DOUBLE_EQ(info->options.mcts.roots_k, 3.0);
+  EXPECT_EQ(info->options.mcts.dead_end_window, 5);
+  EXPECT_DOUBLE_EQ(info->options.mcts.widening_alpha, MctsConfig{}.widening_alpha);
+}
+
 TEST_F(OptimizeFixture, ResumeRefusesUnknownRunsAndOtherTasks) {
   Store store = open_store();
   FakeCandidateEvaluator fake(test::landscape);
