@@ -155,6 +155,9 @@ class Store {
   // restricted to one tier.
   Result<std::optional<BestCandidate>> best_candidate(RunId run,
                                                       std::optional<std::string_view> tier = std::nullopt);
+  // What a run offers as its result: the best on the confirm tier, else the best on the screen tier
+  // (the evaluation's `tier` says which). Used by `kopt export` and `kopt report` alike.
+  Result<std::optional<BestCandidate>> best_verified_candidate(RunId run);
 
   // Search memory: one outcome of `action` on a task of `task_family`.
   Status record_action_outcome(std::string_view task_family, std::string_view action, bool improved,

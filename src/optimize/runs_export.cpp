@@ -114,14 +114,8 @@ Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::
   auto loaded = load_optimize_run(store, run);
   if (!loaded) return loaded.error();
   ExportedCandidate exported;
-  exported.tier = "confirm";
-  auto best = store.best_candidate(run, std::string_view("confirm"));
+  auto best = store.best_verified_candidate(run);
   if (!best) return best.error();
-  if (!*best) {
-    exported.tier = "screen";
-    best = store.best_candidate(run, std::string_view("screen"));
-    if (!best) return best.error();
-  }
   if (!*best) {
     return make_error(
         ErrorCode::not_found,
@@ -129,6 +123,7 @@ Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::
   }
   BestCandidate const& found = **best;
   exported.candidate = found.candidate.id;
+  exported.tier = found.evaluation.evaluation.tier;
   exported.knobs = found.candidate.candidate.knobs;
   exported.geomean_speedup = found.evaluation.evaluation.geomean_speedup.value_or(0.0);
   exported.source = found.candidate.candidate.source;

@@ -180,16 +180,6 @@ std::vector<RunReportStep> chain_to(RunReport const& report, CandidateId best,
   return steps;
 }
 
-// As export_best chooses: the best ok candidate on the confirm tier, else on the screen tier.
-Result<std::optional<BestCandidate>> best_of(Store& store, RunId run, std::string& tier) {
-  tier = "confirm";
-  auto best = store.best_candidate(run, std::string_view("confirm"));
-  if (!best) return best.error();
-  if (*best) return best;
-  tier = "screen";
-  return store.best_candidate(run, std::string_view("screen"));
-}
-
 }  // namespace
 
 Result<RunReport> build_run_report(Store& store, RunId run) {
@@ -260,8 +250,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
   attach_evaluations(report, position);
   report.failures = group_failures(report.candidates);
 
-  std::string tier;
-  auto best = best_of(store, run, tier);
+  auto best = store.best_verified_candidate(run);
   if (!best) return best.error();
   if (*best) {
     BestCandidate const& found = **best;
@@ -269,7 +258,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
     chosen.candidate = found.candidate.id;
     chosen.knobs = knobs_of(found.candidate.candidate.knobs);
     chosen.config = config_of(chosen.knobs);
-    chosen.tier = tier;
+    chosen.tier = found.evaluation.evaluation.tier;
     chosen.geomean_speedup = found.evaluation.evaluation.geomean_speedup.value_or(0.0);
     chosen.sizes = sizes_of(found.evaluation.evaluation.sizes);
     chosen.source = found.candidate.candidate.source;

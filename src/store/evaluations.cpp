@@ -65,6 +65,12 @@ Result<std::optional<StoredEvaluation>> Store::find_evaluation_by_key(CandidateK
   return std::optional(std::move(*evaluation));
 }
 
+Result<std::optional<BestCandidate>> Store::best_verified_candidate(RunId run) {
+  auto confirmed = best_candidate(run, std::string_view("confirm"));
+  if (!confirmed || *confirmed) return confirmed;
+  return best_candidate(run, std::string_view("screen"));
+}
+
 Result<std::optional<BestCandidate>> Store::best_candidate(RunId run, std::optional<std::string_view> tier) {
   std::lock_guard lock(connection_->mutex);
   auto exists = connection_->require_row("runs", "run", run.value());

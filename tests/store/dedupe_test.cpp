@@ -90,6 +90,21 @@ TEST_F(StoreLookups, ATierPassesOverOkEvaluationsOfOtherTiersButNotFailures) {
   EXPECT_EQ((*hit)->id, *failure);  // a failure is a failure on any tier
 }
 
+TEST_F(StoreLookups, ARunsVerifiedBestPrefersTheConfirmTier) {
+  auto fast = add("fast-on-screen", run_);
+  ASSERT_TRUE(store().add_evaluation(fast, sample_evaluation(3.0, "GPU-A", "13.0", "screen")));
+  auto best = store().best_verified_candidate(run_);
+  ASSERT_TRUE(best && *best);
+  EXPECT_EQ((*best)->evaluation.evaluation.tier, "screen");  // nothing confirmed yet
+  auto confirmed = add("confirmed", run_);
+  ASSERT_TRUE(store().add_evaluation(confirmed, sample_evaluation(2.0, "GPU-A", "13.0", "confirm")));
+  best = store().best_verified_candidate(run_);
+  ASSERT_TRUE(best && *best);
+  EXPECT_EQ((*best)->candidate.id, confirmed);  // a confirmed 2.0x beats a screened 3.0x
+  EXPECT_EQ((*best)->evaluation.evaluation.tier, "confirm");
+  EXPECT_FALSE(store().best_verified_candidate(RunId(999)));
+}
+
 TEST_F(StoreLookups, FailedEvaluationsAreCachedToo) {
   auto candidate = add("broken", run_);
   EvaluationRecord failed = sample_evaluation(std::nullopt, "GPU-A", "13.0");
