@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kopt/result.hpp"
@@ -79,6 +81,33 @@ class Compiler {
   CompileOptions options_;
   std::string toolkit_version_;
   std::filesystem::path nvcc_;
+};
+
+// Compiles in the background on the compiler's `jobs` threads, first submitted, first started, so a
+// search can compile the candidates it will ask for next while the GPU works on the current ones.
+// A request submitted again while it is queued, running, or finished but not yet taken is compiled
+// once. Destroying the queue drops what has not started and waits for what has.
+class CompileQueue {
+ public:
+  explicit CompileQueue(Compiler compiler);
+  ~CompileQueue();
+  CompileQueue(CompileQueue const&) = delete;
+  CompileQueue& operator=(CompileQueue const&) = delete;
+  CompileQueue(CompileQueue&&) = delete;
+  CompileQueue& operator=(CompileQueue&&) = delete;
+
+  void submit(CompileRequest const& request);
+  // The outcome of `request`, handed over once: waits for its compile. A request not submitted, or
+  // submitted but not started, goes ahead of everything still queued.
+  Result<CompileOutcome> take(CompileRequest const& request);
+  std::size_t queued() const;  // submitted, not started
+  std::size_t held() const;    // submitted and not yet taken (queued, running or finished)
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+  std::vector<std::thread> threads_;
 };
 
 // Which mode a source is written for: launcher when it defines a host function named `entry`

@@ -127,6 +127,9 @@ class Evaluator {
   // (the reference itself fails, the worker cannot start, ...).
   Result<EvalReport> evaluate(TaskSpec const& task, std::vector<CandidateSource> const& candidates,
                               ProgressCallback const& progress = {});
+  // Starts compiling `candidates` in the background (all cores, in order), so that a later evaluate()
+  // of them finds them built: a search hands over what it will ask for next while the GPU works.
+  void compile_ahead(TaskSpec const& task, std::vector<CandidateSource> const& candidates);
   // Runs the reference (and baseline) alone on every size case: `kopt task check`.
   Result<TaskCheckReport> check_task(TaskSpec const& task, ProgressCallback const& progress = {});
 

@@ -39,12 +39,22 @@ struct TimingPolicy {
   bool interleave = true;        // ABAB: reference and candidate samples alternate
   double graph_below_us = 10.0;  // also time by CUDA-graph replay when median is under this
   int graph_calls = 20;          // launches per captured graph
+  // Racing (screen): a candidate whose fastest sample after `race_samples` samples is more than
+  // `race_ratio` times the fastest candidate median screened so far on the size stops sampling; it
+  // cannot be the best (0: never stop early).
+  double race_ratio = 0.0;
+  int race_samples = 2;
 };
 
 TimingPolicy policy_for(TimingTier tier) noexcept;
 
 // Whether sampling may stop: enough samples and enough measured time, or out of budget.
 bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms, double wall_ms) noexcept;
+
+// Whether a candidate's sampling may stop early because it is clearly slower than `best_us` (the
+// fastest candidate median seen on this size; <= 0: none yet): policy.race_ratio is set, it has
+// race_samples samples, and even its fastest one exceeds race_ratio * best_us.
+bool clearly_slower(TimingPolicy const& policy, std::span<double const> samples_us, double best_us) noexcept;
 
 // What the device can do at most; used for the speed-of-light bound and % of roofline.
 struct DeviceCeilings {

@@ -71,6 +71,9 @@ class CandidateEvaluator {
                                                         TimingTier tier) = 0;
   Result<CandidateReport> evaluate_one(TaskSpec const& task, CandidateInput const& candidate,
                                        TimingTier tier);
+  // A hint: these candidates will be evaluated soon, so an evaluator that builds them may start now
+  // (the GPU evaluator compiles them while the current batch runs). Does nothing by default.
+  virtual void compile_ahead(TaskSpec const& /*task*/, std::vector<CandidateInput> const& /*candidates*/) {}
 };
 
 // The GPU: kopt::Evaluator, one per timing tier, started on first use. Per-candidate knob values travel
@@ -87,6 +90,7 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
   Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
                                                 std::vector<CandidateInput> const& candidates,
                                                 TimingTier tier) override;
+  void compile_ahead(TaskSpec const& task, std::vector<CandidateInput> const& candidates) override;
 
   struct Impl;
 

@@ -5,11 +5,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <future>
 #include <random>
-#include <semaphore>
 #include <sstream>
-#include <thread>
 
 #include "eval/artifact_requests.hpp"
 #include "eval/reply_mapping.hpp"
@@ -29,6 +26,7 @@ struct Evaluator::Impl {
   EvalOptions options;
   std::optional<Compiler> compiler;          // candidates: with the user's extra flags
   std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
+  std::unique_ptr<CompileQueue> compiles;    // candidates, compiled ahead (compile_ahead) or on demand
   std::optional<worker::WorkerClient> worker;
   std::filesystem::path worker_path;
 };
@@ -96,6 +94,7 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   auto compiler = Compiler::create(options.compile);
   if (!compiler) return compiler.error();
   impl->compiler.emplace(std::move(*compiler));
+  impl->compiles = std::make_unique<CompileQueue>(*impl->compiler);
   // Flags meant for candidates (--use_fast_math, -maxrregcount, knob macros) must never change the
   // ground truth: the reference and baseline are built without them.
   CompileOptions trusted_options = options.compile;
@@ -124,29 +123,19 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     if (progress) progress(EvalProgress{done, total_steps, std::move(what)});
   };
 
+  // Candidates: compiled in the background on all cores (queued first, so that they compile while
+  // the reference builds and while the GPU works through earlier ones).
+  std::vector<CandidatePlan> plans;
+  plans.reserve(candidates.size());
+  for (auto const& c : candidates) plans.push_back(plan_candidate(task, c, opts.mode));
+  for (auto const& plan : plans) {
+    if (plan.request) impl_->compiles->submit(*plan.request);  // a no-op for those compiled ahead
+  }
+
   // The task's own code (trusted): reference and baseline, built once and cached on disk.
   step(0, "building reference");
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
-
-  // Candidates: compiled in parallel (all cores) while the GPU works through earlier ones.
-  std::vector<CandidatePlan> plans;
-  plans.reserve(candidates.size());
-  for (auto const& c : candidates) plans.push_back(plan_candidate(task, c, opts.mode));
-  unsigned const jobs =
-      std::max(1u, opts.compile.jobs != 0 ? opts.compile.jobs : std::thread::hardware_concurrency());
-  std::counting_semaphore<1024> slots(static_cast<std::ptrdiff_t>(std::min(jobs, 1024u)));
-  std::vector<std::future<Result<CompileOutcome>>> builds;
-  builds.reserve(plans.size());
-  for (auto const& plan : plans) {
-    builds.push_back(std::async(std::launch::async, [&, plan]() -> Result<CompileOutcome> {
-      if (!plan.request) return CompileOutcome{};  // planning already failed
-      slots.acquire();
-      auto out = impl_->compiler->compile(*plan.request);
-      slots.release();
-      return out;
-    }));
-  }
 
   for (std::size_t i = 0; i < plans.size(); ++i) {
     auto const& plan = plans[i];
@@ -156,14 +145,14 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     cr.mode = plan.mode;
     step(i, "evaluating " + plan.name);
     auto const t_cand = Clock::now();
-    auto built = builds[i].get();
-    if (!built) return built.error();
     if (!plan.request) {
       cr.status = plan.failure_status;
       cr.message = plan.failure;
       report.candidates.push_back(std::move(cr));
       continue;
     }
+    auto built = impl_->compiles->take(*plan.request);
+    if (!built) return built.error();
     cr.phases.compile_ms = built->compile_ms;
     cr.cache_hit = built->cache_hit;
     cr.diagnostics = built->diagnostics;
@@ -201,6 +190,13 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
   step(total_steps, "done");
   report.wall_ms = ms_since(t_start);
   return report;
+}
+
+void Evaluator::compile_ahead(TaskSpec const& task, std::vector<CandidateSource> const& candidates) {
+  for (auto const& candidate : candidates) {
+    CandidatePlan const plan = plan_candidate(task, candidate, impl_->options.mode);
+    if (plan.request) impl_->compiles->submit(*plan.request);
+  }
 }
 
 Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCallback const& progress) {

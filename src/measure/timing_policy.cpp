@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "kopt/measure.hpp"
 
 namespace kopt {
@@ -20,8 +22,9 @@ TimingPolicy policy_for(TimingTier tier) noexcept {
   TimingPolicy policy;  // the header defaults are the confirm protocol
   if (tier == TimingTier::screen) {
     policy.warmup_ms = 2.0;
-    policy.min_warmup_calls = 3;
-    policy.min_samples = 10;
+    policy.min_warmup_calls = 1;  // verification has just run the kernel on this size: it is loaded and warm
+    policy.min_samples = 5;       // long kernels: 5 flushed samples rank them; short ones sample for 5 ms
+    policy.race_ratio = 1.5;      // clear losers stop after 2 samples
     policy.min_total_ms = 5.0;
     policy.max_wall_ms = 500.0;
     policy.flush_l2 = true;
@@ -29,6 +32,12 @@ TimingPolicy policy_for(TimingTier tier) noexcept {
     policy.graph_below_us = 0.0;  // never time by graph replay
   }
   return policy;
+}
+
+bool clearly_slower(TimingPolicy const& policy, std::span<double const> samples_us, double best_us) noexcept {
+  if (policy.race_ratio <= 0.0 || best_us <= 0.0) return false;
+  if (samples_us.empty() || static_cast<int>(samples_us.size()) < policy.race_samples) return false;
+  return *std::min_element(samples_us.begin(), samples_us.end()) > policy.race_ratio * best_us;
 }
 
 bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms, double wall_ms) noexcept {

@@ -1,5 +1,7 @@
 // KoptCandidateEvaluator: candidates on the GPU through kopt::Evaluator, one per timing tier.
+#include <cstdint>
 #include <map>
+#include <random>
 #include <utility>
 
 #include "kopt/optimize.hpp"
@@ -15,6 +17,13 @@ struct KoptCandidateEvaluator::Impl {
     if (auto it = evaluators.find(tier); it != evaluators.end()) return it->second.get();
     EvalOptions options = base;
     options.tier = tier;
+    // Screen evaluations share their verification trials (one seed for this evaluator's life), so the
+    // worker generates each trial's inputs and runs the reference once, not once per batch; confirm
+    // evaluations draw fresh inputs every time (docs/verification.md, "Trials by tier").
+    if (tier == TimingTier::screen && !options.seed) {
+      std::random_device entropy;
+      options.seed = (std::uint64_t{entropy()} << 32) ^ entropy();
+    }
     auto created = Evaluator::create(options);
     if (!created) return created.error();
     Evaluator* evaluator = created->get();
@@ -44,17 +53,32 @@ EvaluationTarget KoptCandidateEvaluator::target() const {
   return impl_->target;
 }
 
+namespace {
+
+std::vector<CandidateSource> sources_of(std::vector<CandidateInput> const& candidates) {
+  std::vector<CandidateSource> sources;
+  sources.reserve(candidates.size());
+  for (CandidateInput const& candidate : candidates)
+    sources.push_back(CandidateSource{candidate.name, {}, candidate.source, candidate.flags});
+  return sources;
+}
+
+}  // namespace
+
+void KoptCandidateEvaluator::compile_ahead(TaskSpec const& task,
+                                           std::vector<CandidateInput> const& candidates) {
+  // Searches evaluate on the screen tier; its evaluator's compile queue is the one asked later.
+  if (auto evaluator = impl_->evaluator_for(TimingTier::screen))
+    (*evaluator)->compile_ahead(task, sources_of(candidates));
+}
+
 Result<std::vector<CandidateReport>> KoptCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   // Flags travel with each candidate (CandidateSource::flags), so one evaluate() call takes them all
   // and their compiles overlap GPU work; the task's reference never sees them.
   auto evaluator = impl_->evaluator_for(tier);
   if (!evaluator) return evaluator.error();
-  std::vector<CandidateSource> sources;
-  sources.reserve(candidates.size());
-  for (CandidateInput const& candidate : candidates)
-    sources.push_back(CandidateSource{candidate.name, {}, candidate.source, candidate.flags});
-  auto report = (*evaluator)->evaluate(task, sources);
+  auto report = (*evaluator)->evaluate(task, sources_of(candidates));
   if (!report) return report.error();
   if (report->candidates.size() != candidates.size()) {
     return make_error(ErrorCode::internal_error,

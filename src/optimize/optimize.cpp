@@ -39,10 +39,15 @@ struct SearchState {
   // proposals do not depend on outcomes: exhaustive, random). The objective evaluates them in one batch
   // with the point asked for, so their compiles run in parallel and overlap the GPU work.
   std::vector<Point> upcoming;
+  // Strategies that choose one point at a time (no lookahead), with evaluations left after this one:
+  // the objective compiles the neighbours of the point ahead.
+  bool compile_neighbours = false;
 };
 
 // How many proposals of an outcome-independent strategy are evaluated together: enough to keep every
 // core compiling while the GPU verifies and times.
+// Candidates per evaluate() call of outcome-independent strategies: one per core (4..32). They look
+// twice as far ahead: the batch after the current one compiles while the current one is on the GPU.
 std::size_t lookahead_batch() {
   return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 4, 32);
 }
@@ -110,6 +115,7 @@ class StoreObjective final : public Objective {
         recorded = std::move(**cached);
         ++c_.result.from_store;
       } else {
+        if (c_.state.compile_neighbours) compile_neighbours_ahead(point);
         auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);
         if (!report) return stop(report.error());
         recorded = optimize_detail::record_of(*report, TimingTier::screen);
@@ -137,10 +143,11 @@ class StoreObjective final : public Objective {
   }
 
  private:
-  // Evaluates `first` and the upcoming proposals that neither this run nor the store holds, as one
-  // batch, records every result in proposal order (no parents: only outcome-independent strategies
-  // look ahead) and learns every resource failure at once, so the rest of the queue is pruned by them.
-  // A kill loses at most the batch in flight. A point of the batch that a failure in the same batch
+  // Evaluates `first` and the next upcoming proposals that neither this run nor the store holds (up to
+  // lookahead_batch() in all) as one batch, hands the rest of the upcoming ones to the evaluator to
+  // compile meanwhile, records every result in proposal order (no parents: only outcome-independent
+  // strategies look ahead) and learns every resource failure at once, so the rest of the queue is pruned by
+  // them. A kill loses at most the batch in flight. A point of the batch that a failure in the same batch
   // prunes was evaluated for nothing: the price of compiling ahead.
   Status evaluate_batch(CandidateInput const& first, Configuration const& first_config,
                         CandidateKey const& first_key) {
@@ -148,6 +155,8 @@ class StoreObjective final : public Objective {
     std::vector<Configuration> configs = {first_config};
     std::vector<CandidateKey> keys = {first_key};
     std::set<std::string> seen = {first_key.value()};
+    std::vector<CandidateInput> next_batch;  // compiled ahead, evaluated by the next call
+    std::size_t const batch_size = lookahead_batch();
     for (Point const& point : c_.state.upcoming) {
       auto candidate = materialise(c_.space.space(), TuningSearchSpace::to_configuration(point), c_.source,
                                    c_.task, c_.options.flags);
@@ -158,10 +167,15 @@ class StoreObjective final : public Objective {
       auto cached = c_.log.cached(key, c_.target);
       if (!cached) return cached.error();
       if (*cached) continue;  // the store answers it when the search asks
+      if (batch.size() >= batch_size) {
+        next_batch.push_back(std::move(*candidate));
+        continue;
+      }
       batch.push_back(std::move(*candidate));
       configs.push_back(TuningSearchSpace::to_configuration(point));
       keys.push_back(std::move(key));
     }
+    if (!next_batch.empty()) c_.evaluator.compile_ahead(c_.task, next_batch);
     auto reports = c_.evaluator.evaluate(c_.task, batch, TimingTier::screen);
     if (!reports) return reports.error();
     if (reports->size() != batch.size()) {
@@ -187,6 +201,26 @@ class StoreObjective final : public Objective {
     return Ok{};
   }
 
+  // Strategies that choose one point at a time (greedy, MCTS) mostly ask next for a neighbour of a
+  // point they chose: while this one is on the GPU, its neighbours that neither this run nor the store
+  // holds are compiled on the idle cores (at most lookahead_batch()). The search itself is unchanged;
+  // a neighbour never asked for costs only idle CPU time.
+  void compile_neighbours_ahead(Point const& point) {
+    std::vector<CandidateInput> ahead;
+    for (Action const& action : c_.space.actions(point)) {
+      if (ahead.size() >= lookahead_batch()) break;
+      auto candidate = materialise(c_.space.space(), TuningSearchSpace::to_configuration(action.target),
+                                   c_.source, c_.task, c_.options.flags);
+      if (!candidate) continue;  // the search reports it when it gets there
+      CandidateKey const key = content_key(*candidate, c_.target);
+      if (c_.log.own(key, "screen")) continue;
+      auto cached = c_.log.cached(key, c_.target);
+      if (!cached || *cached) continue;
+      ahead.push_back(std::move(*candidate));
+    }
+    if (!ahead.empty()) c_.evaluator.compile_ahead(c_.task, ahead);
+  }
+
   Outcome stop(Error error) {
     if (!c_.state.fatal) c_.state.fatal = std::move(error);
     return Outcome{CandidateStatus::compile_error, {}, {}, {}, "stopped"};
@@ -204,7 +238,7 @@ class TrackingStrategy final : public Strategy {
       : inner_(std::move(inner)), c_(context), progress_(progress) {
     // Their proposals never depend on outcomes (observe does nothing), so asking ahead changes nothing
     // in what they propose or in which order.
-    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = lookahead_batch();
+    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = 2 * lookahead_batch();
   }
 
   std::string_view name() const override { return inner_->name(); }
@@ -224,6 +258,8 @@ class TrackingStrategy final : public Strategy {
           if (c_.space.is_valid(ahead.point) && !history.contains(ahead.point))
             c_.state.upcoming.push_back(ahead.point);
         }
+        c_.state.compile_neighbours =
+            lookahead_ == 0 && history.evaluations().size() + 1 < c_.options.max_evaluations;
         return proposal;
       }
       // Pruned after the strategy chose it (a resource failure learned since): tell it, never evaluate.

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "kopt/measure.hpp"
 
 namespace kopt {
@@ -25,13 +27,15 @@ TEST(TimingPolicy, ConfirmIsTheFullProtocol) {
   EXPECT_TRUE(policy.interleave);
   EXPECT_DOUBLE_EQ(policy.graph_below_us, 10.0);
   EXPECT_DOUBLE_EQ(policy.max_wall_ms, 5000.0);
+  EXPECT_DOUBLE_EQ(policy.race_ratio, 0.0) << "the confirm tier never stops a candidate early";
 }
 
 TEST(TimingPolicy, ScreenIsCheap) {
   auto const policy = policy_for(TimingTier::screen);
   EXPECT_DOUBLE_EQ(policy.warmup_ms, 2.0);
-  EXPECT_EQ(policy.min_warmup_calls, 3);
-  EXPECT_EQ(policy.min_samples, 10);
+  EXPECT_EQ(policy.min_warmup_calls, 1);
+  EXPECT_EQ(policy.min_samples, 5);
+  EXPECT_DOUBLE_EQ(policy.race_ratio, 1.5);
   EXPECT_DOUBLE_EQ(policy.min_total_ms, 5.0);
   EXPECT_DOUBLE_EQ(policy.max_wall_ms, 500.0);
   EXPECT_TRUE(policy.flush_l2);
@@ -45,6 +49,25 @@ TEST(SamplingDone, NeedsBothSampleCountAndMeasuredTime) {
   EXPECT_FALSE(sampling_done(policy, 10, 99.9, 10.0));
   EXPECT_TRUE(sampling_done(policy, 10, 100.0, 10.0));
   EXPECT_FALSE(sampling_done(policy, 500, 50.0, 100.0));
+}
+
+TEST(SamplingDone, ScreenStopsLongKernelsAfterFiveSamplesAndTimesShortOnesForFiveMilliseconds) {
+  auto const policy = policy_for(TimingTier::screen);
+  EXPECT_FALSE(sampling_done(policy, 4, 20.0, 25.0)) << "4 samples of a 5 ms kernel";
+  EXPECT_TRUE(sampling_done(policy, 5, 25.0, 30.0)) << "5 samples of a 5 ms kernel";
+  EXPECT_FALSE(sampling_done(policy, 5, 0.5, 2.0)) << "5 samples of a 100 us kernel: only 0.5 ms measured";
+  EXPECT_TRUE(sampling_done(policy, 50, 5.0, 12.0)) << "50 samples of a 100 us kernel";
+}
+
+TEST(ClearlySlower, StopsOnlyCandidatesWhoseFastestSampleIsFarBehindTheBest) {
+  auto const screen = policy_for(TimingTier::screen);
+  std::vector<double> const slow = {160.0, 170.0};
+  EXPECT_TRUE(clearly_slower(screen, slow, 100.0)) << "both samples > 1.5 x 100";
+  EXPECT_FALSE(clearly_slower(screen, std::vector<double>{160.0, 149.0}, 100.0)) << "one sample within 1.5x";
+  EXPECT_FALSE(clearly_slower(screen, std::vector<double>{400.0}, 100.0)) << "one sample is not enough";
+  EXPECT_FALSE(clearly_slower(screen, slow, 0.0)) << "no rival screened yet";
+  EXPECT_FALSE(clearly_slower(screen, slow, 120.0)) << "160 < 1.5 x 120";
+  EXPECT_FALSE(clearly_slower(policy_for(TimingTier::confirm), slow, 100.0)) << "racing is off on confirm";
 }
 
 TEST(SamplingDone, StopsAtSampleCapOrWallBudget) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <set>
 #include <thread>
 
@@ -349,10 +350,35 @@ class BatchCountingEvaluator final : public CandidateEvaluator {
                                                 std::vector<CandidateInput> const& candidates,
                                                 TimingTier tier) override {
     batches.push_back(candidates.size());
+    if (tier == TimingTier::screen) {
+      for (auto const& candidate : candidates) {
+        evaluated.push_back(candidate.name);
+        events.emplace_back('e', candidate.name);
+      }
+    }
     return fake.evaluate(task, candidates, tier);
+  }
+  void compile_ahead(TaskSpec const& /*task*/, std::vector<CandidateInput> const& candidates) override {
+    for (auto const& candidate : candidates) {
+      ahead.push_back(candidate.name);
+      events.emplace_back('a', candidate.name);
+    }
+  }
+  // Screened candidates that an earlier compile_ahead call had handed over.
+  std::size_t compiled_ahead_hits() const {
+    std::set<std::string> handed;
+    std::size_t hits = 0;
+    for (auto const& [kind, name] : events) {
+      if (kind == 'a') handed.insert(name);
+      if (kind == 'e' && handed.count(name) > 0) ++hits;
+    }
+    return hits;
   }
   FakeCandidateEvaluator fake{test::landscape};
   std::vector<std::size_t> batches;
+  std::vector<std::string> evaluated;                // names screened, in evaluation order
+  std::vector<std::string> ahead;                    // names handed to compile_ahead, in order
+  std::vector<std::pair<char, std::string>> events;  // 'a' compile_ahead, 'e' screened, in call order
 };
 
 TEST_F(OptimizeFixture, OutcomeIndependentStrategiesEvaluateInBatchesWithinTheBudget) {
@@ -373,6 +399,39 @@ TEST_F(OptimizeFixture, OutcomeIndependentStrategiesEvaluateInBatchesWithinTheBu
     std::set<std::string> const unique(order.begin(), order.end());
     EXPECT_EQ(unique.size(), order.size());
     EXPECT_EQ(order.size(), 21u);
+    // The batch after the current one was compiled ahead, and everything compiled ahead was then
+    // evaluated, in the same order (the landscape has no failures to prune anything in between).
+    EXPECT_FALSE(batched.ahead.empty());
+    std::set<std::string> const evaluated(batched.evaluated.begin(), batched.evaluated.end());
+    for (auto const& name : batched.ahead) EXPECT_EQ(evaluated.count(name), 1u) << name;
+    std::vector<std::string> ahead_in_evaluation_order;
+    for (auto const& name : batched.evaluated) {
+      if (std::find(batched.ahead.begin(), batched.ahead.end(), name) != batched.ahead.end())
+        ahead_in_evaluation_order.push_back(name);
+    }
+    std::vector<std::string> ahead_unique;
+    for (auto const& name : batched.ahead) {
+      if (std::find(ahead_unique.begin(), ahead_unique.end(), name) == ahead_unique.end())
+        ahead_unique.push_back(name);
+    }
+    EXPECT_EQ(ahead_in_evaluation_order, ahead_unique);
+  }
+}
+
+TEST_F(OptimizeFixture, OneAtATimeStrategiesCompileTheNeighboursOfEachPointAhead) {
+  for (std::string const strategy : {"greedy", "mcts"}) {
+    SCOPED_TRACE(strategy);
+    Store store = open_store(strategy + "-ahead.db");
+    BatchCountingEvaluator evaluator;
+    auto run = optimize(task, source, options(strategy, 16, 3), evaluator, store);
+    ASSERT_TRUE(run) << run.error().message;
+    for (std::size_t size : evaluator.batches) EXPECT_EQ(size, 1u) << "one candidate per evaluate()";
+    ASSERT_FALSE(evaluator.ahead.empty());
+    // Most points after the first were compiled while an earlier one was on the GPU.
+    std::size_t const hits = evaluator.compiled_ahead_hits();
+    std::cout << strategy << ": " << hits << " of " << evaluator.evaluated.size()
+              << " screened candidates were compiled ahead\n";
+    EXPECT_GE(2 * hits, evaluator.evaluated.size() - 1);
   }
 }
 

@@ -87,7 +87,7 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
 
 std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task, SizeCase const& size,
                                         SizeBuffers& buffers, Callable& candidate, DeviceTrial const& trial,
-                                        double deadline_ms) {
+                                        double deadline_ms, int runs) {
   auto& set = buffers.candidate;
   auto const& bufs = set.buffers();
   std::size_t const n = bufs.size();
@@ -105,7 +105,7 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
   DeviceCounts* general = counts + n;
   cudaMemsetAsync(counts, 0, sizeof(DeviceCounts) * (n + 1), cudaStreamPerThread);
   std::byte const poisons[2] = {kPoisonA, kPoisonB};
-  for (int run = 0; run < 2; ++run) {
+  for (int run = 0; run < runs; ++run) {
     for (std::size_t i = 0; i < n; ++i) {
       auto const& b = bufs[i];
       if (b.role != Role::output && b.bytes > 0) {
@@ -140,8 +140,10 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
         if (b.role == Role::output) {
           launch_count_differs_from_first(b.data(), b.count, size_of(b.dtype), &counts[i].differs_from_first);
         }
-        cudaMemcpyAsync(buffers.scratch[i].get(), b.data(), b.bytes, cudaMemcpyDeviceToDevice,
-                        cudaStreamPerThread);
+        if (runs > 1) {
+          cudaMemcpyAsync(buffers.scratch[i].get(), b.data(), b.bytes, cudaMemcpyDeviceToDevice,
+                          cudaStreamPerThread);
+        }
       } else {
         launch_count_words_differing(b.data(), buffers.scratch[i].get(), b.bytes, &general->run_differs);
       }

@@ -20,8 +20,9 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
                                 TrialInputs const& inputs,
                                 std::vector<std::vector<std::byte>> const& expected);
 
+// `runs` is 2 (poison A, then poison B, and the two runs compared) or 1 (poison A only).
 std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task, SizeCase const& size,
                                         SizeBuffers& buffers, Callable& candidate, DeviceTrial const& trial,
-                                        double deadline_ms);
+                                        double deadline_ms, int runs);
 
 }  // namespace kopt::worker

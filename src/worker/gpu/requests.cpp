@@ -1,5 +1,7 @@
 #include "worker/gpu/requests.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <optional>
 
@@ -137,6 +139,9 @@ std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state,
   for (std::size_t i = 0; i < set.buffers().size(); ++i) {
     if (is_result_buffer(set.buffers()[i].role)) outs.push_back(unwrap(set.download(i), ""));
   }
+  // The answer must not stay in device memory next to the candidate's buffers, where a kernel could
+  // copy it instead of computing it (docs/verification.md, defence 3).
+  require(set.poison_outputs(kPoisonA), "");
   std::size_t bytes = 0;
   for (auto const& o : outs) bytes += o.size();
   // Keep at most ~4 GiB of reference outputs; older entries go first (simple reset).
@@ -160,23 +165,25 @@ double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase 
                               t.value("ceiling_ms", 60000.0));
 }
 
-// Runs the candidate twice on `inputs` and applies every check (docs/verification.md).
+// Runs the candidate on `inputs` and applies every check (docs/verification.md). With runs = 2 it
+// runs twice, on poison A then poison B, and compares the runs (races); runs = 1 is poison A only.
 Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& size, Callable& candidate,
                     TrialInputs const& inputs, std::vector<std::vector<std::byte>> const& expected,
-                    double deadline_ms) {
+                    double deadline_ms, int runs = 2) {
   auto& size_buffers = get_buffers(state, task, size);
   // Fast path: both runs checked on the device. It only ever accepts; any doubt (or a failure to
   // explain) goes to the host path below, which decides and writes the message.
   if (DeviceTrial const* trial = device_trial(state, task, size, inputs, expected)) {
-    if (auto verdict = verify_on_device(state, task, size, size_buffers, candidate, *trial, deadline_ms)) {
+    if (auto verdict =
+            verify_on_device(state, task, size, size_buffers, candidate, *trial, deadline_ms, runs)) {
       return *verdict;
     }
   }
   auto& set = size_buffers.candidate;
   auto args = unwrap(ArgPack::build(task, size, set), "");
-  std::vector<std::vector<std::byte>> runs[2];
+  std::vector<std::vector<std::byte>> outs[2];
   std::byte const poisons[2] = {kPoisonA, kPoisonB};
-  for (int run = 0; run < 2; ++run) {
+  for (int run = 0; run < runs; ++run) {
     // Run 2 restores only the inout buffers: inputs were checked unchanged after run 1.
     require(set.upload(inputs, /*inouts_only=*/run == 1), "");
     require(set.poison_outputs(poisons[run]), "");
@@ -195,7 +202,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
                              std::to_string(*diff) + " of " + std::to_string(b.bytes) + ")"};
         }
       } else {
-        runs[run].push_back(unwrap(set.download(i), ""));
+        outs[run].push_back(unwrap(set.download(i), ""));
       }
     }
   }
@@ -207,7 +214,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
     auto tol = task.tolerance_for(b.dtype);
     std::optional<std::byte> poison;
     if (b.role == Role::output) poison = kPoisonA;
-    results.push_back(compare_outputs(b.dtype, expected[k], runs[0][k], tol, poison));
+    results.push_back(compare_outputs(b.dtype, expected[k], outs[0][k], tol, poison));
     auto const& r = results.back();
     verdict.max_abs_err = std::max(verdict.max_abs_err, r.max_abs_err);
     verdict.max_rel_err = std::max(verdict.max_rel_err, r.max_rel_err);
@@ -219,8 +226,8 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
     }
     // The second run had the other poison: an element left unwritten whose reference value happens
     // to equal the first poison's bytes shows up here.
-    if (b.role == Role::output && runs[0][k] != runs[1][k]) {
-      auto second = compare_outputs(b.dtype, expected[k], runs[1][k], tol, kPoisonB);
+    if (runs > 1 && b.role == Role::output && outs[0][k] != outs[1][k]) {
+      auto second = compare_outputs(b.dtype, expected[k], outs[1][k], tol, kPoisonB);
       if (second.unwritten > 0) {
         verdict.status = CandidateStatus::wrong_output;
         verdict.message = "buffer '" + b.name + "': " + second.summary;
@@ -231,13 +238,13 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   }
   k = 0;
   for (auto const& b : set.buffers()) {
-    if (!is_result_buffer(b.role)) continue;
-    if (runs[0][k] == runs[1][k]) {  // bitwise identical: deterministic, no need for a tolerance
+    if (!is_result_buffer(b.role) || runs < 2) continue;
+    if (outs[0][k] == outs[1][k]) {  // bitwise identical: deterministic, no need for a tolerance
       ++k;
       continue;
     }
     auto tol = task.tolerance_for(b.dtype);
-    auto again = compare_outputs(b.dtype, runs[0][k], runs[1][k], tol);
+    auto again = compare_outputs(b.dtype, outs[0][k], outs[1][k], tol);
     if (!again.passed) {
       verdict.status = CandidateStatus::nondeterministic;
       verdict.message = "buffer '" + b.name + "': two runs on identical inputs differ: " + again.summary;
@@ -324,7 +331,9 @@ json handle_evaluate(WorkerState& state, json const& request) {
       return reply;
     };
 
-    // Phase 1: verification on every selected size case, fresh inputs per trial.
+    // Phase 1: verification on every selected size case, fresh inputs per trial. The screen tier
+    // runs trial 0 twice (races) and later trials once; the confirm tier runs every trial twice.
+    bool const screen = request.value("tier", std::string("confirm")) == "screen";
     auto const t_verify = Clock::now();
     std::vector<json> per_size(sizes.size());
     for (std::size_t si = 0; si < sizes.size(); ++si) {
@@ -344,8 +353,9 @@ json handle_evaluate(WorkerState& state, json const& request) {
         entry["seeds"].push_back(s);
         auto const& inputs = trial_inputs(state, task, size, s, trial);
         auto const& expected = reference_outputs(state, task, size, reference, inputs);
-        Verdict v = verify_once(state, task, size, candidate, inputs, expected,
-                                candidate_deadline_ms(state, task, size, request));
+        Verdict v =
+            verify_once(state, task, size, candidate, inputs, expected,
+                        candidate_deadline_ms(state, task, size, request), screen && trial > 0 ? 1 : 2);
         worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
         worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
         worst.mismatches = std::max(worst.mismatches, v.mismatches);
@@ -365,7 +375,6 @@ json handle_evaluate(WorkerState& state, json const& request) {
     // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
     auto const t_time = Clock::now();
     TimingPolicy const policy = policy_from(request);
-    bool const screen = request.value("tier", std::string("confirm")) == "screen";
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
       if (size.verify_only) continue;
@@ -378,9 +387,10 @@ json handle_evaluate(WorkerState& state, json const& request) {
       double const deadline = candidate_deadline_ms(state, task, size, request);
       TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
       TimingSubject cand_subject = make_subject("candidate", &candidate, cand_args.data(), deadline);
+      std::string const cache_key = task.dir.string() + "#" + size.name;
+      if (screen) cand_subject.race_best_us = state.screen_best_us[cache_key];
       TimingSubject base_subject = make_subject("baseline", baseline, ref_args.data(), 600000);
       std::vector<TimingSubject*> subjects;
-      std::string const cache_key = task.dir.string() + "#" + size.name;
       bool const ref_cached = screen && state.screen_reference_us.count(cache_key) > 0;
       if (!ref_cached) subjects.push_back(&ref_subject);
       subjects.push_back(&cand_subject);
@@ -413,6 +423,18 @@ json handle_evaluate(WorkerState& state, json const& request) {
         entry["baseline"] = timing_json(base_subject, outcome.device_wide);
       }
       if (!outcome.note.empty()) entry["timing_note"] = outcome.note;
+      if (cand_subject.stopped_early) {
+        std::string note = fmt::format(
+            "screen sampling stopped after {} samples: more than {:g}x slower than the fastest candidate "
+            "screened on this size ({:.1f} us)",
+            cand_subject.samples_us.size(), policy.race_ratio, cand_subject.race_best_us);
+        if (!outcome.note.empty()) note = outcome.note + "; " + note;
+        entry["timing_note"] = note;
+      } else if (screen) {
+        double const median = summarize(cand_subject.samples_us).median;
+        double& best = state.screen_best_us[cache_key];
+        if (median > 0 && (best <= 0 || median < best)) best = median;
+      }
     }
     reply["time_ms"] = ms_since(t_time);
 
@@ -427,7 +449,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
       auto const& expected = reference_outputs(state, task, size, reference, inputs);
       (void)candidate.prepare(task.env_for(size));
       Verdict v = verify_once(state, task, size, candidate, inputs, expected,
-                              candidate_deadline_ms(state, task, size, request));
+                              candidate_deadline_ms(state, task, size, request), screen ? 1 : 2);
       if (v.failed()) {
         v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
                     "): " + v.message;

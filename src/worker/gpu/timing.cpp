@@ -98,6 +98,10 @@ TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
   auto const t_start = Clock::now();
   std::vector<double> total_ms(subjects.size(), 0.0);
   auto done = [&](std::size_t i) {
+    if (clearly_slower(policy_, subjects[i]->samples_us, subjects[i]->race_best_us)) {
+      subjects[i]->stopped_early = true;
+      return true;
+    }
     return sampling_done(policy_, static_cast<int>(subjects[i]->samples_us.size()), total_ms[i],
                          ms_since(t_start));
   };

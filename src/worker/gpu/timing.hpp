@@ -19,7 +19,9 @@ struct TimingSubject {
   Callable* callable = nullptr;
   void** args = nullptr;
   double deadline_ms = 60000;  // watchdog per call
+  double race_best_us = 0;     // racing (policy.race_ratio): the fastest rival median; 0 = none
   // Results
+  bool stopped_early = false;  // clearly slower than race_best_us: sampling stopped at race_samples
   std::vector<double> samples_us;
   std::vector<double> graph_us;
   std::vector<double> tails_us;

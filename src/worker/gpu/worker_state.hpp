@@ -70,7 +70,8 @@ struct WorkerState {
   std::size_t reference_output_bytes = 0;
   std::map<std::string, double> reference_call_us;                 // by task#size: one call, host-timed
   std::map<std::string, std::vector<double>> screen_reference_us;  // screen tier: cached samples
-  std::map<std::string, DeviceTrial> device_trials;                // by task#size#seed#trial
+  std::map<std::string, double> screen_best_us;  // screen tier: fastest candidate median per size (racing)
+  std::map<std::string, DeviceTrial> device_trials;  // by task#size#seed#trial
   std::size_t device_trial_bytes = 0;
   DeviceMemory device_counts;  // DeviceCounts[kMaxCountSlots]
 };
