@@ -123,6 +123,33 @@ struct RunReportBest {
   std::string source;
 };
 
+// How one value of one knob fared across the run's candidates (all numbers are screen-tier geomean
+// speedups over the reference, so that every candidate is measured the same way).
+struct KnobValueEffect {
+  std::string value;
+  std::size_t ok = 0;            // candidates with this value that passed verification
+  std::size_t failed = 0;        // any other status (candidates never evaluated count in neither)
+  std::optional<double> best;    // the largest screen geomean of the ok candidates with this value
+  std::optional<double> median;  // their median (unset: no ok candidate with a finite, positive geomean)
+  // The best candidate with only this knob changed to `value`, when evaluated ok (for the best's own
+  // value: the best's screen geomean): the sensitivity around the optimum.
+  std::optional<double> around_best;
+};
+
+// Which knobs mattered: per knob, its values (numbers in numeric order, other values after them in the
+// order they first appear) and the spread of their medians.
+struct KnobEffect {
+  std::string knob;
+  std::vector<KnobValueEffect> values;
+  std::optional<std::string> best_value;  // the best candidate's value of this knob
+  std::optional<double> spread;  // largest median / smallest median (>= 1); unset: no value has an ok median
+};
+
+// Every knob of the candidates, largest spread first (knobs without a spread last, then by name). Empty
+// for fewer than two candidates or no knobs. `best` gives around_best and best_value.
+std::vector<KnobEffect> compute_knob_effects(std::vector<RunReportCandidate> const& candidates,
+                                             std::optional<RunReportBest> const& best);
+
 struct RunReport {
   RunId run;
   std::string task_name;
@@ -144,6 +171,7 @@ struct RunReport {
   std::vector<RunReportEvaluation> evaluations;  // in insertion order
   std::vector<RunReportStep> steps;              // from the starting kernel to the best; empty without a best
   std::vector<RunReportFailureGroup> failures;   // by status, largest group first
+  std::vector<KnobEffect> knob_effects;          // largest spread first (compute_knob_effects)
 };
 
 // Reads run `run` from the store. Errors: not_found for an unknown run (the message names the store),

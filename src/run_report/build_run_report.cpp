@@ -265,6 +265,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
     report.steps = chain_to(report, chosen.candidate, position);
     report.best = std::move(chosen);
   }
+  report.knob_effects = compute_knob_effects(report.candidates, report.best);
   return report;
 }
 

@@ -85,6 +85,13 @@ svg.plot .pt.untimed { fill:#8c959f; }
 svg.plot .pt.fail { stroke:var(--bad); stroke-width:1.8; fill:none; }
 .legend { display:flex; gap:18px; flex-wrap:wrap; color:var(--muted); font-size:13px; margin-top:6px; }
 .legend i { display:inline-block; width:12px; height:12px; border-radius:50%; margin-right:6px; vertical-align:-1px; }
+.knob-intro { color:var(--muted); font-size:13.5px; margin:0 0 12px; }
+table.knobs td.knob { border-right:1px solid var(--line); background:#fff; }
+table.knobs .spread { display:block; color:var(--muted); font-size:12.5px; font-weight:400; }
+table.knobs tr.best-value td:not(.knob) { background:var(--ok-bg); font-weight:600; }
+table.knobs .bar { display:inline-block; height:8px; border-radius:4px; background:var(--accent);
+  opacity:0.45; margin-right:8px; vertical-align:0; }
+table.knobs .fails { color:var(--bad); }
 footer { color:var(--muted); font-size:12.5px; text-align:center; margin-top:22px; }
 )css";
 
@@ -268,6 +275,57 @@ std::string steps_section(RunReport const& report) {
   return html;
 }
 
+std::string knob_value_row(KnobEffect const& effect, KnobValueEffect const& value, double widest) {
+  bool const is_best = effect.best_value && *effect.best_value == value.value;
+  std::string bar;
+  if (value.median && widest > 0.0) {
+    bar = fmt::format(R"(<span class="bar" style="width:{:.0f}px"></span>)",
+                      std::max(2.0, 80.0 * *value.median / widest));
+  }
+  return fmt::format(
+      R"(<td class="mono">{}{}</td><td class="num">{}</td><td class="num{}">{}</td><td class="num">{}</td>)"
+      R"(<td class="num">{}{}</td><td class="num">{}</td></tr>)",
+      html_escape(value.value), is_best ? " ★" : "", value.ok, value.failed > 0 ? " fails" : "", value.failed,
+      ratio_text(value.best), bar, ratio_text(value.median), ratio_text(value.around_best));
+}
+
+std::string knob_effects_section(RunReport const& report) {
+  std::string html = "<section id=\"knobs\"><h2>Knob effects</h2>";
+  if (report.knob_effects.empty()) {
+    html += "<p class=\"muted\">Nothing to compare: the run has fewer than two candidates or no knobs.</p>";
+    return html + "</section>";
+  }
+  html +=
+      "<p class=\"knob-intro\">Per knob and value: the candidates with that value that passed verification "
+      "or failed, the best and the median screen-tier geomean speedup of the ok ones, and <em>around "
+      "best</em>, the best candidate with only this knob changed (how sensitive the optimum is to it). The "
+      "knob whose medians spread the most comes first; ★ marks the best candidate's value.</p>";
+  double widest = 0.0;
+  for (KnobEffect const& effect : report.knob_effects)
+    for (KnobValueEffect const& value : effect.values)
+      if (value.median) widest = std::max(widest, *value.median);
+  html +=
+      "<table class=\"knobs\"><thead><tr><th>knob</th><th>value</th><th class=\"num\">ok</th>"
+      "<th class=\"num\">failed</th><th class=\"num\">best</th><th class=\"num\">median</th>"
+      "<th class=\"num\">around best</th></tr></thead><tbody>";
+  for (KnobEffect const& effect : report.knob_effects) {
+    bool first = true;
+    for (KnobValueEffect const& value : effect.values) {
+      bool const is_best = effect.best_value && *effect.best_value == value.value;
+      html += is_best ? "<tr class=\"best-value\">" : "<tr>";
+      if (first) {
+        html += fmt::format(R"(<td class="knob mono" rowspan="{}"><strong>{}</strong>)"
+                            R"(<span class="spread">spread {}</span></td>)",
+                            effect.values.size(), html_escape(effect.knob), ratio_text(effect.spread));
+        first = false;
+      }
+      html += knob_value_row(effect, value, widest);
+    }
+  }
+  html += "</tbody></table></section>";
+  return html;
+}
+
 std::string failures_section(RunReport const& report) {
   std::string html = "<section id=\"failures\"><h2>Failed candidates</h2>";
   if (report.failures.empty()) {
@@ -325,6 +383,7 @@ std::string render_run_html(RunReport const& report) {
   html += best_section(report);
   html += progress_section(report);
   html += steps_section(report);
+  html += knob_effects_section(report);
   html += failures_section(report);
   html += candidates_section(report);
   html += fmt::format("<footer>kopt report · run {} · {}</footer>", report.run.value(),

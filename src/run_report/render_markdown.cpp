@@ -1,6 +1,8 @@
 // render_run_markdown: a short summary (about 15 lines) for terminals and pull-request comments.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
 #include "run_report/report_text.hpp"
@@ -39,6 +41,35 @@ std::string step_line(RunReportStep const& step, std::size_t number) {
                          : "");
 }
 
+// At most this many knobs get a line; the HTML and JSON reports hold them all.
+constexpr std::size_t kMarkdownKnobs = 6;
+
+// "- BLOCK: 128 → 1.25x · 256 → 2.00x (best) · 512 → failed (spread 1.60x)": the median per value.
+std::string knob_line(KnobEffect const& effect) {
+  std::string line = fmt::format("- {}:", effect.knob);
+  char const* separator = " ";
+  for (KnobValueEffect const& value : effect.values) {
+    std::string const result = value.median       ? ratio_text(value.median)
+                               : value.failed > 0 ? std::string("failed")
+                                                  : std::string("-");
+    bool const is_best = effect.best_value && *effect.best_value == value.value;
+    line += fmt::format("{}{} → {}{}", separator, value.value, result, is_best ? " (best)" : "");
+    separator = " · ";
+  }
+  if (effect.spread) line += fmt::format(" (spread {})", ratio_text(effect.spread));
+  return line + "\n";
+}
+
+std::string knob_effects_text(std::vector<KnobEffect> const& effects) {
+  if (effects.empty()) return "";
+  std::string md = "\nKnob effects (median screen speedup per value, largest spread first):\n";
+  std::size_t const shown = std::min(effects.size(), kMarkdownKnobs);
+  for (std::size_t i = 0; i < shown; ++i) md += knob_line(effects[i]);
+  if (effects.size() > shown)
+    md += fmt::format("- … {} more knobs in the HTML and JSON reports\n", effects.size() - shown);
+  return md;
+}
+
 }  // namespace
 
 std::string render_run_markdown(RunReport const& report) {
@@ -66,6 +97,7 @@ std::string render_run_markdown(RunReport const& report) {
     std::size_t number = 0;
     for (RunReportStep const& step : report.steps) md += step_line(step, ++number);
   }
+  md += knob_effects_text(report.knob_effects);
   if (!report.failures.empty()) {
     std::string counts;
     for (RunReportFailureGroup const& group : report.failures) {

@@ -142,6 +142,27 @@ nlohmann::json failures_json(std::vector<RunReportFailureGroup> const& failures)
   return list;
 }
 
+nlohmann::json knob_effects_json(std::vector<KnobEffect> const& effects) {
+  nlohmann::json list = nlohmann::json::array();
+  for (KnobEffect const& effect : effects) {
+    nlohmann::json values = nlohmann::json::array();
+    for (KnobValueEffect const& value : effect.values) {
+      values.push_back({{"value", value.value},
+                        {"ok", value.ok},
+                        {"failed", value.failed},
+                        {"best", optional_number(value.best)},
+                        {"median", optional_number(value.median)},
+                        {"around_best", optional_number(value.around_best)}});
+    }
+    list.push_back(
+        {{"knob", effect.knob},
+         {"best_value", effect.best_value ? nlohmann::json(*effect.best_value) : nlohmann::json(nullptr)},
+         {"spread", optional_number(effect.spread)},
+         {"values", values}});
+  }
+  return list;
+}
+
 }  // namespace
 
 nlohmann::json to_json(RunReport const& report) {
@@ -167,7 +188,8 @@ nlohmann::json to_json(RunReport const& report) {
           {"candidates", candidates_json(report.candidates)},
           {"evaluations", evaluations_json(report.evaluations)},
           {"steps", steps_json(report.steps)},
-          {"failures", failures_json(report.failures)}};
+          {"failures", failures_json(report.failures)},
+          {"knob_effects", knob_effects_json(report.knob_effects)}};
 }
 
 }  // namespace kopt

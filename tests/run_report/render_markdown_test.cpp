@@ -26,7 +26,9 @@ TEST_F(RunFixture, MarkdownOfARealRunIsShort) {
   EXPECT_NE(md.find("**2.50x**"), std::string::npos);
   EXPECT_NE(md.find("`BLOCK=512 ITEMS=1 VEC=2`"), std::string::npos);
   EXPECT_NE(md.find("Failures: none"), std::string::npos);
-  EXPECT_LE(test::count_of(md, "\n"), 20u);
+  ASSERT_EQ(report.knob_effects.size(), 3u);
+  // About 15 lines, and the knob effects: a blank line, a title and one line per knob (at most six).
+  EXPECT_LE(test::count_of(md, "\n"), 20u + 2u + report.knob_effects.size()) << md;
 }
 
 TEST(RenderMarkdown, RunWithoutBest) {

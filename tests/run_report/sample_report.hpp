@@ -96,6 +96,7 @@ inline RunReport sample_report() {
   report.failures = {
       RunReportFailureGroup{CandidateStatus::compile_error,
                             {RunReportFailure{CandidateId(3), "BLOCK=<512>", "error: expected '<' & '>'"}}}};
+  report.knob_effects = compute_knob_effects(report.candidates, report.best);
   return report;
 }
 
