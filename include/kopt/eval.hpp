@@ -114,6 +114,28 @@ using ProgressCallback = std::function<void(EvalProgress const&)>;
 
 struct TaskCheckReport;
 
+// One call of a candidate profiled by Nsight Compute (`kopt profile`; docs/analysis.md).
+struct ProfileLaunchOptions {
+  std::string size;                  // the size case to run (empty: the largest timed one)
+  std::vector<std::string> metrics;  // Nsight Compute metric names to collect
+  std::filesystem::path ncu;         // empty: ncu on PATH, else the newest /opt/nvidia/nsight-compute/*/ncu
+  int max_kernels = 16;  // kernel launches profiled within the call (launcher mode may have several)
+};
+
+struct ProfiledLaunch {
+  CandidateStatus status =
+      CandidateStatus::ok;  // the candidate's own outcome (compile_error, runtime_error...)
+  std::string message;
+  std::string size;
+  CandidateMode mode = CandidateMode::kernel;
+  ResourceUsage resources;           // ptxas's report (kernel mode)
+  std::filesystem::path artifact;    // the built CUBIN or shared object, for disassembly
+  std::string symbol;                // the kernel's symbol (kernel mode) or the launcher's
+  std::string ncu_log;               // ncu's --log-file text: its ==PROF== lines, then the raw CSV
+  std::vector<std::string> command;  // how ncu ran (for the report)
+  double wall_ms = 0.0;
+};
+
 class Evaluator {
  public:
   // Starts the GPU worker; fails with no_gpu when none is usable.
@@ -130,6 +152,12 @@ class Evaluator {
   // Starts compiling `candidates` in the background (all cores, in order), so that a later evaluate()
   // of them finds them built: a search hands over what it will ask for next while the GPU works.
   void compile_ahead(TaskSpec const& task, std::vector<CandidateSource> const& candidates);
+  // Runs `candidate` once on one size case (trial-0 inputs) under Nsight Compute, which profiles the
+  // kernels launched inside that call only (an NVTX range), clocks left alone (--clock-control none).
+  // Error: kopt could not run it (no ncu, the worker failed); a candidate that does not compile or
+  // crashes comes back with that status.
+  Result<ProfiledLaunch> profile_launch(TaskSpec const& task, CandidateSource const& candidate,
+                                        ProfileLaunchOptions const& options);
   // Runs the reference (and baseline) alone on every size case: `kopt task check`.
   Result<TaskCheckReport> check_task(TaskSpec const& task, ProgressCallback const& progress = {});
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/optimize_arguments.hpp"
+#include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
 
 namespace kopt::cli {
@@ -54,7 +55,7 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report };
+enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report, profile };
 
 struct CliArguments {
   GlobalArgs global;
@@ -67,6 +68,7 @@ struct CliArguments {
   RunsArgs runs;
   ExportArgs export_run;
   ReportArgs report;
+  ProfileArgs profile;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

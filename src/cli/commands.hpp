@@ -22,5 +22,6 @@ int run_optimize(OptimizeArgs const& args, Console const& console);
 int run_runs(RunsArgs const& args, Console const& console);
 int run_export(ExportArgs const& args, Console const& console);
 int run_report(ReportArgs const& args, Console const& console);
+int run_profile(ProfileArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

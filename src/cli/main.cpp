@@ -24,6 +24,7 @@ int run(int argc, char** argv) {
     case Command::runs: return run_runs(args.runs, console);
     case Command::export_run: return run_export(args.export_run, console);
     case Command::report: return run_report(args.report, console);
+    case Command::profile: return run_profile(args.profile, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

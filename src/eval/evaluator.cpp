@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "eval/artifact_requests.hpp"
+#include "eval/evaluator_impl.hpp"
 #include "eval/reply_mapping.hpp"
 #include "eval/sanitizer.hpp"
 #include "eval/size_metrics.hpp"
@@ -21,17 +22,6 @@ namespace kopt {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-struct Evaluator::Impl {
-  EvalOptions options;
-  std::optional<Compiler> compiler;          // candidates: with the user's extra flags
-  std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
-  std::unique_ptr<CompileQueue> compiles;    // candidates, compiled ahead (compile_ahead) or on demand
-  std::optional<worker::WorkerClient> worker;
-  std::filesystem::path worker_path;
-};
-
-namespace {
 
 // "compilation failed: <the compiler's first error line>" (or its first line when none says error).
 std::string compile_failure_message(std::string const& diagnostics) {
@@ -47,6 +37,8 @@ std::string compile_failure_message(std::string const& diagnostics) {
   }
   return first.empty() ? "compilation failed (the compiler said nothing)" : "compilation failed: " + first;
 }
+
+namespace {
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

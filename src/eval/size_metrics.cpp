@@ -5,7 +5,6 @@
 #include <cmath>
 
 namespace kopt {
-namespace {
 
 bool uses_16bit_floats(TaskSpec const& task) {
   for (auto const& b : task.buffers) {
@@ -14,14 +13,12 @@ bool uses_16bit_floats(TaskSpec const& task) {
   return false;
 }
 
-std::optional<double> evaluate(std::optional<Expr> const& expr, ScalarEnv const& env) {
+std::optional<double> work_model_value(std::optional<Expr> const& expr, ScalarEnv const& env) {
   if (!expr) return std::nullopt;
   auto v = expr->evaluate(env);
   if (!v) return std::nullopt;
   return static_cast<double>(*v);
 }
-
-}  // namespace
 
 double comparable_median(KernelTiming const& timing, KernelTiming const& other, double graph_below_us) {
   if (timing.graph_us && other.graph_us &&
@@ -41,8 +38,8 @@ double geomean(std::vector<double> const& values) {
 void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo const& device,
                         double graph_below_us, SizeResult& result) {
   auto const env = task.env_for(size);
-  result.bytes = evaluate(task.work.bytes, env);
-  result.flops = evaluate(task.work.flops, env);
+  result.bytes = work_model_value(task.work.bytes, env);
+  result.flops = work_model_value(task.work.flops, env);
   if (!result.candidate) return;
   KernelTiming const& cand = *result.candidate;
   if (result.reference) {

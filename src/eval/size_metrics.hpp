@@ -2,6 +2,9 @@
 // bytes and FLOPs, speed of light, % of roofline, and the implausibly-fast verdict.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/task.hpp"
@@ -18,5 +21,10 @@ void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo c
                         double graph_below_us, SizeResult& result);
 
 double geomean(std::vector<double> const& values);
+
+// Whether the task has f16/bf16 buffers (its roofline then uses the tensor-core peak).
+bool uses_16bit_floats(TaskSpec const& task);
+// A work-model expression (bytes, flops) evaluated for one size case; nullopt when absent or invalid.
+std::optional<double> work_model_value(std::optional<Expr> const& expr, ScalarEnv const& env);
 
 }  // namespace kopt

@@ -1,6 +1,7 @@
 #include "worker/gpu/requests.hpp"
 
 #include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
 #include <optional>
@@ -562,10 +563,13 @@ json handle_single_trial(WorkerState& state, json const& request) {
     require(set.poison_outputs(kPoisonA), "");
     auto args = unwrap(ArgPack::build(task, size, set), "");
     Verdict v;
-    if (auto failure =
-            call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0))) {
-      v = *failure;
-    }
+    // Under a profiler, the candidate's call is the one NVTX push/pop range it is told to select
+    // (ncu --nvtx --nvtx-include "<name>/"): nothing else the worker launches gets profiled.
+    std::string const range = request.value("nvtx_range", std::string());
+    if (!range.empty()) nvtxRangePushA(range.c_str());
+    auto failure = call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0));
+    if (!range.empty()) nvtxRangePop();
+    if (failure) v = *failure;
     reply["candidate"] = verdict_json(v);
     reply["size"] = size.name;
     if (v.sticky) reply["restart"] = true;

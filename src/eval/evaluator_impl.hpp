@@ -1,0 +1,27 @@
+// Evaluator's state, shared by the files that implement its operations (evaluate, profile_launch).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kopt/compile.hpp"
+#include "kopt/eval.hpp"
+#include "worker/client/worker_client.hpp"
+
+namespace kopt {
+
+struct Evaluator::Impl {
+  EvalOptions options;
+  std::optional<Compiler> compiler;          // candidates: with the user's extra flags
+  std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
+  std::unique_ptr<CompileQueue> compiles;    // candidates, compiled ahead (compile_ahead) or on demand
+  std::optional<worker::WorkerClient> worker;
+  std::filesystem::path worker_path;
+};
+
+// "compilation failed: <the compiler's first error line>" (or its first line when none says error).
+std::string compile_failure_message(std::string const& diagnostics);
+
+}  // namespace kopt

@@ -1,0 +1,152 @@
+// Evaluator::profile_launch: one call of a candidate under Nsight Compute. The worker runs under ncu
+// (in its own network namespace, as under compute-sanitizer) and wraps the candidate's call in an NVTX
+// range that ncu's --nvtx-include selects, so the reference and kopt's own kernels are never profiled.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "eval/artifact_requests.hpp"
+#include "eval/evaluator_impl.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/profile.hpp"
+#include "kopt/toolchain.hpp"
+#include "worker/client/protocol.hpp"
+
+namespace kopt {
+namespace {
+
+using nlohmann::json;
+constexpr char const* kCandidateRange = "kopt_candidate";
+
+std::optional<std::filesystem::path> find_ncu(std::filesystem::path const& given) {
+  if (!given.empty()) return given;
+  if (auto on_path = find_program("ncu")) return on_path;
+  std::vector<std::filesystem::path> installed;
+  std::error_code ec;
+  for (auto const& entry : std::filesystem::directory_iterator("/opt/nvidia/nsight-compute", ec)) {
+    if (std::filesystem::exists(entry.path() / "ncu")) installed.push_back(entry.path() / "ncu");
+  }
+  if (installed.empty()) return std::nullopt;
+  std::sort(installed.begin(), installed.end());  // version folders: the newest sorts last
+  return installed.back();
+}
+
+SizeCase const* choose_size(TaskSpec const& task, std::string const& name) {
+  SizeCase const* chosen = nullptr;
+  for (auto const& size : task.sizes) {
+    if (!name.empty() ? size.name == name : !size.verify_only) chosen = &size;
+    if (!name.empty() && chosen) break;
+  }
+  return chosen;
+}
+
+std::filesystem::path log_path() {
+  static std::atomic<int> counter{0};
+  return std::filesystem::temp_directory_path() /
+         fmt::format("kopt-ncu-{}-{}.csv", ::getpid(), counter.fetch_add(1));
+}
+
+std::string read_all(std::filesystem::path const& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Result<ProfiledLaunch> Evaluator::profile_launch(TaskSpec const& task, CandidateSource const& candidate,
+                                                 ProfileLaunchOptions const& options) {
+  auto const start = std::chrono::steady_clock::now();
+  ProfiledLaunch out;
+  SizeCase const* size = choose_size(task, options.size);
+  if (size == nullptr) {
+    return make_error(ErrorCode::invalid_argument,
+                      options.size.empty()
+                          ? fmt::format("task '{}' has no timed size case to profile", task.name)
+                          : fmt::format("--size: task '{}' has no size case '{}'", task.name, options.size));
+  }
+  out.size = size->name;
+  auto const ncu = find_ncu(options.ncu);
+  if (!ncu) {
+    return make_error(ErrorCode::not_found,
+                      "Nsight Compute (ncu) not found on PATH or under /opt/nvidia/nsight-compute");
+  }
+  if (options.metrics.empty()) return make_error(ErrorCode::invalid_argument, "profile_launch: no metrics");
+
+  CandidatePlan const plan = plan_candidate(task, candidate, impl_->options.mode);
+  out.mode = plan.mode;
+  if (!plan.request) {
+    out.status = plan.failure_status;
+    out.message = plan.failure;
+    return out;
+  }
+  auto built = impl_->compiles->take(*plan.request);
+  if (!built) return built.error();
+  if (!built->ok) {
+    out.status = CandidateStatus::compile_error;
+    out.message = compile_failure_message(built->diagnostics);
+    return out;
+  }
+  out.resources = built->artifact.resources;
+  out.artifact = built->artifact.path;
+  out.symbol = built->artifact.symbol;
+
+  std::filesystem::path const log = log_path();
+  NcuCommand command;
+  command.ncu_path = ncu->string();
+  command.nvtx_include = std::string(kCandidateRange) + "/";
+  command.launch_count = std::max(1, options.max_kernels);
+  command.metrics = options.metrics;
+  command.log_file = log.string();
+  auto ncu_argv = ncu_arguments(command);
+  if (!ncu_argv) return ncu_argv.error();
+  out.command = *ncu_argv;
+
+  worker::WorkerOptions wopts;
+  wopts.worker_path = impl_->worker_path;
+  wopts.device = impl_->options.device;
+  // ncu and the worker it profiles share one network namespace, as compute-sanitizer does.
+  wopts.wrapper = {impl_->worker_path.string(), "--netns-exec", "--"};
+  wopts.wrapper.insert(wopts.wrapper.end(), ncu_argv->begin(), ncu_argv->end());
+  wopts.extra_args = {"--no-calibration", "--no-netns"};
+  wopts.start_timeout = std::chrono::milliseconds(300000);
+  auto client = worker::WorkerClient::start(wopts);
+  if (!client) {
+    return make_error(client.error().code, "could not start the worker under ncu: " + client.error().message);
+  }
+  json request{{"op", "single_trial"},
+               {"task_dir", task.dir.string()},
+               {"sizes", std::vector<std::string>{size->name}},
+               {"seed", impl_->options.seed.value_or(1)},
+               {"timeout", {{"ceiling_ms", impl_->options.timeout_ceiling_ms * 20}}},
+               {"nvtx_range", kCandidateRange},
+               {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
+  auto reply = client->request(
+      request, std::chrono::milliseconds(static_cast<long long>(impl_->options.timeout_ceiling_ms * 40)));
+  client->shutdown();  // ncu writes its log when the process ends
+  out.ncu_log = read_all(log);
+  std::error_code ec;
+  std::filesystem::remove(log, ec);
+  if (!reply) return reply.error();
+  if (reply->worker_died) {
+    out.status = CandidateStatus::runtime_error;
+    out.message = "the worker died under ncu: " + reply->stderr_tail;
+  } else if (reply->body.contains("error")) {
+    return make_error(ErrorCode::worker_error,
+                      "profiling: " + reply->body["error"].value("message", std::string("worker error")));
+  } else if (auto const& verdict = reply->body["candidate"]; verdict.is_object()) {
+    auto status = candidate_status_from_string(verdict.value("status", std::string("ok")));
+    out.status = status.value_or(CandidateStatus::runtime_error);
+    out.message = verdict.value("message", std::string());
+  }
+  out.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace kopt
