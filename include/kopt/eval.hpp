@@ -115,6 +115,17 @@ using ProgressCallback = std::function<void(EvalProgress const&)>;
 struct TaskCheckReport;
 
 // One call of a candidate profiled by Nsight Compute (`kopt profile`; docs/analysis.md).
+// The calibration cache (DeviceCalibration): <cache_dir>/calibration/<uuid>-<driver>.json.
+std::filesystem::path calibration_path(std::filesystem::path const& cache_dir, DeviceInfo const& device);
+Status save_calibration(std::filesystem::path const& path, DeviceCalibration const& calibration);
+// The kopt.calibration/1 document that save_calibration writes (and `kopt calibrate --json` prints).
+std::string calibration_document(DeviceCalibration const& calibration);
+// Errors name the file and the field (invalid_spec) or say it is missing (not_found).
+Result<DeviceCalibration> load_calibration(std::filesystem::path const& path);
+// The device with the calibration's measured FP32 and tensor-core peaks (and its copy bandwidth when the
+// device has none measured); unchanged when the calibration is for another device or driver.
+DeviceInfo apply_calibration(DeviceInfo device, DeviceCalibration const& calibration);
+
 struct ProfileLaunchOptions {
   std::string size;                  // the size case to run (empty: the largest timed one)
   std::vector<std::string> metrics;  // Nsight Compute metric names to collect
@@ -158,6 +169,8 @@ class Evaluator {
   // crashes comes back with that status.
   Result<ProfiledLaunch> profile_launch(TaskSpec const& task, CandidateSource const& candidate,
                                         ProfileLaunchOptions const& options);
+  // `kopt calibrate`: measures this device's ceilings in the worker and caches them (device.hpp).
+  Result<DeviceCalibration> calibrate();
   // Runs the reference (and baseline) alone on every size case: `kopt task check`.
   Result<TaskCheckReport> check_task(TaskSpec const& task, ProgressCallback const& progress = {});
 

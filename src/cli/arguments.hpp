@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/calibrate_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
@@ -55,7 +56,7 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report, profile };
+enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report, profile, calibrate };
 
 struct CliArguments {
   GlobalArgs global;
@@ -69,6 +70,7 @@ struct CliArguments {
   ExportArgs export_run;
   ReportArgs report;
   ProfileArgs profile;
+  CalibrateArgs calibrate;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

@@ -25,6 +25,7 @@ int run(int argc, char** argv) {
     case Command::export_run: return run_export(args.export_run, console);
     case Command::report: return run_report(args.report, console);
     case Command::profile: return run_profile(args.profile, console);
+    case Command::calibrate: return run_calibrate(args.calibrate, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

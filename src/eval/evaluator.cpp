@@ -70,7 +70,7 @@ Evaluator::~Evaluator() {
 }
 
 DeviceInfo const& Evaluator::device() const noexcept {
-  return impl_->worker->device();
+  return impl_->device;
 }
 
 Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
@@ -87,6 +87,12 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   if (!compiler) return compiler.error();
   impl->compiler.emplace(std::move(*compiler));
   impl->compiles = std::make_unique<CompileQueue>(*impl->compiler);
+  impl->device = impl->worker->device();
+  // A calibration that cannot be read is ignored here (the computed peaks stay); `kopt calibrate` rewrites
+  // it.
+  if (auto calibration =
+          load_calibration(calibration_path(impl->compiler->options().cache_dir, impl->device)))
+    impl->device = apply_calibration(impl->device, *calibration);
   // Flags meant for candidates (--use_fast_math, -maxrregcount, knob macros) must never change the
   // ground truth: the reference and baseline are built without them.
   CompileOptions trusted_options = options.compile;

@@ -18,6 +18,7 @@ struct Evaluator::Impl {
   std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
   std::unique_ptr<CompileQueue> compiles;    // candidates, compiled ahead (compile_ahead) or on demand
   std::optional<worker::WorkerClient> worker;
+  DeviceInfo device;  // the worker's, with the cached calibration's measured peaks applied
   std::filesystem::path worker_path;
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "worker/client/protocol.hpp"
+#include "worker/gpu/calibration.hpp"
 #include "worker/gpu/device_query.hpp"
 #include "worker/gpu/driver_api.hpp"
 #include "worker/gpu/emitter.hpp"
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
         reply = handle_check_task(state, request);
       } else if (op == "single_trial") {
         reply = handle_single_trial(state, request);
+      } else if (op == "calibrate") {
+        reply = handle_calibrate(state, request);
       } else {
         reply = {{"reply", op},
                  {"id", id},

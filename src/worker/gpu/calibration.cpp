@@ -1,0 +1,174 @@
+#include "worker/gpu/calibration.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "worker/gpu/calibration_kernels.hpp"
+
+namespace kopt::worker {
+namespace {
+
+using nlohmann::json;
+
+// Times `work` (which enqueues on cudaStreamPerThread) `repeats` times after `warmup` runs; the
+// best run in ms (a ceiling is what the hardware can do, so the fastest run is the estimate).
+template <class Work>
+double best_ms(Work&& work, int warmup, int repeats) {
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (int i = 0; i < warmup; ++i) work();
+  cudaStreamSynchronize(cudaStreamPerThread);
+  double best = 0.0;
+  for (int i = 0; i < repeats; ++i) {
+    cudaEventRecord(start, cudaStreamPerThread);
+    work();
+    cudaEventRecord(stop, cudaStreamPerThread);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (ms > 0.0f && (best == 0.0 || ms < best)) best = ms;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return best;
+}
+
+double copy_bandwidth(std::int64_t l2_bytes, json& notes) {
+  std::size_t const bytes =
+      static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 16, std::int64_t{1} << 30));
+  void* a = nullptr;
+  void* b = nullptr;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
+    cudaFree(a);
+    cudaGetLastError();
+    notes.push_back("copy bandwidth: could not allocate 2 x " + std::to_string(bytes >> 20) + " MiB");
+    return 0.0;
+  }
+  cudaMemset(a, 1, bytes);
+  double const ms =
+      best_ms([&] { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread); }, 3, 20);
+  cudaFree(a);
+  cudaFree(b);
+  return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e-3) : 0.0;  // read + write
+}
+
+double ffma_throughput(int sm_count, json& notes) {
+  int const blocks = std::max(1, sm_count) * 16;  // several waves' worth of resident blocks
+  int const iterations = 1 << 16;
+  void* memory = nullptr;
+  if (cudaMalloc(&memory, sizeof(float) * static_cast<std::size_t>(blocks) * kFfmaThreads) != cudaSuccess) {
+    cudaGetLastError();
+    notes.push_back("FP32: could not allocate the sink");
+    return 0.0;
+  }
+  auto* sink = static_cast<float*>(memory);
+  double const ms = best_ms([&] { launch_ffma_peak(sink, blocks, iterations); }, 2, 10);
+  cudaFree(memory);
+  if (cudaGetLastError() != cudaSuccess || ms <= 0) {
+    notes.push_back("FP32: the FFMA kernel failed");
+    return 0.0;
+  }
+  double const flops = 2.0 * kFfmaChains * static_cast<double>(iterations) * blocks * kFfmaThreads;
+  return flops / (ms * 1e-3);
+}
+
+// cuBLAS, loaded only when calibrating: the worker does not link it, so evaluating candidates never
+// pays for loading it.
+struct Cublas {
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasDestroy_v2) destroy = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
+  // cublasGemmEx is overloaded in C++ (a cudaDataType compute-type variant), so its type is spelled out.
+  using GemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                    void const*, void const*, cudaDataType, int, void const*, cudaDataType,
+                                    int, void const*, void*, cudaDataType, int, cublasComputeType_t,
+                                    cublasGemmAlgo_t);
+  GemmEx gemm = nullptr;
+  bool ok() const { return create && destroy && set_stream && gemm; }
+};
+
+Cublas load_cublas() {
+  Cublas api;
+  void* library = nullptr;
+  for (char const* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
+    library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (library != nullptr) break;
+  }
+  if (library == nullptr) return api;  // kept loaded for the worker's life when found
+  api.create = reinterpret_cast<decltype(api.create)>(::dlsym(library, "cublasCreate_v2"));
+  api.destroy = reinterpret_cast<decltype(api.destroy)>(::dlsym(library, "cublasDestroy_v2"));
+  api.set_stream = reinterpret_cast<decltype(api.set_stream)>(::dlsym(library, "cublasSetStream_v2"));
+  api.gemm = reinterpret_cast<decltype(api.gemm)>(::dlsym(library, "cublasGemmEx"));
+  return api;
+}
+
+// Dense M = N = K GEMM through cuBLAS with 16-bit inputs and FP32 accumulation.
+double tensor_throughput(Cublas const& cublas, cudaDataType_t type, char const* name, json& notes) {
+  if (!cublas.ok()) {
+    notes.push_back(std::string(name) + ": libcublas could not be loaded");
+    return 0.0;
+  }
+  int const n = 8192;
+  std::size_t const elements = static_cast<std::size_t>(n) * n;
+  void* a = nullptr;
+  void* b = nullptr;
+  void* c = nullptr;
+  cublasHandle_t handle = nullptr;
+  auto cleanup = [&] {
+    if (handle != nullptr) cublas.destroy(handle);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    cudaGetLastError();
+  };
+  if (cudaMalloc(&a, elements * 2) != cudaSuccess || cudaMalloc(&b, elements * 2) != cudaSuccess ||
+      cudaMalloc(&c, elements * 4) != cudaSuccess || cublas.create(&handle) != CUBLAS_STATUS_SUCCESS) {
+    notes.push_back(std::string(name) + ": cuBLAS or its buffers are not available");
+    cleanup();
+    return 0.0;
+  }
+  cudaMemset(a, 0, elements * 2);  // zeros: the tensor cores' rate does not depend on the values
+  cudaMemset(b, 0, elements * 2);
+  cublas.set_stream(handle, cudaStreamPerThread);
+  float const alpha = 1.0f;
+  float const beta = 0.0f;
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+  double const ms = best_ms(
+      [&] {
+        status = cublas.gemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n, &beta,
+                             c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      },
+      3, 10);
+  cleanup();
+  if (status != CUBLAS_STATUS_SUCCESS || ms <= 0) {
+    notes.push_back(std::string(name) + ": cublasGemmEx failed");
+    return 0.0;
+  }
+  return 2.0 * static_cast<double>(n) * n * n / (ms * 1e-3);
+}
+
+}  // namespace
+
+json handle_calibrate(WorkerState& state, json const& request) {
+  auto const t0 = std::chrono::steady_clock::now();
+  json notes = json::array();
+  json reply{{"reply", "calibrate"}, {"id", request.value("id", std::int64_t{0})}};
+  reply["dram_bytes_per_s"] = copy_bandwidth(state.device.l2_bytes, notes);
+  reply["fp32_flops_per_s"] = ffma_throughput(state.device.sm_count, notes);
+  Cublas const cublas = load_cublas();
+  reply["bf16_tensor_flops_per_s"] = tensor_throughput(cublas, CUDA_R_16BF, "BF16", notes);
+  reply["fp16_tensor_flops_per_s"] = tensor_throughput(cublas, CUDA_R_16F, "FP16", notes);
+  reply["notes"] = notes;
+  reply["wall_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return reply;
+}
+
+}  // namespace kopt::worker
