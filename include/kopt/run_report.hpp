@@ -36,6 +36,9 @@ struct RunReportSize {
   std::optional<double> iqr_us;
   std::optional<double> reference_us;
   std::optional<double> speedup;
+  std::optional<double> pct_of_sol;  // speed-of-light bound / median x 100 (work model, device ceilings)
+  std::optional<double> achieved_gbps;
+  std::optional<double> achieved_gflops;
 };
 
 // One evaluation of the run, in the order the store recorded them.

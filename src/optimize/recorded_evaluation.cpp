@@ -26,6 +26,11 @@ RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
     }
     if (size.reference) entry["reference_us"] = size.reference->us.median;
     if (size.speedup) entry["speedup"] = *size.speedup;
+    // The roofline of the size (work model against the device's ceilings), kept for reports.
+    if (size.sol_us > 0) entry["sol_us"] = size.sol_us;
+    if (size.pct_of_sol) entry["pct_of_sol"] = *size.pct_of_sol;
+    if (size.achieved_gbps) entry["achieved_gbps"] = *size.achieved_gbps;
+    if (size.achieved_gflops) entry["achieved_gflops"] = *size.achieved_gflops;
     recorded.sizes.push_back(std::move(entry));
   }
   return recorded;

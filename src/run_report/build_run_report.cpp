@@ -39,6 +39,9 @@ std::vector<RunReportSize> sizes_of(nlohmann::json const& sizes) {
     size.iqr_us = number_at(entry, "iqr_us");
     size.reference_us = number_at(entry, "reference_us");
     size.speedup = number_at(entry, "speedup");
+    size.pct_of_sol = number_at(entry, "pct_of_sol");
+    size.achieved_gbps = number_at(entry, "achieved_gbps");
+    size.achieved_gflops = number_at(entry, "achieved_gflops");
     result.push_back(std::move(size));
   }
   return result;

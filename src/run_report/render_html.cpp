@@ -142,16 +142,18 @@ std::string size_table(std::vector<RunReportSize> const& sizes) {
   std::string html =
       "<table><thead><tr><th>size</th><th>status</th><th class=\"num\">reference</th>"
       "<th class=\"num\">candidate (median ± IQR)</th><th class=\"num\">speedup</th>"
+      "<th class=\"num\">% of speed of light</th>"
       "<th class=\"num\">max abs err</th><th class=\"num\">max rel err</th></tr></thead><tbody>";
   for (RunReportSize const& size : sizes) {
     std::string const status = size.status == "ok" ? badge(size.verify_only ? "ok · verify only" : "ok", "ok")
                                                    : badge(size.status, "bad");
     html += fmt::format(
         "<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\"><strong>{}</strong></td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+        "<td class=\"num\"><strong>{}</strong></td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td></tr>",
         html_escape(size.size), status, html_escape(duration_text(size.reference_us)),
-        html_escape(time_with_iqr(size)), html_escape(ratio_text(size.speedup)), error_text(size.max_abs_err),
-        error_text(size.max_rel_err));
+        html_escape(time_with_iqr(size)), html_escape(ratio_text(size.speedup)), html_escape(sol_text(size)),
+        error_text(size.max_abs_err), error_text(size.max_rel_err));
   }
   html += "</tbody></table>";
   return html;

@@ -81,11 +81,13 @@ std::string render_run_markdown(RunReport const& report) {
     md += fmt::format("Best: `{}` (candidate {}). {} search, seed {}, {} candidates, {} evaluations, {}.\n\n",
                       knobs_text(report.best->knobs), report.best->candidate.value(), report.strategy,
                       report.seed, report.candidates.size(), report.evaluations.size(), report.status);
-    md += "| size | reference | candidate | speedup | max abs err |\n|---|---:|---:|---:|---:|\n";
+    md +=
+        "| size | reference | candidate | speedup | % SOL | max abs err |\n|---|---:|---:|---:|---:|---:|\n";
     for (RunReportSize const& size : report.best->sizes) {
-      md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(size.size),
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(size.size),
                         size.verify_only ? "verify only" : duration_text(size.reference_us),
-                        cell(time_with_iqr(size)), ratio_text(size.speedup), error_text(size.max_abs_err));
+                        cell(time_with_iqr(size)), ratio_text(size.speedup), sol_text(size),
+                        error_text(size.max_abs_err));
     }
   } else {
     md += fmt::format("### {}: no candidate passed verification\n\n", title);

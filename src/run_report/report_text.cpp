@@ -29,6 +29,15 @@ std::string ratio_text(std::optional<double> ratio) {
   return ratio ? format_ratio(*ratio) : std::string("-");
 }
 
+std::string sol_text(RunReportSize const& size) {
+  if (!size.pct_of_sol) return "-";
+  std::string text = fmt::format("{:.0f}%", *size.pct_of_sol);
+  // Of the two rates, the one nearer its ceiling says what bounds the kernel; both are shown when known.
+  if (size.achieved_gbps) text += fmt::format(" · {:.0f} GB/s", *size.achieved_gbps);
+  if (size.achieved_gflops) text += fmt::format(" · {:.0f} GFLOP/s", *size.achieved_gflops);
+  return text;
+}
+
 std::string duration_text(std::optional<double> microseconds) {
   return microseconds ? format_duration_us(*microseconds) : std::string("-");
 }

@@ -12,10 +12,12 @@ namespace kopt::run_report_detail {
 // &, <, >, " and ' as character references: safe in element text and in quoted attributes.
 std::string html_escape(std::string_view text);
 
-std::string ratio_text(std::optional<double> ratio);                    // "3.41x" or "-"
-std::string duration_text(std::optional<double> microseconds);          // "12.3 µs" or "-"
-std::string time_with_iqr(RunReportSize const& size);                   // "12.3 µs ± 0.12 µs" or "-"
-std::string error_text(std::optional<double> error);                    // "1.19e-07", "0" or "-"
+std::string ratio_text(std::optional<double> ratio);            // "3.41x" or "-"
+std::string duration_text(std::optional<double> microseconds);  // "12.3 µs" or "-"
+std::string time_with_iqr(RunReportSize const& size);           // "12.3 µs ± 0.12 µs" or "-"
+std::string error_text(std::optional<double> error);            // "1.19e-07", "0" or "-"
+// "44%" of speed of light, with the achieved rate when known ("44% · 2.1 TB/s"), or "-".
+std::string sol_text(RunReportSize const& size);
 std::string status_text(std::optional<CandidateStatus> status);         // "not evaluated" when unset
 std::string knob_change_text(KnobChange const& change);                 // "BLOCK 128 → 256"
 std::string knob_changes_text(std::vector<KnobChange> const& changes);  // ", "-joined; "-" when none

@@ -43,7 +43,10 @@ nlohmann::json sizes_json(std::vector<RunReportSize> const& sizes) {
                     {"median_us", optional_number(size.median_us)},
                     {"iqr_us", optional_number(size.iqr_us)},
                     {"reference_us", optional_number(size.reference_us)},
-                    {"speedup", optional_number(size.speedup)}});
+                    {"speedup", optional_number(size.speedup)},
+                    {"pct_of_sol", optional_number(size.pct_of_sol)},
+                    {"achieved_gbps", optional_number(size.achieved_gbps)},
+                    {"achieved_gflops", optional_number(size.achieved_gflops)}});
   }
   return list;
 }

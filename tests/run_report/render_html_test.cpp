@@ -48,7 +48,9 @@ TEST(RenderHtml, ShowsBestChainFailuresAndCandidates) {
   EXPECT_NE(html.find("<details id=\"best-source\">"), std::string::npos);
   EXPECT_NE(html.find("100 µs"), std::string::npos);            // reference time
   EXPECT_NE(html.find("50.0 µs ± 500 ns"), std::string::npos);  // candidate time ± IQR
-  EXPECT_NE(html.find("1e-07"), std::string::npos);             // max rel err
+  EXPECT_NE(html.find("% of speed of light"), std::string::npos);
+  EXPECT_NE(html.find("44% · 2100 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("1e-07"), std::string::npos);  // max rel err
   EXPECT_NE(html.find("BLOCK 128 → 256"), std::string::npos);
   EXPECT_NE(html.find("1.25x → 2.00x (+60.0%)"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"del\">-#define BLOCK 128</span>"), std::string::npos);

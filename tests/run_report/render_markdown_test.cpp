@@ -12,8 +12,9 @@ TEST(RenderMarkdown, HeadlineTableStepsAndFailures) {
   std::string const md = render_run_markdown(test::sample_report());
   EXPECT_TRUE(md.starts_with("### kopt run 7 · soft<b>max</b>: **2.00x** geomean speedup (confirm tier)\n"));
   EXPECT_NE(md.find("Best: `BLOCK=256` (candidate 2). greedy search, seed 42"), std::string::npos);
-  EXPECT_NE(md.find("| large | 100 µs | 50.0 µs ± 500 ns | 2.00x | 0 |\n"), std::string::npos);
-  EXPECT_NE(md.find("| odd | verify only | - | - | 0 |\n"), std::string::npos);
+  EXPECT_NE(md.find("| large | 100 µs | 50.0 µs ± 500 ns | 2.00x | 44% · 2100 GB/s | 0 |\n"),
+            std::string::npos);
+  EXPECT_NE(md.find("| odd | verify only | - | - | - | 0 |\n"), std::string::npos);
   EXPECT_NE(md.find("1. start: candidate 1, 1.25x\n"), std::string::npos);
   EXPECT_NE(md.find("2. `BLOCK:+1` BLOCK 128 → 256: 1.25x → 2.00x (+60.0%)\n"), std::string::npos);
   EXPECT_TRUE(md.ends_with("\nFailures: compile_error 1\n"));

@@ -22,7 +22,7 @@ inline RunReport sample_report() {
       "#define BLOCK 128\n// <b>bold</b> & </script><script>alert(1)</script>\nint x;\n";
   std::string const best_source =
       "#define BLOCK 256\n// <b>bold</b> & </script><script>alert(1)</script>\nint x;\n";
-  RunReportSize timed{"large", false, "ok", "", 0.0, 1e-7, 50.0, 0.5, 100.0, 2.0};
+  RunReportSize timed{"large", false, "ok", "", 0.0, 1e-7, 50.0, 0.5, 100.0, 2.0, 44.0, 2100.0, std::nullopt};
   RunReportSize odd{"odd", true, "ok", "", 0.0, 0.0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   report.candidates.push_back(RunReportCandidate{CandidateId(1),
                                                  std::nullopt,
