@@ -171,6 +171,8 @@ class Evaluator {
                                         ProfileLaunchOptions const& options);
   // `kopt calibrate`: measures this device's ceilings in the worker and caches them (device.hpp).
   Result<DeviceCalibration> calibrate();
+  // Where this device's calibration is (or would be) cached.
+  std::filesystem::path calibration_file() const;
   // Runs the reference (and baseline) alone on every size case: `kopt task check`.
   Result<TaskCheckReport> check_task(TaskSpec const& task, ProgressCallback const& progress = {});
 

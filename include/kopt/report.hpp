@@ -36,6 +36,9 @@ struct DoctorFindings {
   std::vector<ToolStatus> tools;
   std::optional<DeviceInfo> device;
   std::optional<std::string> device_error;  // why no GPU could be used
+  // Where the peaks come from: "measured <when> ..." (kopt calibrate), "computed from the clock ..." or
+  // why the cached calibration could not be read. Unset without a GPU.
+  std::optional<std::string> calibration;
 };
 nlohmann::json to_json(DoctorFindings const& findings);
 // What keeps kopt from working, one plain sentence each; empty when ready. Tools other than nvcc, NVRTC

@@ -1,4 +1,6 @@
 // `kopt doctor [--json] [--device N]`
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <ostream>
 
@@ -19,6 +21,16 @@ int run_doctor(DoctorArgs const& args, Console const& console) {
   auto evaluator = Evaluator::create(options);
   if (evaluator) {
     findings.device = (*evaluator)->device();
+    auto const calibration = load_calibration((*evaluator)->calibration_file());
+    if (calibration) {
+      findings.calibration = fmt::format(
+          "measured by `kopt calibrate` at {} (used for speed-of-light bounds)", calibration->measured_at);
+    } else if (calibration.error().code == ErrorCode::not_found) {
+      findings.calibration = "computed from SM count and clock (`kopt calibrate` measures them)";
+    } else {
+      findings.calibration = "computed from SM count and clock; the cached calibration is unreadable: " +
+                             calibration.error().message;
+    }
   } else {
     findings.device_error = evaluator.error().message;
   }

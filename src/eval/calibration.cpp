@@ -110,6 +110,10 @@ DeviceInfo apply_calibration(DeviceInfo device, DeviceCalibration const& c) {
   return device;
 }
 
+std::filesystem::path Evaluator::calibration_file() const {
+  return calibration_path(impl_->compiler->options().cache_dir, impl_->worker->device());
+}
+
 Result<DeviceCalibration> Evaluator::calibrate() {
   auto reply = impl_->worker->request(json{{"op", "calibrate"}}, std::chrono::milliseconds(600000));
   if (!reply) return reply.error();
@@ -132,9 +136,7 @@ Result<DeviceCalibration> Evaluator::calibrate() {
   c.fp16_tensor_flops_per_s = body.value("fp16_tensor_flops_per_s", 0.0);
   c.measured_at = utc_now();
   for (auto const& note : body.value("notes", json::array())) c.notes.push_back(note.get<std::string>());
-  if (auto status = save_calibration(calibration_path(impl_->compiler->options().cache_dir, device), c);
-      !status)
-    return status.error();
+  if (auto status = save_calibration(calibration_file(), c); !status) return status.error();
   impl_->device = apply_calibration(device, c);
   return c;
 }

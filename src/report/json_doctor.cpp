@@ -22,6 +22,7 @@ nlohmann::json to_json(DoctorFindings const& findings) {
       {"device", findings.device ? report_json::encode(*findings.device) : nlohmann::json(nullptr)},
       {"device_error",
        findings.device_error ? nlohmann::json(*findings.device_error) : nlohmann::json(nullptr)},
+      {"calibration", findings.calibration ? nlohmann::json(*findings.calibration) : nlohmann::json(nullptr)},
   };
 }
 

@@ -74,6 +74,7 @@ std::string render_doctor(DoctorFindings const& findings, RenderOptions const& o
     if (device.ceilings.tensor_flops_per_s > 0) {
       lines.emplace_back("tensor peak", format_si(device.ceilings.tensor_flops_per_s, "FLOP/s"));
     }
+    if (findings.calibration) lines.emplace_back("peaks", *findings.calibration);
     if (!device.isolation.empty()) lines.emplace_back("isolation", device.isolation);
     out += report_text::key_value_lines(lines);
   } else {
@@ -95,7 +96,7 @@ std::string render_doctor(DoctorFindings const& findings, RenderOptions const& o
 
 std::string render_doctor(std::vector<ToolStatus> const& tools, std::optional<DeviceInfo> const& device,
                           std::optional<std::string> const& device_error, RenderOptions const& options) {
-  return render_doctor(DoctorFindings{tools, device, device_error}, options);
+  return render_doctor(DoctorFindings{tools, device, device_error, std::nullopt}, options);
 }
 
 }  // namespace kopt

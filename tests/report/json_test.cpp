@@ -130,6 +130,9 @@ TEST(DoctorJson, ReportsProblemsWithoutGpu) {
   json ready = to_json(findings);
   EXPECT_TRUE(ready["ready"].get<bool>());
   EXPECT_EQ(ready["device"]["name"], "NVIDIA H200");
+  EXPECT_TRUE(ready["calibration"].is_null());
+  findings.calibration = "computed from SM count and clock (`kopt calibrate` measures them)";
+  EXPECT_EQ(to_json(findings)["calibration"], *findings.calibration);
 }
 
 }  // namespace

@@ -217,6 +217,13 @@ TEST(RenderDoctor, ReadyWithGpu) {
   EXPECT_NE(line_starting(text, "GPU").find("NVIDIA H200, sm_90"), std::string::npos) << text;
   EXPECT_NE(line_starting(text, "copy bandwidth").find("4.10 TB/s"), std::string::npos) << text;
   EXPECT_NE(text.find("ready: kopt can compile"), std::string::npos) << text;
+  EXPECT_EQ(line_starting(text, "peaks"), "") << "no calibration line unless doctor found out";
+
+  DoctorFindings findings{tools, testing::h200(), std::nullopt,
+                          "measured by `kopt calibrate` at 2026-11-30T12:00:00Z"};
+  std::string const calibrated = render_doctor(findings, RenderOptions{});
+  EXPECT_NE(line_starting(calibrated, "peaks").find("measured by `kopt calibrate`"), std::string::npos)
+      << calibrated;
 }
 
 }  // namespace
