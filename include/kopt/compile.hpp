@@ -118,6 +118,12 @@ std::optional<CandidateMode> detect_mode(std::string const& source, std::string 
 //   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name
 // Fields are optional; missing ones keep the task's values. Errors name the line.
 Result<LaunchSpec> apply_launch_annotation(std::string const& source, LaunchSpec const& base);
+// The launch geometry of a kernel-mode candidate: the task's [launch] with the candidate's annotation
+// applied, or, for a task without [launch], the annotation alone (kernel defaults to `entry`, shared
+// memory to 0). Errors: invalid_spec for a malformed annotation (naming the line), not_found when
+// neither gives both grid and block.
+Result<LaunchSpec> candidate_launch(std::string const& source, std::optional<LaunchSpec> const& task_launch,
+                                    std::string const& entry);
 
 // Trims a compiler log to what a person needs: error/warning lines with file:line, at most
 // `max_lines`, with a count of what was left out.

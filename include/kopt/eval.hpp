@@ -12,6 +12,7 @@
 #include "kopt/candidate_status.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/device.hpp"
+#include "kopt/kernel_activity.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/result.hpp"
 #include "kopt/task.hpp"
@@ -66,7 +67,9 @@ struct SizeResult {
   double sol_us = 0.0;  // speed-of-light bound
   std::optional<double> achieved_gbps;
   std::optional<double> achieved_gflops;
-  std::optional<double> pct_of_sol;  // sol_us / candidate median * 100
+  std::optional<double> pct_of_sol;                  // sol_us / candidate median * 100
+  std::optional<KernelActivity> activity;            // the candidate's one call after timing
+  std::optional<KernelActivity> reference_activity;  // the reference's, when it is a launcher
 };
 
 struct PhaseTimes {
@@ -75,6 +78,7 @@ struct PhaseTimes {
   double verify_ms = 0.0;
   double time_ms = 0.0;
   double total_ms = 0.0;
+  double activity_ms = 0.0;  // recording kernel activity (CUPTI) after timing; inside time_ms
 };
 
 struct CandidateReport {
@@ -147,6 +151,68 @@ struct ProfiledLaunch {
   double wall_ms = 0.0;
 };
 
+// Energy per call of a candidate (`kopt energy`; docs/analysis.md, "Energy"): NVML's energy counter read
+// around windows of back-to-back calls replayed from a CUDA graph, an idle cooldown before each window.
+struct EnergyOptions {
+  std::string size;       // the size case to run (empty: the largest timed one)
+  double window_s = 2;    // each window lasts at least this long (the counter ticks every ~100 ms)
+  double cooldown_s = 1;  // idle before every window
+  int trials = 3;         // windows per subject
+  bool reference = true;  // also measure the task's reference, for a ratio
+};
+
+struct EnergyTrial {
+  double joules = 0.0;
+  double seconds = 0.0;  // wall time of the window
+  std::int64_t calls = 0;
+  double joules_per_call = 0.0;
+  double avg_watts = 0.0;
+  double idle_watts = 0.0;  // power at the end of the cooldown before the window
+};
+
+struct ValueSpread {
+  double min = 0.0;
+  double median = 0.0;
+  double max = 0.0;
+};
+
+struct EnergyMeasurement {
+  std::vector<EnergyTrial> trials;
+  ValueSpread joules_per_call;  // over trials
+  double avg_watts = 0.0;       // median over trials
+  double idle_watts = 0.0;      // median over trials
+  double window_s = 0.0;        // median window length
+  std::int64_t calls = 0;       // per window
+  bool graph = false;           // windows replayed a CUDA graph; false: a plain loop (see note)
+  std::int64_t calls_per_graph = 0;
+  std::int64_t replays = 0;  // graph replays per window
+  double probe_call_us = 0.0;
+  ValueSpread sampled_watts;  // read every ~100 ms during the windows
+  ValueSpread sm_clock_mhz;
+  ValueSpread memory_clock_mhz;
+  std::optional<double> temperature_start_c;  // before the first window
+  std::optional<double> temperature_end_c;    // after the last
+  std::string note;
+};
+
+struct EnergyReport {
+  std::string task;
+  std::string candidate;  // its name
+  std::string size;
+  DeviceInfo device;
+  CandidateMode mode = CandidateMode::kernel;
+  CandidateStatus status = CandidateStatus::ok;  // the candidate's own outcome (compile_error, ...)
+  std::string message;
+  double window_s = 0.0;  // as asked
+  double cooldown_s = 0.0;
+  int trials = 0;
+  std::optional<EnergyMeasurement> candidate_energy;
+  std::optional<EnergyMeasurement> reference_energy;
+  std::optional<double> ratio;  // candidate J/call / reference J/call (medians)
+  std::string sampling;         // how power, clocks and temperature were read
+  double wall_ms = 0.0;
+};
+
 class Evaluator {
  public:
   // Starts the GPU worker; fails with no_gpu when none is usable.
@@ -169,6 +235,12 @@ class Evaluator {
   // crashes comes back with that status.
   Result<ProfiledLaunch> profile_launch(TaskSpec const& task, CandidateSource const& candidate,
                                         ProfileLaunchOptions const& options);
+  // `kopt energy`: joules per call of `candidate` (and of the task's reference) on one size case, trial-0
+  // inputs, not verified. Error: kopt could not measure (no NVML or no energy counter: not_found; bad
+  // options: invalid_argument; the worker or the reference failed); a candidate that does not compile or
+  // crashes comes back with that status.
+  Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateSource const& candidate,
+                                      EnergyOptions const& options);
   // `kopt calibrate`: measures this device's ceilings in the worker and caches them (device.hpp).
   Result<DeviceCalibration> calibrate();
   // Where this device's calibration is (or would be) cached.

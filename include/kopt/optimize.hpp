@@ -16,6 +16,7 @@
 
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/insight.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/result.hpp"
 #include "kopt/search.hpp"
@@ -28,6 +29,8 @@ namespace kopt {
 // The store's types, without its header (this header needs neither the store's nor the search's API).
 class Store;
 using RunId = StrongId<struct RunIdTag>;
+struct InsightRecord;
+struct StoredInsight;
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
 
 // ---- concrete candidates -------------------------------------------------------------------------
@@ -53,6 +56,7 @@ struct EvaluationTarget {
   std::string driver;
   std::string toolkit;
   std::string arch;
+  DeviceCeilings ceilings;  // for the cheap (roofline) insights of each evaluation; not part of the key
 };
 
 // Content key of a candidate: a 128-bit hash (hex) of the materialised source, its flags, the
@@ -105,6 +109,7 @@ struct FakeResult {
   std::string message;
   std::vector<double> candidate_us;  // one per timed size case
   std::vector<double> reference_us;  // same length
+  ResourceUsage resources;           // what ptxas would report (the cheap insights read spills from it)
 };
 using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
 
@@ -224,6 +229,18 @@ Result<OptimizeRunInfo> load_optimize_run(Store& store, RunId run);
 // from the store, not evaluated), then the search goes on to the run's budget.
 Result<OptimizeResult> resume(RunId run, TaskSpec const& task, CandidateEvaluator& evaluator, Store& store,
                               OptimizeProgressCallback const& progress = {});
+
+// ---- insights in the store (docs/analysis.md, "Handing findings to proposers") -------------------------
+
+// The store's row for an insight: its kopt.insight/1 document and the fields copied out of it.
+InsightRecord insight_record(CandidateInsight const& insight);
+// The stored documents that decode, in the given order; one that does not is left out (a missing insight
+// only means less advice).
+std::vector<CandidateInsight> decode_insights(std::vector<StoredInsight> const& stored);
+// current_insights of everything recorded for the candidate (every evaluation, every source).
+Result<std::vector<CandidateInsight>> load_candidate_insights(Store& store, CandidateId candidate);
+// The InsightSource of search nodes recorded in `store` (which must outlive it).
+std::unique_ptr<InsightSource> make_store_insight_source(Store& store);
 
 // ---- runs and export -----------------------------------------------------------------------------
 

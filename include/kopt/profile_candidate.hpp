@@ -4,6 +4,7 @@
 // numbers, ptxas's report and the SASS into findings (docs/analysis.md).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ struct ProfileOptions {
   std::filesystem::path ncu;  // empty: found on PATH or under /opt/nvidia/nsight-compute
   bool second_stage = true;   // false: stage 1 only (classification, no tool metrics)
   int max_kernels = 16;       // kernel launches profiled within the call
+  // Kernel activity of an evaluation by size case (SizeResult::activity): when the profiled size has one,
+  // its launches, busy kernel time and event-timed call time replace those derived from ncu's rows
+  // (ncu serialises kernels and its call time includes its own overhead).
+  std::map<std::string, KernelActivity> activity;
+  // A launcher-mode candidate without an entry above is evaluated first (verified and timed on the
+  // evaluator's sizes) to record its CUPTI kernel activity: under ncu, the gaps between its launches are
+  // invisible. false: ncu's rows only.
+  bool evaluate_launchers = true;
 };
 
 struct CandidateProfile {
@@ -43,6 +52,10 @@ struct CandidateProfile {
 // The SASS counts of one function as analysis facts (vector widths, tensor, local, shared, atomics,
 // barriers), written into `facts`; ptxas's fields are left alone.
 void add_sass_facts(SassFunction const& function, StaticFacts& facts);
+
+// A call's kernel activity as work facts: launches per call, and (when recorded by CUPTI) the busy kernel
+// time and the call's time as kernel_us_per_call and median_us.
+void add_activity_facts(KernelActivity const& activity, WorkFacts& work);
 
 Result<CandidateProfile> profile_candidate(Evaluator& evaluator, TaskSpec const& task,
                                            CandidateSource const& candidate, ProfileOptions const& options);

@@ -22,6 +22,7 @@ namespace kopt {
 inline constexpr std::string_view kEvalSchema = "kopt.eval/1";
 inline constexpr std::string_view kTaskCheckSchema = "kopt.task_check/1";
 inline constexpr std::string_view kDoctorSchema = "kopt.doctor/1";
+inline constexpr std::string_view kEnergySchema = "kopt.energy/1";
 
 // ---- JSON ------------------------------------------------------------------------------------------
 
@@ -30,6 +31,10 @@ nlohmann::json to_json(TaskCheckReport const& report);
 // Errors (invalid_spec) name the field path ("candidates[0].sizes[1].status") and what was expected.
 Result<EvalReport> eval_report_from_json(nlohmann::json const& json);
 Result<TaskCheckReport> task_check_report_from_json(nlohmann::json const& json);
+
+// `kopt energy` (kopt.energy/1); reading it back gives an equal document, as for kopt.eval/1.
+nlohmann::json to_json(EnergyReport const& report);
+Result<EnergyReport> energy_report_from_json(nlohmann::json const& json);
 
 // What `kopt doctor` found: host tools, the GPU (when one could be opened) or why not.
 struct DoctorFindings {
@@ -57,6 +62,11 @@ std::string render_task_check(TaskCheckReport const& report, RenderOptions const
 std::string render_doctor(DoctorFindings const& findings, RenderOptions const& options = {});
 std::string render_doctor(std::vector<ToolStatus> const& tools, std::optional<DeviceInfo> const& device,
                           std::optional<std::string> const& device_error, RenderOptions const& options = {});
+
+// `kopt energy`'s table (who, J/call, power, clocks, temperature, calls per window) and the ratio.
+std::string render_energy(EnergyReport const& report, RenderOptions const& options = {});
+// Joules with a prefix that keeps 3 significant digits, median then [min-max]: "1.23 mJ [1.21-1.25]".
+std::string energy_per_call_text(ValueSpread const& joules);
 
 // The one-line verdict for a candidate: "ok: 3.41x geomean over the reference on 2 timed sizes" or
 // "REJECTED wrong_output on size 'odd': <message>".

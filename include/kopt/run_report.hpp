@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kopt/candidate_status.hpp"
+#include "kopt/insight.hpp"
 #include "kopt/result.hpp"
 #include "kopt/store.hpp"
 #include "kopt/strong_id.hpp"
@@ -68,6 +69,9 @@ struct RunReportCandidate {
   std::optional<double> screen_speedup;
   std::optional<double> confirm_speedup;
   std::size_t evaluations = 0;
+  // What the analysis found (current_insights of all its evaluations: Nsight Compute ones first, then the
+  // roofline ones per size); empty when none was recorded (failed candidates, stores from before insights).
+  std::vector<CandidateInsight> insights;
 };
 
 // A unified line diff (3 lines of context) of a candidate's source against its parent's.

@@ -21,6 +21,7 @@ namespace kopt {
 
 using RunId = StrongId<struct RunIdTag>;
 using EvaluationId = StrongId<struct EvaluationIdTag>;
+using InsightId = StrongId<struct InsightIdTag>;
 // Content hash of a candidate (source, mode, knobs, flags), computed by the caller; opaque to the store.
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
 
@@ -87,6 +88,25 @@ struct StoredEvaluation {
   CandidateId candidate;
   std::string created_at;
   EvaluationRecord evaluation;
+};
+
+// What the bottleneck analysis found about one evaluation on one size case (docs/store.md, "insights"). The
+// store keeps the document opaque: a kopt.insight/1 JSON object written and read by kopt_analysis
+// (kopt/insight.hpp); size, source, bottleneck and summary are copied out of it for queries and listings.
+struct InsightRecord {
+  std::string size;
+  std::string source;  // "roofline" or "ncu"
+  std::string bottleneck;
+  std::string summary;
+  nlohmann::json document = nlohmann::json::object();
+};
+
+struct StoredInsight {
+  InsightId id;
+  EvaluationId evaluation;
+  CandidateId candidate;  // the evaluation's candidate
+  std::string created_at;
+  InsightRecord insight;
 };
 
 // A run with everything recorded for it, in insertion order (for --resume).
@@ -158,6 +178,13 @@ class Store {
   // What a run offers as its result: the best on the confirm tier, else the best on the screen tier
   // (the evaluation's `tier` says which). Used by `kopt export` and `kopt report` alike.
   Result<std::optional<BestCandidate>> best_verified_candidate(RunId run);
+
+  // Insights. One per (evaluation, source, size): adding it again replaces the row's fields and document
+  // and returns the same id, so a replayed write never duplicates. Lists are oldest first.
+  Result<InsightId> add_insight(EvaluationId evaluation, InsightRecord const& insight);
+  Result<std::vector<StoredInsight>> insights_for_evaluation(EvaluationId evaluation);
+  Result<std::vector<StoredInsight>> insights_for_candidate(CandidateId candidate);
+  Result<std::vector<StoredInsight>> insights_for_run(RunId run);
 
   // Search memory: one outcome of `action` on a task of `task_family`.
   Status record_action_outcome(std::string_view task_family, std::string_view action, bool improved,

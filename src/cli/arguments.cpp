@@ -113,6 +113,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
   define_report_command(app, args);
   define_profile_command(app, args);
   define_calibrate_command(app, args);
+  define_energy_command(app, args);
 
   try {
     app.parse(argc, argv);

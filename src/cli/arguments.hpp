@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/calibrate_arguments.hpp"
+#include "cli/energy_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
@@ -56,7 +57,19 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command { init, task_check, eval, doctor, optimize, runs, export_run, report, profile, calibrate };
+enum class Command {
+  init,
+  task_check,
+  eval,
+  doctor,
+  optimize,
+  runs,
+  export_run,
+  report,
+  profile,
+  calibrate,
+  energy
+};
 
 struct CliArguments {
   GlobalArgs global;
@@ -71,6 +84,7 @@ struct CliArguments {
   ReportArgs report;
   ProfileArgs profile;
   CalibrateArgs calibrate;
+  EnergyArgs energy;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

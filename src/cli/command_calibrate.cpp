@@ -23,7 +23,7 @@ int run_calibrate(CalibrateArgs const& args, Console const& console) {
   auto evaluator = Evaluator::create(options);
   if (!evaluator) return fail(evaluator.error());
   DeviceInfo const computed = (*evaluator)->device();
-  if (!args.json) console.err << "measuring (about 10 s)...\n";
+  if (!args.json) console.err << "measuring (a few seconds)...\n";
   auto c = (*evaluator)->calibrate();
   if (!c) return fail(c.error());
   bool const complete = c->dram_bytes_per_s > 0 && c->fp32_flops_per_s > 0 &&

@@ -1,15 +1,15 @@
 // `kopt profile TASK CANDIDATE`: classification and findings of one call under Nsight Compute.
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/candidates.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/options.hpp"
+#include "cli/single_candidate.hpp"
+#include "kopt/insight.hpp"
 #include "kopt/profile_candidate.hpp"
 
 namespace kopt::cli {
@@ -17,27 +17,11 @@ namespace {
 
 using nlohmann::json;
 
-json evidence_json(Evidence const& evidence) {
-  json out = json::object();
-  for (auto const& [name, value] : evidence) out[name] = value;
-  return out;
-}
-
 json to_json(CandidateProfile const& p) {
   json findings = json::array();
-  for (auto const& f : p.findings) {
-    findings.push_back({{"tool", f.tool},
-                        {"severity", std::string(to_string(f.severity))},
-                        {"explanation", f.explanation},
-                        {"strategies", f.strategies},
-                        {"evidence", evidence_json(f.evidence)}});
-  }
-  json classification{{"bottleneck", std::string(to_string(p.classification.bottleneck))},
-                      {"basis", std::string(to_string(p.classification.basis))},
-                      {"summary", p.classification.summary},
-                      {"evidence", evidence_json(p.classification.evidence)}};
-  if (p.classification.memory_level)
-    classification["memory_level"] = std::string(to_string(*p.classification.memory_level));
+  for (auto const& f : p.findings) findings.push_back(kopt::to_json(f));
+  json metrics = json::object();
+  for (auto const& [name, value] : p.metrics) metrics[name] = value;
   return json{{"schema", "kopt.profile/1"},
               {"task", p.task},
               {"candidate", p.candidate},
@@ -46,9 +30,9 @@ json to_json(CandidateProfile const& p) {
               {"message", p.message},
               {"kernels", p.kernels},
               {"main_kernel", p.main_kernel},
-              {"classification", classification},
+              {"classification", kopt::to_json(p.classification)},
               {"findings", findings},
-              {"metrics", evidence_json(p.metrics)},
+              {"metrics", metrics},
               {"commands", p.commands},
               {"notes", p.notes},
               {"wall_ms", p.wall_ms}};
@@ -84,23 +68,15 @@ int run_profile(ProfileArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
-  auto task = load_task(args.task_dir);
-  if (!task) return fail(task.error(), ErrorOrigin::input);
-  auto candidates = read_candidates({args.candidate});
-  if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
-  EvalOptions options;
-  options.tier = TimingTier::screen;
-  options.device = args.device;
-  options.seed = 1;
-  options.worker_path = worker_path_from_env(std::getenv("KOPT_WORKER"));
-  auto evaluator = Evaluator::create(options);
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  SingleCandidateFailure failure{};
+  auto opened = open_single_candidate(args.task_dir, args.candidate, args.device, failure);
+  if (!opened) return fail(failure.error, failure.origin);
   ProfileOptions profile_options;
   profile_options.size = args.size;
   profile_options.ncu = args.ncu;
   profile_options.second_stage = !args.stage1_only;
   if (!args.json) console.err << "profiling under Nsight Compute (about 2-3 s per run)...\n";
-  auto profile = profile_candidate(**evaluator, *task, candidates->front(), profile_options);
+  auto profile = profile_candidate(*opened->evaluator, opened->task, opened->candidate, profile_options);
   if (!profile) {
     ErrorOrigin const origin =
         profile.error().code == ErrorCode::invalid_argument ? ErrorOrigin::input : ErrorOrigin::environment;

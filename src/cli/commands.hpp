@@ -24,5 +24,6 @@ int run_export(ExportArgs const& args, Console const& console);
 int run_report(ReportArgs const& args, Console const& console);
 int run_profile(ProfileArgs const& args, Console const& console);
 int run_calibrate(CalibrateArgs const& args, Console const& console);
+int run_energy(EnergyArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

@@ -26,6 +26,7 @@ int run(int argc, char** argv) {
     case Command::report: return run_report(args.report, console);
     case Command::profile: return run_profile(args.profile, console);
     case Command::calibrate: return run_calibrate(args.calibrate, console);
+    case Command::energy: return run_energy(args.energy, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

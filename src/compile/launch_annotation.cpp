@@ -168,4 +168,20 @@ Result<LaunchSpec> apply_launch_annotation(std::string const& source, LaunchSpec
   return spec;
 }
 
+Result<LaunchSpec> candidate_launch(std::string const& source, std::optional<LaunchSpec> const& task_launch,
+                                    std::string const& entry) {
+  LaunchSpec base;
+  if (task_launch) base = *task_launch;
+  if (base.kernel.empty()) base.kernel = entry;
+  auto spec = apply_launch_annotation(source, base);
+  if (!spec) return spec;
+  if (spec->grid.empty() || spec->block.empty()) {
+    return make_error(
+        ErrorCode::not_found,
+        "kernel-mode candidate, but neither the task's [launch] section nor a "
+        "`// kopt:launch grid=(..) block=(..)` line in the candidate gives the launch geometry");
+  }
+  return spec;
+}
+
 }  // namespace kopt

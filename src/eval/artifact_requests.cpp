@@ -96,13 +96,9 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
     plan.request->flags = source.flags;
     return plan;
   }
-  if (!task.launch) {
-    plan.failure_status = CandidateStatus::load_error;
-    plan.failure = "kernel-mode candidate, but the task has no [launch] section giving the launch geometry";
-    return plan;
-  }
-  auto launch = apply_launch_annotation(text, *task.launch);
+  auto launch = candidate_launch(text, task.launch, task.signature.function);
   if (!launch) {
+    if (launch.error().code == ErrorCode::not_found) plan.failure_status = CandidateStatus::load_error;
     plan.failure = launch.error().message;
     return plan;
   }

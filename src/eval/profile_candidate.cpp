@@ -28,6 +28,7 @@ struct StageRows {
   std::size_t main = 0;
   std::filesystem::path artifact;  // the built candidate, for disassembly
   std::string symbol;              // its kernel's symbol (kernel mode)
+  CandidateMode mode = CandidateMode::kernel;
 };
 
 Result<StageRows> run_stage(Evaluator& evaluator, TaskSpec const& task, CandidateSource const& candidate,
@@ -60,12 +61,31 @@ Result<StageRows> run_stage(Evaluator& evaluator, TaskSpec const& task, Candidat
     return make_error(ErrorCode::toolchain_error,
                       "Nsight Compute profiled nothing in the candidate's call: " + rows.error().message);
   }
-  StageRows stage{std::move(*rows), 0, artifact, symbol};
+  StageRows stage{std::move(*rows), 0, artifact, symbol, profiled->mode};
   for (std::size_t i = 1; i < stage.rows.size(); ++i) {
     if (stage.rows[i].metric(kDuration).value_or(0) > stage.rows[stage.main].metric(kDuration).value_or(0))
       stage.main = i;
   }
   return stage;
+}
+
+// A launcher's kernel activity by size, from a (verified, timed) evaluation: CUPTI records it after timing.
+void record_launcher_activity(Evaluator& evaluator, TaskSpec const& task, CandidateSource const& candidate,
+                              std::map<std::string, KernelActivity>& activity, CandidateProfile& out) {
+  auto evaluated = evaluator.evaluate(task, {candidate});
+  if (!evaluated || evaluated->candidates.empty()) {
+    out.notes.push_back("no kernel activity: the evaluation failed (" +
+                        (evaluated ? std::string("no report") : evaluated.error().message) + ")");
+    return;
+  }
+  CandidateReport const& report = evaluated->candidates.front();
+  if (report.status != CandidateStatus::ok) {
+    out.notes.push_back(fmt::format("no kernel activity: the candidate's evaluation says {}: {}",
+                                    to_string(report.status), report.message));
+  }
+  for (SizeResult const& size : report.sizes) {
+    if (size.activity) activity.emplace(size.size, *size.activity);
+  }
 }
 
 // SASS facts of the candidate's code, when a disassembler is there (the GPU machine has cuobjdump).
@@ -92,6 +112,12 @@ void add_disassembly_facts(std::filesystem::path const& artifact, std::string co
 }
 
 }  // namespace
+
+void add_activity_facts(KernelActivity const& activity, WorkFacts& work) {
+  work.launches_per_call = activity.launches;
+  if (activity.kernel_us) work.kernel_us_per_call = *activity.kernel_us;
+  if (activity.call_us) work.median_us = *activity.call_us;
+}
 
 void add_sass_facts(SassFunction const& f, StaticFacts& facts) {
   int const loads_128 = f.global.loads_of_width(128);
@@ -145,6 +171,19 @@ Result<CandidateProfile> profile_candidate(Evaluator& evaluator, TaskSpec const&
     out.work.median_us = kernel_ns / 1000.0;  // one profiled call, clocks as found
   }
   out.work.launches_per_call = static_cast<int>(stage1->rows.size());
+  std::map<std::string, KernelActivity> activity = options.activity;
+  if (stage1->mode == CandidateMode::launcher && options.evaluate_launchers &&
+      activity.count(out.size) == 0) {
+    record_launcher_activity(evaluator, task, candidate, activity, out);
+  }
+  if (auto it = activity.find(out.size); it != activity.end()) {
+    add_activity_facts(it->second, out.work);  // CUPTI's call time and busy time beat ncu's serialised rows
+    if (it->second.from_cupti) {
+      out.notes.push_back(fmt::format(
+          "launches ({}), kernel time and call time from the CUPTI kernel activity of an evaluation",
+          it->second.launches));
+    }
+  }
   if (main1.grid) out.work.grid_blocks = main1.grid->count();
   if (main1.block) out.work.block_threads = static_cast<int>(main1.block->count());
   DeviceInfo const& device = evaluator.device();

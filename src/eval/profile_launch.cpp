@@ -2,16 +2,13 @@
 // (in its own network namespace, as under compute-sanitizer) and wraps the candidate's call in an NVTX
 // range that ncu's --nvtx-include selects, so the reference and kopt's own kernels are never profiled.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "eval/artifact_requests.hpp"
 #include "eval/evaluator_impl.hpp"
+#include "eval/trial_under_tool.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/profile.hpp"
 #include "kopt/toolchain.hpp"
@@ -43,19 +40,6 @@ SizeCase const* choose_size(TaskSpec const& task, std::string const& name) {
     if (!name.empty() && chosen) break;
   }
   return chosen;
-}
-
-std::filesystem::path log_path() {
-  static std::atomic<int> counter{0};
-  return std::filesystem::temp_directory_path() /
-         fmt::format("kopt-ncu-{}-{}.csv", ::getpid(), counter.fetch_add(1));
-}
-
-std::string read_all(std::filesystem::path const& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -97,42 +81,32 @@ Result<ProfiledLaunch> Evaluator::profile_launch(TaskSpec const& task, Candidate
   out.artifact = built->artifact.path;
   out.symbol = built->artifact.symbol;
 
-  std::filesystem::path const log = log_path();
+  TrialUnderTool trial;
+  trial.worker_path = impl_->worker_path;
+  trial.device = impl_->options.device;
+  trial.log_file = unique_tool_log("kopt-ncu", ".csv");
   NcuCommand command;
   command.ncu_path = ncu->string();
   command.nvtx_include = std::string(kCandidateRange) + "/";
   command.launch_count = std::max(1, options.max_kernels);
   command.metrics = options.metrics;
-  command.log_file = log.string();
+  command.log_file = trial.log_file.string();
   auto ncu_argv = ncu_arguments(command);
   if (!ncu_argv) return ncu_argv.error();
   out.command = *ncu_argv;
-
-  worker::WorkerOptions wopts;
-  wopts.worker_path = impl_->worker_path;
-  wopts.device = impl_->options.device;
-  // ncu and the worker it profiles share one network namespace, as compute-sanitizer does.
-  wopts.wrapper = {impl_->worker_path.string(), "--netns-exec", "--"};
-  wopts.wrapper.insert(wopts.wrapper.end(), ncu_argv->begin(), ncu_argv->end());
-  wopts.extra_args = {"--no-calibration", "--no-netns"};
-  wopts.start_timeout = std::chrono::milliseconds(300000);
-  auto client = worker::WorkerClient::start(wopts);
-  if (!client) {
-    return make_error(client.error().code, "could not start the worker under ncu: " + client.error().message);
-  }
-  json request{{"op", "single_trial"},
-               {"task_dir", task.dir.string()},
-               {"sizes", std::vector<std::string>{size->name}},
-               {"seed", impl_->options.seed.value_or(1)},
-               {"timeout", {{"ceiling_ms", impl_->options.timeout_ceiling_ms * 20}}},
-               {"nvtx_range", kCandidateRange},
-               {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
-  auto reply = client->request(
-      request, std::chrono::milliseconds(static_cast<long long>(impl_->options.timeout_ceiling_ms * 40)));
-  client->shutdown();  // ncu writes its log when the process ends
-  out.ncu_log = read_all(log);
-  std::error_code ec;
-  std::filesystem::remove(log, ec);
+  trial.tool_command = *ncu_argv;
+  trial.request = json{{"op", "single_trial"},
+                       {"task_dir", task.dir.string()},
+                       {"sizes", std::vector<std::string>{size->name}},
+                       {"seed", impl_->options.seed.value_or(1)},
+                       {"timeout", {{"ceiling_ms", impl_->options.timeout_ceiling_ms * 20}}},
+                       {"nvtx_range", kCandidateRange},
+                       {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
+  trial.timeout_ms = impl_->options.timeout_ceiling_ms * 40;
+  auto ran = run_trial_under_tool(trial);
+  if (!ran) return ran.error();
+  out.ncu_log = std::move(ran->log);
+  auto& reply = ran->reply;
   if (!reply) return reply.error();
   if (reply->worker_died) {
     out.status = CandidateStatus::runtime_error;

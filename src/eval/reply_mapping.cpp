@@ -4,6 +4,7 @@
 
 #include "eval/size_metrics.hpp"
 #include "kopt/inputs.hpp"
+#include "worker/client/kernel_activity_summary.hpp"
 #include "worker/client/protocol.hpp"
 
 namespace kopt {
@@ -93,6 +94,7 @@ Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, wor
   report.phases.load_ms = body.value("load_ms", 0.0);
   report.phases.verify_ms = body.value("verify_ms", 0.0);
   report.phases.time_ms = body.value("time_ms", 0.0);
+  report.phases.activity_ms = body.value("activity_ms", 0.0);
   auto const& cand = body.at("candidate");
   auto status = candidate_status_from_string(cand.value("status", "runtime_error"));
   report.status = status.value_or(CandidateStatus::runtime_error);
@@ -115,6 +117,12 @@ Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, wor
     if (s.contains("reference")) r.reference = kernel_timing_from_json(s["reference"]);
     if (s.contains("candidate")) r.candidate = kernel_timing_from_json(s["candidate"]);
     if (s.contains("baseline")) r.baseline = kernel_timing_from_json(s["baseline"]);
+    if (s.contains("activity")) r.activity = worker::kernel_activity_from_json(s["activity"]);
+    if (s.contains("reference_activity"))
+      r.reference_activity = worker::kernel_activity_from_json(s["reference_activity"]);
+    // Why there is no kernel activity (CUPTI missing or failing): kept where a passing size has no message.
+    if (s.contains("activity_note") && r.message.empty() && r.status == CandidateStatus::ok)
+      r.message = "kernel activity: " + s["activity_note"].get<std::string>();
     SizeCase const* size = nullptr;
     for (auto const& sc : task.sizes) {
       if (sc.name == r.size) size = &sc;

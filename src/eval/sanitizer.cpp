@@ -1,11 +1,9 @@
 #include "eval/sanitizer.hpp"
 
-#include <unistd.h>
-
-#include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "eval/trial_under_tool.hpp"
 #include "kopt/toolchain.hpp"
 #include "worker/client/worker_client.hpp"
 
@@ -61,46 +59,25 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
   };
   for (Pass const pass : {Pass{"memcheck", CandidateStatus::runtime_error},
                           Pass{"racecheck", CandidateStatus::nondeterministic}}) {
-    std::string const log_path = (std::filesystem::temp_directory_path() /
-                                  ("kopt-sanitizer-" + std::to_string(::getpid()) + "-" + pass.tool + ".log"))
-                                     .string();
-    worker::WorkerOptions wopts;
-    wopts.worker_path = worker_path;
-    wopts.device = options.device;
-    // compute-sanitizer and the worker it instruments share one network namespace (loopback only):
-    // they talk over local sockets, and the candidate still reaches nothing outside.
-    wopts.wrapper = {worker_path.string(),
-                     "--netns-exec",
-                     "--",
-                     tool->string(),
-                     "--tool",
-                     pass.tool,
-                     "--log-file",
-                     log_path,
-                     "--print-limit",
-                     "20"};
-    wopts.extra_args = {"--no-calibration", "--no-netns"};
-    wopts.start_timeout = std::chrono::milliseconds(300000);
-    auto client = worker::WorkerClient::start(wopts);
-    if (!client) {
-      report.sanitizer += std::string(pass.tool) + ": could not start (" + client.error().message + "); ";
+    TrialUnderTool trial;
+    trial.worker_path = worker_path;
+    trial.device = options.device;
+    trial.log_file = unique_tool_log(std::string("kopt-sanitizer-") + pass.tool, ".log");
+    trial.tool_command = {tool->string(),          "--tool",        pass.tool, "--log-file",
+                          trial.log_file.string(), "--print-limit", "20"};
+    trial.request = json{{"op", "single_trial"},
+                         {"task_dir", task.dir.string()},
+                         {"sizes", options.sizes},
+                         {"seed", seed},
+                         {"timeout", {{"ceiling_ms", options.timeout_ceiling_ms * 20}}},
+                         {"candidate", worker::to_json(candidate)}};
+    trial.timeout_ms = options.timeout_ceiling_ms * 40;
+    auto ran = run_trial_under_tool(trial);
+    if (!ran) {
+      report.sanitizer += std::string(pass.tool) + ": " + ran.error().message + "; ";
       continue;
     }
-    json request{{"op", "single_trial"},
-                 {"task_dir", task.dir.string()},
-                 {"sizes", options.sizes},
-                 {"seed", seed},
-                 {"timeout", {{"ceiling_ms", options.timeout_ceiling_ms * 20}}},
-                 {"candidate", worker::to_json(candidate)}};
-    auto reply = client->request(
-        request, std::chrono::milliseconds(static_cast<long long>(options.timeout_ceiling_ms * 40)));
-    client->shutdown();
-    std::ifstream in(log_path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string const log = ss.str();
-    std::error_code ec;
-    std::filesystem::remove(log_path, ec);
+    std::string const& log = ran->log;
     auto errors = sanitizer_error_count(log);
     if (!errors) {
       report.sanitizer += std::string(pass.tool) + ": no summary in its log; ";
@@ -112,7 +89,6 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
       report.message = std::string("compute-sanitizer ") + pass.tool + " found " + std::to_string(*errors) +
                        " error(s):\n" + excerpt(log, 8);
     }
-    (void)reply;
   }
 }
 

@@ -20,7 +20,11 @@ FakeCandidateEvaluator::FakeCandidateEvaluator(FakeFunction function, Evaluation
     : function_(std::move(function)), target_(std::move(target)) {}
 
 EvaluationTarget FakeCandidateEvaluator::fake_target() {
-  return EvaluationTarget{"fake device", "fake-uuid", "0", "fake toolkit", "sm_90"};
+  // Nominal H200 ceilings (4.8 TB/s, 67 TFLOP/s FP32, 989 TFLOP/s dense 16-bit tensor), so that the cheap
+  // insights of fake evaluations have a roofline.
+  EvaluationTarget target{"fake device", "fake-uuid", "0", "fake toolkit", "sm_90"};
+  target.ceilings = DeviceCeilings{4.8e12, 6.7e13, 9.89e14};
+  return target;
 }
 
 namespace {
@@ -51,6 +55,7 @@ Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
     report.mode = candidate.mode;
     report.status = result.status;
     report.message = result.message;
+    report.resources = result.resources;
     std::size_t timed = 0;
     double log_sum = 0.0;
     for (SizeCase const& size : task.sizes) {

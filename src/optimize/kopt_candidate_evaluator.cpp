@@ -43,9 +43,12 @@ Result<std::unique_ptr<KoptCandidateEvaluator>> KoptCandidateEvaluator::create(E
   auto first = impl->evaluator_for(TimingTier::screen);
   if (!first) return first.error();
   DeviceInfo const& device = (*first)->device();
-  impl->target = EvaluationTarget{device.name, device.uuid, std::to_string(device.driver_version),
+  impl->target = EvaluationTarget{device.name,
+                                  device.uuid,
+                                  std::to_string(device.driver_version),
                                   compiler->toolkit_version(),
-                                  impl->base.compile.arch.empty() ? device.arch() : impl->base.compile.arch};
+                                  impl->base.compile.arch.empty() ? device.arch() : impl->base.compile.arch,
+                                  device.ceilings};
   return std::unique_ptr<KoptCandidateEvaluator>(new KoptCandidateEvaluator(std::move(impl)));
 }
 

@@ -118,7 +118,8 @@ class StoreObjective final : public Objective {
         if (c_.state.compile_neighbours) compile_neighbours_ahead(point);
         auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);
         if (!report) return stop(report.error());
-        recorded = optimize_detail::record_of(*report, TimingTier::screen);
+        recorded =
+            optimize_detail::record_with_insights(*report, TimingTier::screen, c_.task, c_.target.ceilings);
         ++c_.result.evaluated;
       }
     }
@@ -184,7 +185,8 @@ class StoreObjective final : public Objective {
                                                        std::to_string(reports->size()) + " reports back");
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      auto recorded = optimize_detail::record_of((*reports)[i], TimingTier::screen);
+      auto recorded = optimize_detail::record_with_insights((*reports)[i], TimingTier::screen, c_.task,
+                                                            c_.target.ceilings);
       std::optional<CandidateId> parent;
       if (i == 0 && c_.state.parent) {
         if (auto it = c_.state.ids.find(*c_.state.parent); it != c_.state.ids.end()) parent = it->second;
@@ -332,10 +334,11 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
         origin + ": no '// kopt:knob' annotations (expected at least one knob to tune; docs/tuning.md)");
   }
   std::optional<LaunchSpec> launch;
-  if (task.launch) {
-    auto annotated = apply_launch_annotation(source, *task.launch);
-    if (!annotated) return annotated.error();
+  // Launcher-mode sources have neither (not_found): their geometry is their own business.
+  if (auto annotated = candidate_launch(source, task.launch, task.signature.function)) {
     launch = std::move(*annotated);
+  } else if (annotated.error().code != ErrorCode::not_found) {
+    return annotated.error();
   }
   TuningRules rules = tuning_rules_for(task, launch);
   if (auto status = parsed->check_rules(rules); !status) return status.error();
@@ -389,8 +392,10 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
         return report.error();
       }
       ++result.evaluated;
-      auto recorded = log.record(key, *candidate, std::nullopt, "",
-                                 optimize_detail::record_of(*report, TimingTier::confirm), context.target);
+      auto recorded = log.record(
+          key, *candidate, std::nullopt, "",
+          optimize_detail::record_with_insights(*report, TimingTier::confirm, task, context.target.ceilings),
+          context.target);
       if (!recorded) return recorded.error();
       result.confirmed = std::move(*report);
     }

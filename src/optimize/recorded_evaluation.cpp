@@ -36,6 +36,13 @@ RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
   return recorded;
 }
 
+RecordedEvaluation record_with_insights(CandidateReport const& report, TimingTier tier, TaskSpec const& task,
+                                        DeviceCeilings const& ceilings) {
+  RecordedEvaluation recorded = record_of(report, tier);
+  recorded.insights = build_roofline_insights(task, report, ceilings);
+  return recorded;
+}
+
 OutcomeData outcome_of(RecordedEvaluation const& evaluation) {
   OutcomeData outcome;
   outcome.status = evaluation.status;

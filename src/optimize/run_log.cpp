@@ -7,7 +7,8 @@ namespace kopt::optimize_detail {
 namespace {
 
 RecordedEvaluation recorded(kopt::EvaluationRecord const& stored) {
-  return RecordedEvaluation{stored.status, stored.message, stored.tier, stored.geomean_speedup, stored.sizes};
+  return RecordedEvaluation{stored.status,          stored.message, stored.tier,
+                            stored.geomean_speedup, stored.sizes,   {}};
 }
 
 nlohmann::json memory_json(std::string const& family, std::vector<ActionRecord> const& records) {
@@ -108,7 +109,11 @@ Result<std::optional<RecordedEvaluation>> RunLog::cached(CandidateKey const& key
       store_->find_evaluation_by_key(key, target.device_uuid, target.toolkit, std::string_view("screen"));
   if (!found) return found.error();
   if (!*found) return std::optional<RecordedEvaluation>{};
-  return std::optional<RecordedEvaluation>{recorded((*found)->evaluation)};
+  RecordedEvaluation evaluation = recorded((*found)->evaluation);
+  auto insights = store_->insights_for_evaluation((*found)->id);
+  if (!insights) return insights.error();
+  evaluation.insights = decode_insights(*insights);
+  return std::optional<RecordedEvaluation>{std::move(evaluation)};
 }
 
 Result<CandidateId> RunLog::record(CandidateKey const& key, CandidateInput const& candidate,
@@ -135,7 +140,11 @@ Result<CandidateId> RunLog::record(CandidateKey const& key, CandidateInput const
   stored.tier = evaluation.tier;
   stored.geomean_speedup = evaluation.geomean_speedup;
   stored.sizes = evaluation.sizes;
-  if (auto added = store_->add_evaluation(*id, stored); !added) return added.error();
+  auto added = store_->add_evaluation(*id, stored);
+  if (!added) return added.error();
+  for (CandidateInsight const& insight : evaluation.insights) {
+    if (auto kept = store_->add_insight(*added, insight_record(insight)); !kept) return kept.error();
+  }
   ids_[key.value()] = *id;
   own_[{key.value(), evaluation.tier}] = evaluation;
   return *id;

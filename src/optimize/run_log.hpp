@@ -19,9 +19,15 @@ struct RecordedEvaluation {
   std::string tier;  // screen or confirm
   std::optional<double> geomean_speedup;
   nlohmann::json sizes = nlohmann::json::array();
+  // The evaluation's insights, stored right after it (its own transaction: a kill in between leaves an
+  // evaluation without insights, which is fine).
+  std::vector<CandidateInsight> insights;
 };
 
 RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier);
+// record_of plus the report's cheap insights (build_roofline_insights; none for a failed candidate).
+RecordedEvaluation record_with_insights(CandidateReport const& report, TimingTier tier, TaskSpec const& task,
+                                        DeviceCeilings const& ceilings);
 
 // What the search sees: timed sizes only. Built from the recorded form, so a fresh report and the same
 // report read back from the store give identical numbers.
@@ -58,9 +64,10 @@ class RunLog {
   // This run's own evaluation of `key` on `tier`, if it has one.
   std::optional<RecordedEvaluation> own(CandidateKey const& key, std::string const& tier) const;
   std::optional<CandidateId> candidate_id(CandidateKey const& key) const;
-  // The newest evaluation of `key` in any run on this device and toolkit.
+  // The newest evaluation of `key` in any run on this device and toolkit, with that evaluation's insights
+  // (recorded again with this run's copy of it).
   Result<std::optional<RecordedEvaluation>> cached(CandidateKey const& key, EvaluationTarget const& target);
-  // Adds the candidate (once per run) and the evaluation.
+  // Adds the candidate (once per run), the evaluation, then its insights.
   Result<CandidateId> record(CandidateKey const& key, CandidateInput const& candidate,
                              std::optional<CandidateId> parent, std::string const& action,
                              RecordedEvaluation const& evaluation, EvaluationTarget const& target);

@@ -44,6 +44,13 @@ JsonCursor JsonCursor::field(std::string_view key) const {
   return {*it, child_path, error_};
 }
 
+JsonCursor JsonCursor::optional_field(std::string_view key) const {
+  if (node_->is_object() && node_->find(key) == node_->end()) {
+    return {null_json(), path_.empty() ? std::string(key) : fmt::format("{}.{}", path_, key), error_};
+  }
+  return field(key);
+}
+
 JsonCursor JsonCursor::element(std::size_t index) const {
   std::string child_path = fmt::format("{}[{}]", path_, index);
   if (!node_->is_array() || index >= node_->size()) {

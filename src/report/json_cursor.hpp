@@ -15,7 +15,8 @@ class JsonCursor {
   // `error` collects the first problem found anywhere below this cursor; it must outlive the cursor.
   JsonCursor(nlohmann::json const& node, std::string path, std::string* error);
 
-  JsonCursor field(std::string_view key) const;  // records an error when the key is missing
+  JsonCursor field(std::string_view key) const;           // records an error when the key is missing
+  JsonCursor optional_field(std::string_view key) const;  // a missing key reads as null (no error)
   JsonCursor element(std::size_t index) const;
   std::size_t array_size() const;  // records an error (and returns 0) for non-arrays
   bool is_null() const;

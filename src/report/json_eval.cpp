@@ -94,7 +94,7 @@ nlohmann::json encode(PhaseTimes const& phases) {
   return {
       {"compile_ms", number_to_json(phases.compile_ms)}, {"load_ms", number_to_json(phases.load_ms)},
       {"verify_ms", number_to_json(phases.verify_ms)},   {"time_ms", number_to_json(phases.time_ms)},
-      {"total_ms", number_to_json(phases.total_ms)},
+      {"total_ms", number_to_json(phases.total_ms)},     {"activity_ms", number_to_json(phases.activity_ms)},
   };
 }
 
@@ -105,7 +105,50 @@ PhaseTimes decode_phases(JsonCursor const& cursor) {
   phases.verify_ms = cursor.field("verify_ms").as_number();
   phases.time_ms = cursor.field("time_ms").as_number();
   phases.total_ms = cursor.field("total_ms").as_number();
+  phases.activity_ms = cursor.optional_field("activity_ms").as_optional_number().value_or(0.0);
   return phases;
+}
+
+// Kernel activity of one call (null when none was recorded).
+nlohmann::json encode(std::optional<KernelActivity> const& activity) {
+  if (!activity) return nullptr;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (auto const& k : activity->kernels) {
+    kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_us", number_to_json(k.total_us)}});
+  }
+  return {
+      {"launches", activity->launches},
+      {"kernel_us", optional_number_to_json(activity->kernel_us)},
+      {"span_us", optional_number_to_json(activity->span_us)},
+      {"call_us", optional_number_to_json(activity->call_us)},
+      {"memcpys", activity->memcpys},
+      {"memsets", activity->memsets},
+      {"kernels", std::move(kernels)},
+      {"source", activity->from_cupti ? "cupti" : "kernel_mode"},
+  };
+}
+
+// Documents written before kernel activity existed have no such field: that reads as none.
+std::optional<KernelActivity> decode_activity(JsonCursor const& cursor) {
+  if (cursor.is_null()) return std::nullopt;
+  KernelActivity activity;
+  activity.launches = cursor.field("launches").as_int();
+  activity.kernel_us = cursor.field("kernel_us").as_optional_number();
+  activity.span_us = cursor.field("span_us").as_optional_number();
+  activity.call_us = cursor.field("call_us").as_optional_number();
+  activity.memcpys = cursor.field("memcpys").as_int();
+  activity.memsets = cursor.field("memsets").as_int();
+  JsonCursor kernels = cursor.field("kernels");
+  for (std::size_t i = 0, n = kernels.array_size(); i < n; ++i) {
+    JsonCursor k = kernels.element(i);
+    activity.kernels.push_back(KernelActivityKernel{k.field("name").as_string(), k.field("count").as_int(),
+                                                    k.field("total_us").as_number()});
+  }
+  std::string const source = cursor.field("source").as_string();
+  if (source != "cupti" && source != "kernel_mode")
+    cursor.field("source").fail("\"cupti\" or \"kernel_mode\"");
+  activity.from_cupti = source != "kernel_mode";
+  return activity;
 }
 
 nlohmann::json encode(SizeResult const& size) {
@@ -129,6 +172,8 @@ nlohmann::json encode(SizeResult const& size) {
       {"achieved_gbps", optional_number_to_json(size.achieved_gbps)},
       {"achieved_gflops", optional_number_to_json(size.achieved_gflops)},
       {"pct_of_sol", optional_number_to_json(size.pct_of_sol)},
+      {"activity", encode(size.activity)},
+      {"reference_activity", encode(size.reference_activity)},
   };
 }
 
@@ -155,6 +200,8 @@ SizeResult decode_size(JsonCursor const& cursor) {
   size.achieved_gbps = cursor.field("achieved_gbps").as_optional_number();
   size.achieved_gflops = cursor.field("achieved_gflops").as_optional_number();
   size.pct_of_sol = cursor.field("pct_of_sol").as_optional_number();
+  size.activity = decode_activity(cursor.optional_field("activity"));
+  size.reference_activity = decode_activity(cursor.optional_field("reference_activity"));
   return size;
 }
 

@@ -1,7 +1,9 @@
 // `kopt eval` for people: a header, one table per candidate, a verdict line, phase times.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "kopt/report.hpp"
 #include "report/render_shared.hpp"
@@ -144,6 +146,19 @@ std::string indented(std::string_view text, std::string_view indent) {
   return out;
 }
 
+// A launcher call that launched several kernels: "3 launches, kernels busy 41 % of the call".
+std::optional<std::string> activity_note(CandidateReport const& candidate, SizeResult const& size) {
+  if (candidate.mode != CandidateMode::launcher || !size.activity || size.activity->launches <= 1)
+    return std::nullopt;
+  KernelActivity const& a = *size.activity;
+  std::string note = fmt::format("{} launches", a.launches);
+  if (a.kernel_us && a.call_us && *a.call_us > 0.0) {
+    note +=
+        fmt::format(", kernels busy {:.0f} % of the call", 100.0 * std::min(1.0, *a.kernel_us / *a.call_us));
+  }
+  return note;
+}
+
 std::string render_candidate(CandidateReport const& candidate, RenderOptions const& options) {
   bool ok = candidate.status == CandidateStatus::ok;
   std::string out = report_text::styled(candidate_heading(candidate), Style::bold, options.color) + "\n";
@@ -161,6 +176,8 @@ std::string render_candidate(CandidateReport const& candidate, RenderOptions con
       out += fmt::format(
           "  note: size '{}': work escaped the launch stream; timed until the device was idle\n", size.size);
     }
+    if (auto note = activity_note(candidate, size))
+      out += fmt::format("  note: size '{}': {}\n", size.size, *note);
     if (options.verbose && !size.seeds.empty()) {
       out += fmt::format("  seeds '{}': {}\n", size.size, fmt::join(size.seeds, " "));
     }

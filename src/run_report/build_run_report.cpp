@@ -118,6 +118,22 @@ void attach_evaluations(RunReport& report, std::map<std::int64_t, std::size_t> c
   }
 }
 
+// Each candidate's current insights (every evaluation's, newest per source and size).
+Status attach_insights(Store& store, RunReport& report, std::map<std::int64_t, std::size_t> const& position) {
+  auto stored = store.insights_for_run(report.run);
+  if (!stored) return stored.error();
+  std::map<std::int64_t, std::vector<StoredInsight>> by_candidate;
+  for (StoredInsight& insight : *stored)
+    by_candidate[insight.candidate.value()].push_back(std::move(insight));
+  for (auto const& [candidate, rows] : by_candidate) {
+    auto const at = position.find(candidate);
+    if (at == position.end()) continue;
+    std::vector<CandidateInsight> const all = decode_insights(rows);
+    report.candidates[at->second].insights = current_insights(all);
+  }
+  return Ok{};
+}
+
 std::vector<RunReportFailureGroup> group_failures(std::vector<RunReportCandidate> const& candidates) {
   std::map<CandidateStatus, RunReportFailureGroup> groups;
   for (RunReportCandidate const& candidate : candidates) {
@@ -251,6 +267,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
   report.driver = distinct(drivers);
   report.toolkit = distinct(toolkits);
   attach_evaluations(report, position);
+  if (auto status = attach_insights(store, report, position); !status) return status.error();
   report.failures = group_failures(report.candidates);
 
   auto best = store.best_verified_candidate(run);

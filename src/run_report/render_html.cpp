@@ -93,6 +93,13 @@ table.knobs .bar { display:inline-block; height:8px; border-radius:4px; backgrou
   opacity:0.45; margin-right:8px; vertical-align:0; }
 table.knobs .fails { color:var(--bad); }
 footer { color:var(--muted); font-size:12.5px; text-align:center; margin-top:22px; }
+.insight { margin-top:8px; font-size:13.5px; }
+.insight .class { font-weight:600; }
+.insight ul.findings { margin:6px 0 0; padding-left:0; list-style:none; }
+.insight ul.findings li { margin:4px 0; }
+.insight .try { color:var(--muted); font-size:12.5px; }
+.insight .numbers { color:var(--muted); font-size:12px; }
+.insight-head { margin-top:14px; }
 )css";
 
 std::string badge(std::string const& text, char const* tone) {
@@ -167,6 +174,88 @@ std::string chips(KnobValues const& knobs) {
   return html + "</div>";
 }
 
+char const* severity_tone(Severity severity) {
+  switch (severity) {
+    case Severity::high: return "bad";
+    case Severity::medium: return "warn";
+    case Severity::low: return "info";
+    case Severity::info: return "muted";
+  }
+  return "muted";
+}
+
+std::string evidence_numbers(Evidence const& evidence) {
+  std::string text;
+  for (auto const& [name, value] : evidence) {
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{} = {:.4g}", name, value);
+  }
+  return text;
+}
+
+// "memory-bound (DRAM) · 61% of speed of light · roofline, size large".
+std::string insight_heading(CandidateInsight const& insight) {
+  std::string html =
+      fmt::format(R"(<span class="class">{}</span>)", html_escape(bottleneck_text(insight.classification)));
+  if (insight.pct_of_sol) html += fmt::format(" · {:.0f}% of speed of light", *insight.pct_of_sol);
+  html += fmt::format(R"( <span class="muted">({}, size {})</span>)",
+                      insight.source == insight_source::ncu ? "Nsight Compute" : "roofline",
+                      html_escape(insight.size));
+  return html;
+}
+
+// A severity badge, the tool, the explanation, the strategies (and the evidence numbers when `numbers`).
+std::string finding_items(std::vector<Finding> const& findings, std::size_t limit, bool numbers) {
+  std::string html = "<ul class=\"findings\">";
+  std::size_t shown = 0;
+  for (Finding const& finding : findings) {
+    if (shown++ >= limit) break;
+    html += fmt::format("<li>{} <code>{}</code> {}",
+                        badge(std::string(to_string(finding.severity)), severity_tone(finding.severity)),
+                        html_escape(finding.tool), html_escape(finding.explanation));
+    if (!finding.strategies.empty())
+      html += fmt::format(R"( <span class="try">try: {}</span>)",
+                          html_escape(fmt::format("{}", fmt::join(finding.strategies, ", "))));
+    if (numbers && !finding.evidence.empty())
+      html +=
+          fmt::format(R"(<div class="numbers">{}</div>)", html_escape(evidence_numbers(finding.evidence)));
+    html += "</li>";
+  }
+  if (findings.size() > limit)
+    html += fmt::format(R"(<li class="muted">… {} more in the best candidate's analysis</li>)",
+                        findings.size() - limit);
+  return html + "</ul>";
+}
+
+// Next to a step: the candidate's primary insight and its top findings.
+std::string step_insight(RunReport const& report, CandidateId candidate) {
+  CandidateInsight const* insight = candidate_insight(report, candidate);
+  if (insight == nullptr) return "";
+  std::string html = "<div class=\"insight\">Analysis: " + insight_heading(*insight);
+  constexpr std::size_t kTopFindings = 3;
+  if (!insight->findings.empty()) html += finding_items(insight->findings, kTopFindings, false);
+  return html + "</div>";
+}
+
+// The best candidate's full analysis: every current insight (Nsight Compute ones first), every finding.
+std::string best_insights(RunReport const& report, CandidateId candidate) {
+  auto const found = std::find_if(report.candidates.begin(), report.candidates.end(),
+                                  [&](RunReportCandidate const& c) { return c.id == candidate; });
+  if (found == report.candidates.end() || found->insights.empty()) return "";
+  std::string html = "<div id=\"best-analysis\" class=\"insight\"><h3 class=\"insight-head\">Analysis</h3>";
+  for (CandidateInsight const& insight : found->insights) {
+    html += "<div class=\"insight\">" + insight_heading(insight);
+    html += fmt::format(R"(<div class="muted">{}</div>)", html_escape(insight.classification.summary));
+    if (insight.findings.empty()) {
+      html += "<div class=\"muted\">No findings: nothing the analysis tools look for stands out.</div>";
+    } else {
+      html += finding_items(insight.findings, insight.findings.size(), true);
+    }
+    html += "</div>";
+  }
+  return html + "</div>";
+}
+
 std::string best_section(RunReport const& report) {
   std::string html = "<section id=\"best\"><h2>Best candidate</h2>";
   if (!report.best) {
@@ -183,6 +272,7 @@ std::string best_section(RunReport const& report) {
       best.tier == "confirm" ? badge("confirm tier", "ok") : badge("screen tier only", "warn"));
   html += chips(best.knobs);
   html += size_table(best.sizes);
+  html += best_insights(report, best.candidate);
   html += fmt::format(
       R"(<details id="best-source"><summary>Full source of candidate {} ({} lines)</summary><pre>{}</pre></details>)",
       best.candidate.value(), std::count(best.source.begin(), best.source.end(), '\n'),
@@ -270,6 +360,7 @@ std::string steps_section(RunReport const& report) {
     std::string const evidence = evidence_text(step);
     html += fmt::format(R"(<div class="evidence">Evidence (screen tier): {}</div>)",
                         evidence.empty() ? "no timed sizes" : html_escape(evidence));
+    html += step_insight(report, step.candidate);
     if (step.from) html += diff_block(step.diff);
     html += "</li>";
   }

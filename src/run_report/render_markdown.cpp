@@ -27,18 +27,25 @@ std::string cell(std::string const& text) {
   return out;
 }
 
-std::string step_line(RunReportStep const& step, std::size_t number) {
+// " · memory-bound (DRAM), 61 % SOL; register_spills: high" when the step's candidate has an insight.
+std::string analysis_text(RunReport const& report, RunReportStep const& step) {
+  CandidateInsight const* insight = candidate_insight(report, step.candidate);
+  return insight != nullptr ? " · " + insight_headline(*insight) : std::string();
+}
+
+std::string step_line(RunReport const& report, RunReportStep const& step, std::size_t number) {
   if (!step.from) {
-    return fmt::format("{}. start: candidate {}, {}\n", number, step.candidate.value(),
-                       ratio_text(step.speedup_after));
+    return fmt::format("{}. start: candidate {}, {}{}\n", number, step.candidate.value(),
+                       ratio_text(step.speedup_after), analysis_text(report, step));
   }
   std::string const effect = effect_text(step.speedup_before, step.speedup_after);
-  return fmt::format("{}. `{}` {}: {} → {}{}{}\n", number, step_action_text(step),
+  return fmt::format("{}. `{}` {}: {} → {}{}{}{}\n", number, step_action_text(step),
                      knob_changes_text(step.changes), ratio_text(step.speedup_before),
                      ratio_text(step.speedup_after), effect.empty() ? "" : " (" + effect + ")",
                      step.status && *step.status != CandidateStatus::ok
                          ? std::string(", ") + std::string(to_string(*step.status))
-                         : "");
+                         : "",
+                     analysis_text(report, step));
 }
 
 // At most this many knobs get a line; the HTML and JSON reports hold them all.
@@ -97,7 +104,7 @@ std::string render_run_markdown(RunReport const& report) {
   if (!report.steps.empty()) {
     md += "\nSteps (screen tier):\n";
     std::size_t number = 0;
-    for (RunReportStep const& step : report.steps) md += step_line(step, ++number);
+    for (RunReportStep const& step : report.steps) md += step_line(report, step, ++number);
   }
   md += knob_effects_text(report.knob_effects);
   if (!report.failures.empty()) {

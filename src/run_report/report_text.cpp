@@ -100,4 +100,10 @@ std::string knobs_text(KnobValues const& knobs) {
   return text.empty() ? std::string("(no knobs)") : text;
 }
 
+CandidateInsight const* candidate_insight(RunReport const& report, CandidateId candidate) {
+  for (RunReportCandidate const& c : report.candidates)
+    if (c.id == candidate) return primary_insight(c.insights);
+  return nullptr;
+}
+
 }  // namespace kopt::run_report_detail

@@ -27,4 +27,7 @@ std::string effect_text(std::optional<double> before, std::optional<double> afte
 std::string budget_text(RunReport const& report);  // "100 evaluations, 600 s"
 std::string knobs_text(KnobValues const& knobs);   // "BLOCK=256 ITEMS=2 VEC=4"
 
+// The candidate's primary insight (primary_insight of its current ones); nullptr when it has none.
+CandidateInsight const* candidate_insight(RunReport const& report, CandidateId candidate);
+
 }  // namespace kopt::run_report_detail

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kopt/run_report.hpp"
+#include "run_report/report_text.hpp"
 
 namespace kopt {
 namespace {
@@ -72,6 +73,12 @@ nlohmann::json best_json(std::optional<RunReportBest> const& best) {
           {"source", best->source}};
 }
 
+nlohmann::json insights_json(std::vector<CandidateInsight> const& insights) {
+  nlohmann::json list = nlohmann::json::array();
+  for (CandidateInsight const& insight : insights) list.push_back(to_json(insight));
+  return list;
+}
+
 nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates) {
   nlohmann::json list = nlohmann::json::array();
   for (RunReportCandidate const& candidate : candidates) {
@@ -85,7 +92,8 @@ nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates
                     {"message", candidate.message},
                     {"screen_speedup", optional_number(candidate.screen_speedup)},
                     {"confirm_speedup", optional_number(candidate.confirm_speedup)},
-                    {"evaluations", candidate.evaluations}});
+                    {"evaluations", candidate.evaluations},
+                    {"insights", insights_json(candidate.insights)}});
   }
   return list;
 }
@@ -106,9 +114,10 @@ nlohmann::json evaluations_json(std::vector<RunReportEvaluation> const& evaluati
   return list;
 }
 
-nlohmann::json steps_json(std::vector<RunReportStep> const& steps) {
+nlohmann::json steps_json(RunReport const& report) {
   nlohmann::json list = nlohmann::json::array();
-  for (RunReportStep const& step : steps) {
+  for (RunReportStep const& step : report.steps) {
+    CandidateInsight const* insight = run_report_detail::candidate_insight(report, step.candidate);
     nlohmann::json changes = nlohmann::json::array();
     for (KnobChange const& change : step.changes) {
       changes.push_back({{"knob", change.name},
@@ -124,7 +133,10 @@ nlohmann::json steps_json(std::vector<RunReportStep> const& steps) {
                     {"speedup_after", optional_number(step.speedup_after)},
                     {"status", optional_status(step.status)},
                     {"evidence", sizes_json(step.evidence)},
-                    {"diff", diff_json(step.diff)}});
+                    {"diff", diff_json(step.diff)},
+                    // The candidate's primary insight in one line (its documents are under candidates).
+                    {"analysis", insight != nullptr ? nlohmann::json(insight_headline(*insight))
+                                                    : nlohmann::json(nullptr)}});
   }
   return list;
 }
@@ -190,7 +202,7 @@ nlohmann::json to_json(RunReport const& report) {
           {"best", best_json(report.best)},
           {"candidates", candidates_json(report.candidates)},
           {"evaluations", evaluations_json(report.evaluations)},
-          {"steps", steps_json(report.steps)},
+          {"steps", steps_json(report)},
           {"failures", failures_json(report.failures)},
           {"knob_effects", knob_effects_json(report.knob_effects)}};
 }

@@ -74,9 +74,29 @@ PRAGMA application_id = 1802465396;
 constexpr char const* kRunsMemoryRecorded =
     "ALTER TABLE runs ADD COLUMN memory_recorded INTEGER NOT NULL DEFAULT 0;";
 
+// Version 3: what the bottleneck analysis found about an evaluation (kopt.insight/1 documents, one per
+// evaluation, source and size; candidate_id repeats the evaluation's candidate so that a search node's
+// insights are one indexed lookup). The store keeps the documents opaque; kopt_analysis reads them.
+constexpr char const* kInsights = R"sql(
+CREATE TABLE insights (
+  id            INTEGER PRIMARY KEY,
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations (id),
+  candidate_id  INTEGER NOT NULL REFERENCES candidates (id),
+  size          TEXT NOT NULL,
+  source        TEXT NOT NULL,
+  bottleneck    TEXT NOT NULL,
+  summary       TEXT NOT NULL,
+  document      TEXT NOT NULL,
+  created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  UNIQUE (evaluation_id, source, size)
+);
+CREATE INDEX insights_by_candidate ON insights (candidate_id);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
+    Migration{"insights", kInsights},
 };
 
 }  // namespace

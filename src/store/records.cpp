@@ -93,4 +93,20 @@ Result<StoredEvaluation> read_evaluation(Statement const& row, int first) {
   return stored;
 }
 
+Result<StoredInsight> read_insight(Statement const& row, int first) {
+  StoredInsight stored;
+  stored.id = InsightId(row.int_column(first));
+  stored.evaluation = EvaluationId(row.int_column(first + 1));
+  stored.candidate = CandidateId(row.int_column(first + 2));
+  stored.insight.size = row.text_column(first + 3);
+  stored.insight.source = row.text_column(first + 4);
+  stored.insight.bottleneck = row.text_column(first + 5);
+  stored.insight.summary = row.text_column(first + 6);
+  auto document = json_column(row, first + 7, "insights", stored.id.value(), "document");
+  if (!document) return std::move(document).error();
+  stored.insight.document = std::move(*document);
+  stored.created_at = row.text_column(first + 8);
+  return stored;
+}
+
 }  // namespace kopt::store_detail

@@ -1,5 +1,5 @@
 // Mapping between table rows and the store's value types: the column lists every SELECT uses (with the
-// table aliases r, c, e) and the decoders that read them back, validating JSON and enum text.
+// table aliases r, c, e, i) and the decoders that read them back, validating JSON and enum text.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,6 +22,10 @@ inline constexpr std::string_view kEvaluationColumns =
     "e.id, e.candidate_id, e.status, e.message, e.device_name, e.device_uuid, e.driver, e.toolkit, e.tier, "
     "e.geomean_speedup, e.sizes, e.created_at";
 inline constexpr int kEvaluationColumnCount = 12;
+inline constexpr std::string_view kInsightColumns =
+    "i.id, i.evaluation_id, i.candidate_id, i.size, i.source, i.bottleneck, i.summary, i.document, "
+    "i.created_at";
+inline constexpr int kInsightColumnCount = 9;
 
 // JSON as stored: compact, invalid UTF-8 replaced rather than thrown on.
 std::string to_json_text(nlohmann::json const& value);
@@ -30,5 +34,6 @@ std::string to_json_text(nlohmann::json const& value);
 Result<StoredRun> read_run(Statement const& row, int first = 0);
 Result<StoredCandidate> read_candidate(Statement const& row, int first = 0);
 Result<StoredEvaluation> read_evaluation(Statement const& row, int first = 0);
+Result<StoredInsight> read_insight(Statement const& row, int first = 0);
 
 }  // namespace kopt::store_detail

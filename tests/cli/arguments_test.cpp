@@ -6,25 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "parse_support.hpp"
+
 namespace kopt::cli {
 namespace {
 
-struct Run {
-  ParsedCommandLine parsed;
-  std::string out;
-  std::string err;
-};
-
-Run parse(std::vector<char const*> const& args) {
-  std::vector<char const*> argv(args.size() + 1, "kopt");
-  std::copy(args.begin(), args.end(), argv.begin() + 1);
-  std::ostringstream out;
-  std::ostringstream err;
-  Run run{parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err), "", ""};
-  run.out = out.str();
-  run.err = err.str();
-  return run;
-}
+using test::parse;
 
 TEST(Arguments, EvalTakesEveryOption) {
   auto run = parse({"eval",

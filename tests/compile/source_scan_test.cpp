@@ -82,6 +82,34 @@ TEST(LaunchAnnotation, OverridesGivenFields) {
   EXPECT_EQ(partial->block.size(), 2u);
 }
 
+TEST(CandidateLaunch, AnAnnotationAloneIsEnoughWithoutTheTasksLaunchSection) {
+  auto spec = candidate_launch("// kopt:launch grid=(ceil_div(n, 256)) block=(256)\n", std::nullopt, "probe");
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_EQ(spec->kernel, "probe");
+  ScalarEnv const env = {{"n", 1000}};
+  EXPECT_EQ(spec->grid[0].evaluate(env).value(), 4);
+  EXPECT_EQ(spec->block[0].evaluate(env).value(), 256);
+  EXPECT_EQ(spec->shared_bytes.evaluate(env).value(), 0);
+
+  auto with_task = candidate_launch("// kopt:launch block=(128)\n", base_launch(), "probe");
+  ASSERT_TRUE(with_task) << with_task.error().message;
+  EXPECT_EQ(with_task->kernel, "softmax") << "the task's kernel name wins over the entry";
+  EXPECT_EQ(with_task->grid[0].text(), "N");
+}
+
+TEST(CandidateLaunch, MissingGeometryIsNotFoundAndAMalformedLineIsInvalid) {
+  auto none = candidate_launch("__global__ void probe() {}\n", std::nullopt, "probe");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code, ErrorCode::not_found);
+  EXPECT_NE(none.error().message.find("[launch]"), std::string::npos) << none.error().message;
+  auto grid_only = candidate_launch("// kopt:launch grid=(4)\n", std::nullopt, "probe");
+  ASSERT_FALSE(grid_only);
+  EXPECT_EQ(grid_only.error().code, ErrorCode::not_found);
+  auto malformed = candidate_launch("// kopt:launch grid=(N +) block=(1)\n", std::nullopt, "probe");
+  ASSERT_FALSE(malformed);
+  EXPECT_EQ(malformed.error().code, ErrorCode::invalid_spec);
+}
+
 TEST(LaunchAnnotation, ErrorsNameLineAndField) {
   auto bad_expr = apply_launch_annotation("\n\n// kopt:launch grid=(N +) block=(256)\n", base_launch());
   ASSERT_FALSE(bad_expr);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,12 @@ inline KernelTiming timing(double median_us, std::optional<double> graph_median_
     t.graph_us = g;
   }
   return t;
+}
+
+// A worker reply's sample statistics with every figure equal to `median`.
+inline nlohmann::json stats(double median) {
+  return nlohmann::json{{"count", 10},    {"median", median}, {"min", median}, {"max", median},
+                        {"mean", median}, {"q1", median},     {"q3", median}};
 }
 
 }  // namespace kopt::eval_test

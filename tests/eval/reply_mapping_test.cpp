@@ -11,14 +11,10 @@
 namespace kopt {
 namespace {
 
+using eval_test::stats;
 using eval_test::test_device;
 using eval_test::vector_add_task;
 using nlohmann::json;
-
-json stats(double median) {
-  return json{{"count", 10},    {"median", median}, {"min", median}, {"max", median},
-              {"mean", median}, {"q1", median},     {"q3", median}};
-}
 
 json timed_size(std::string const& name, double reference_us, double candidate_us) {
   return json{{"size", name},

@@ -15,6 +15,7 @@
 #include "worker/gpu/device_query.hpp"
 #include "worker/gpu/driver_api.hpp"
 #include "worker/gpu/emitter.hpp"
+#include "worker/gpu/energy.hpp"
 #include "worker/gpu/requests.hpp"
 #include "worker/gpu/sandbox.hpp"
 #include "worker/gpu/watchdog.hpp"
@@ -156,6 +157,8 @@ int main(int argc, char** argv) {
         reply = handle_single_trial(state, request);
       } else if (op == "calibrate") {
         reply = handle_calibrate(state, request);
+      } else if (op == "energy") {
+        reply = handle_energy(state, request);
       } else {
         reply = {{"reply", op},
                  {"id", id},

@@ -13,6 +13,7 @@
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
 #include "worker/gpu/device_verification.hpp"
+#include "worker/gpu/evaluate_activity.hpp"
 #include "worker/gpu/timing.hpp"
 
 namespace kopt::worker {
@@ -307,6 +308,18 @@ Callable* get_baseline(WorkerState& state, json const& request) {
   return &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
 }
 
+// Trial-0 inputs of `seed` uploaded into the size case's candidate (guarded) or reference buffers,
+// outputs poisoned: the arguments of a call outside verification (single_trial, energy).
+ArgPack staged_arguments(WorkerState& state, TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
+                         bool reference_buffers) {
+  auto const& inputs = trial_inputs(state, task, size, seed, 0);
+  auto& buffers = get_buffers(state, task, size);
+  auto& set = reference_buffers ? buffers.reference : buffers.candidate;
+  require(set.upload(inputs), "");
+  require(set.poison_outputs(kPoisonA), "");
+  return unwrap(ArgPack::build(task, size, set), "");
+}
+
 }  // namespace
 
 json handle_evaluate(WorkerState& state, json const& request) {
@@ -376,6 +389,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
     // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
     auto const t_time = Clock::now();
     TimingPolicy const policy = policy_from(request);
+    double activity_ms = 0.0;  // inside time_ms: the kernel-activity calls after timing
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
       if (size.verify_only) continue;
@@ -436,8 +450,21 @@ json handle_evaluate(WorkerState& state, json const& request) {
         double& best = state.screen_best_us[cache_key];
         if (median > 0 && (best <= 0 || median < best)) best = median;
       }
+      // One more call of launchers with CUPTI activity records on (never while timing).
+      auto const t_activity = Clock::now();
+      add_kernel_activity(
+          ActivitySubjects{&state.watchdog, state.flush_buffer, state.flush_bytes,
+                           artifact_from_json(request.at("candidate")).mode == "launcher", &candidate,
+                           cand_args.data(), deadline,
+                           !ref_cached && artifact_from_json(request.at("reference")).mode == "launcher"
+                               ? &reference
+                               : nullptr,
+                           ref_args.data()},
+          entry);
+      activity_ms += ms_since(t_activity);
     }
     reply["time_ms"] = ms_since(t_time);
+    reply["activity_ms"] = activity_ms;
 
     // Phase 3: verify again on fresh inputs in the same buffers (caching by pointer, state drift).
     auto const t_post = Clock::now();
@@ -557,11 +584,7 @@ json handle_single_trial(WorkerState& state, json const& request) {
       reply["candidate"] = verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
       return reply;
     }
-    auto const& inputs = trial_inputs(state, task, size, request.at("seed").get<std::uint64_t>(), 0);
-    auto& set = get_buffers(state, task, size).candidate;
-    require(set.upload(inputs), "");
-    require(set.poison_outputs(kPoisonA), "");
-    auto args = unwrap(ArgPack::build(task, size, set), "");
+    auto args = staged_arguments(state, task, size, request.at("seed").get<std::uint64_t>(), false);
     Verdict v;
     // Under a profiler, the candidate's call is the one NVTX push/pop range it is told to select
     // (ncu --nvtx --nvtx-include "<name>/"): nothing else the worker launches gets profiled.
@@ -575,6 +598,30 @@ json handle_single_trial(WorkerState& state, json const& request) {
     if (v.sticky) reply["restart"] = true;
     return reply;
   });
+}
+
+Result<StagedCall> stage_call(WorkerState& state, json const& request, bool reference_buffers) {
+  try {
+    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
+    SizeCase const& size = *select_sizes(task, request).front();
+    return StagedCall{
+        &task, &size,
+        staged_arguments(state, task, size, request.at("seed").get<std::uint64_t>(), reference_buffers)};
+  } catch (HandlerError const& e) {
+    return make_error(e.code, e.message);
+  } catch (json::exception const& e) {
+    return make_error(ErrorCode::invalid_argument, std::string("malformed request: ") + e.what());
+  }
+}
+
+Result<Callable*> trusted_callable(WorkerState& state, json const& artifact, char const* what) {
+  try {
+    return &get_trusted(state, artifact_from_json(artifact), what);
+  } catch (HandlerError const& e) {
+    return make_error(e.code, e.message);
+  } catch (json::exception const& e) {
+    return make_error(ErrorCode::invalid_argument, std::string("malformed request: ") + e.what());
+  }
 }
 
 }  // namespace kopt::worker
