@@ -51,6 +51,13 @@ if [ $RUN_BENCH = 1 ] && [ -n "$BENCH" ]; then
   timeout "$STEP_TIMEOUT" "$BENCH" --task examples/softmax --candidate examples/softmax/candidates/softmax_warp_launcher.cu --mode launcher \
     --sizes odd,medium --count 16 --json > "$OUT_DIR/bench-launcher.json" 2> "$OUT_DIR/bench-launcher.log"
   add "throughput launcher mode" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/bench-launcher.json'));print(f\"{j['candidates_per_s']:.1f} cand/s; compile {j['mean_compile_ms']:.1f} load {j['mean_load_ms']:.2f} verify {j['mean_verify_ms']:.1f} time {j['mean_time_ms']:.1f} ms; {j['ok']}/{j['count']} ok\")" 2>&1)"
+  COMPILE_BENCH=$(find_bin kopt-bench-compile)
+  if [ -n "$COMPILE_BENCH" ]; then
+    timeout "$STEP_TIMEOUT" "$COMPILE_BENCH" --source examples/sgemm/tunable/sgemm_tunable_kernel.cu --entry sgemm \
+      --define BM=64 --define BN=128 --define BK=16 --define TM=8 --define TN=4 --define VEC=4 --define PAD=4 \
+      --define PREFETCH=1 --count 48 --jobs 1,8,16 > "$OUT_DIR/compile-scaling.txt" 2>&1
+    add "NVRTC configs/s threads|processes" "$(awk 'NR>1 {printf "%s jobs %s|%s; ", $1, $3, $4}' "$OUT_DIR/compile-scaling.txt")"
+  fi
 fi
 
 if [ $RUN_EXAMPLES = 1 ]; then
@@ -84,6 +91,34 @@ if [ $RUN_EXAMPLES = 1 ]; then
     --budget 24 --strategy mcts --seed 1 --store "$OUT_DIR/optimize.db" --json > "$OUT_DIR/optimize-vector_add.json" 2> "$OUT_DIR/optimize-vector_add.log"
   rc=$?
   add "optimize vector_add (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-vector_add.json'));b=j['best'] or {};print(j['points'], 'points', j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'screen', b.get('screen_speedup'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_speedup'))" 2>&1 | tail -1)"
+fi
+
+if [ $RUN_EXAMPLES = 1 ]; then
+  "$KOPT" calibrate --json > "$OUT_DIR/calibrate.json" 2>&1
+  add "kopt calibrate (exit $?)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/calibrate.json'));print(f\"DRAM {j['dram_bytes_per_s']/1e12:.2f} TB/s, FP32 {j['fp32_flops_per_s']/1e12:.1f} TFLOP/s, BF16 {j['bf16_tensor_flops_per_s']/1e12:.0f} TFLOP/s\")" 2>&1 | tail -1)"
+  timeout "$STEP_TIMEOUT" "$KOPT" energy examples/sgemm examples/sgemm/candidates/sgemm_tiled_kernel.cu --json \
+    > "$OUT_DIR/energy-sgemm.json" 2> "$OUT_DIR/energy-sgemm.log"
+  add "kopt energy sgemm tiled (exit $?)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/energy-sgemm.json'));print(f\"cand {j['candidate_energy']['joules_per_call']['median']:.3g} J/call, ref {j['reference_energy']['joules_per_call']['median']:.3g} J/call, ratio {j['ratio']:.3f}\")" 2>&1 | tail -1)"
+  timeout "$STEP_TIMEOUT" "$KOPT" profile examples/vector_add tests/gpu/launches/vector_add_split_launcher.cu \
+    > "$OUT_DIR/profile-split-launcher.txt" 2>&1
+  add "kopt profile 16-launch launcher (exit $?)" "$(grep -E '^bottleneck|^\[' "$OUT_DIR/profile-split-launcher.txt" | tr '\n' ' ')"
+  for a in 1 0 1 0; do  # kernel activity (CUPTI) on and off: does it change the timings?
+    KOPT_WORKER_KERNEL_ACTIVITY=$a timeout "$STEP_TIMEOUT" "$KOPT" eval examples/vector_add \
+      examples/vector_add/candidates/vector_add_float4_launcher.cu tests/gpu/launches/vector_add_split_launcher.cu \
+      --seed 3 --out "$OUT_DIR/activity-$a-$RANDOM.json" > /dev/null 2>&1
+  done
+  add "launcher medians, activity on vs off" "$(python3 - "$OUT_DIR" <<'PY'
+import glob, json, sys
+rows = {}
+for f in sorted(glob.glob(sys.argv[1] + "/activity-*.json")):
+    on = f.split("activity-")[1][0]
+    for c in json.load(open(f))["candidates"]:
+        for s in c["sizes"]:
+            if s.get("candidate") and not s.get("verify_only"):
+                rows.setdefault((c["name"][:20], s["size"], on), []).append(s["candidate"]["us"]["median"])
+print("; ".join(f"{k[0]} {k[1]} {'on' if k[2]=='1' else 'off'} " + "/".join(f"{v:.1f}" for v in vs) + "us" for k, vs in sorted(rows.items())))
+PY
+)"
 fi
 
 if [ $RUN_SPACES = 1 ]; then

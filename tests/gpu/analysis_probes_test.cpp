@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -91,6 +92,7 @@ TEST(AnalysisProbes, EveryProbeIsFlaggedByItsToolAndByNoUnrelatedToolAtHighSever
     auto profile = profile_candidate(**evaluator, *task, candidate, ProfileOptions{});
     ASSERT_TRUE(profile.ok()) << profile.error().message;
     ASSERT_EQ(profile->status, CandidateStatus::ok) << profile->message;
+    std::cout << "[probe] " << describe(*profile) << std::flush;  // the record for docs/analysis.md
     if (!expected.bottleneck.empty()) {
       EXPECT_EQ(to_string(profile->classification.bottleneck), expected.bottleneck) << describe(*profile);
     }
