@@ -3,18 +3,20 @@
 # protocol, measures evaluation throughput, and prints a short table at the end. Full logs and JSON
 # go to $OUT (or ./gpu-out).
 #
-#   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner]
+#   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
 # --kernel-tuner: bench/kernel_tuner/compare.py (extra arguments in KOPT_KT_ARGS).
+# --suites: `kopt task check` of every suites/**/task.toml (reference and vendor baseline on every size case);
+#   a Markdown table in $OUT/suites/table.md.
 #
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
 # after `cmake --build build`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
     --skip-bench) RUN_BENCH=0; shift ;;
     --spaces) RUN_SPACES=1; shift ;;
     --kernel-tuner) RUN_KT=1; shift ;;
+    --suites) RUN_SUITES=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -121,6 +124,16 @@ PY
 )"
 fi
 
+if [ $RUN_EXAMPLES = 1 ]; then  # the energy and composite objectives (NVML windows of >= 2 s per candidate)
+  for objective in energy composite; do
+    timeout "$STEP_TIMEOUT" "$KOPT" optimize examples/softmax --from examples/softmax/tunable/softmax_tunable_kernel.cu \
+      --budget 8 --strategy mcts --seed 1 --objective $objective --store "$OUT_DIR/optimize.db" --json \
+      > "$OUT_DIR/optimize-softmax-$objective.json" 2> "$OUT_DIR/optimize-softmax-$objective.log"
+    rc=$?
+    add "optimize softmax --objective $objective (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-softmax-$objective.json'));b=j['best'] or {};print(j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'score', b.get('screen_score'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_score'), 'speedup', b.get('confirmed_speedup'))" 2>&1 | tail -1)"
+  done
+fi
+
 if [ $RUN_SPACES = 1 ]; then
   for kernel in examples/*/tunable/*_kernel.cu; do
     t=$(basename "$(dirname "$(dirname "$kernel")")")
@@ -138,6 +151,44 @@ if [ $RUN_KT = 1 ]; then
   rc=$?
   add "Kernel Tuner side by side (exit $rc)" "see kernel-tuner.log"
   tail -n 25 "$OUT_DIR/kernel-tuner.log"
+fi
+
+if [ $RUN_SUITES = 1 ]; then
+  mkdir -p "$OUT_DIR/suites"; : > "$OUT_DIR/suites/exit.txt"
+  for t in $(find suites -name task.toml | sort); do
+    d=$(dirname "$t"); n=$(echo "${d#suites/}" | tr '/' '_')
+    timeout 300 "$KOPT" task check "$d" --seed 1 --json > "$OUT_DIR/suites/$n.json" 2> "$OUT_DIR/suites/$n.log"
+    echo "$n $?" >> "$OUT_DIR/suites/exit.txt"
+  done
+  add "suite task check" "$(python3 - "$OUT_DIR/suites" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+rows, bad = [], []
+for line in open(os.path.join(d, "exit.txt")):
+    name, rc = line.split()
+    try:
+        r = json.load(open(os.path.join(d, name + ".json")))
+    except Exception:
+        bad.append(f"{name} (exit {rc}, no report)"); continue
+    timed = [s for s in r["sizes"] if s.get("reference")]
+    flags = [s["size"] for s in r["sizes"] if not s["deterministic"]]
+    const = [s["size"] for s in r["sizes"] if s["reference_constant"]]
+    if rc != "0" or flags or const: bad.append(f"{name} (exit {rc}, nondeterministic {flags}, constant {const})")
+    big = timed[-1] if timed else None
+    ref = big["reference"]["us"]["median"] if big else None
+    base = big["baseline"]["us"]["median"] if big and big.get("baseline") else None
+    gbps = big["bytes"] / ref / 1e3 if big and big.get("bytes") and ref else None
+    rows.append((name, big["size"] if big else "-", ref, base, gbps, len(r["warnings"])))
+with open(os.path.join(d, "table.md"), "w") as f:
+    f.write("| task | largest size | reference | baseline | baseline / reference time | reference GB/s | warnings |\n|---|---|---:|---:|---:|---:|---:|\n")
+    for n, s, ref, base, gbps, w in rows:
+        fmt = lambda v: f"{v:,.1f} us" if v is not None else "-"
+        ratio = f"{base / ref:.3f}" if ref and base else "-"
+        f.write(f"| {n} | {s} | {fmt(ref)} | {fmt(base)} | {ratio} | {gbps:.0f} |" if gbps else f"| {n} | {s} | {fmt(ref)} | {fmt(base)} | {ratio} | - |")
+        f.write(f" {w} |\n")
+print(f"{len(rows)} tasks checked, {len(rows) - len(bad)} clean; problems: " + ("; ".join(bad) if bad else "none"))
+PY
+)"
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then

@@ -78,6 +78,10 @@ class CandidateEvaluator {
   // A hint: these candidates will be evaluated soon, so an evaluator that builds them may start now
   // (the GPU evaluator compiles them while the current batch runs). Does nothing by default.
   virtual void compile_ahead(TaskSpec const& /*task*/, std::vector<CandidateInput> const& /*candidates*/) {}
+  // Joules per call of the candidate (and of the reference when options.reference) on one size case
+  // (Evaluator::measure_energy). Error not_found when this evaluator cannot measure energy (the default).
+  virtual Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
+                                              EnergyOptions const& options);
 };
 
 // The GPU: kopt::Evaluator, one per timing tier, started on first use. Per-candidate knob values travel
@@ -95,6 +99,8 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
                                                 std::vector<CandidateInput> const& candidates,
                                                 TimingTier tier) override;
   void compile_ahead(TaskSpec const& task, std::vector<CandidateInput> const& candidates) override;
+  Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
+                                      EnergyOptions const& options) override;
 
   struct Impl;
 
@@ -110,6 +116,10 @@ struct FakeResult {
   std::vector<double> candidate_us;  // one per timed size case
   std::vector<double> reference_us;  // same length
   ResourceUsage resources;           // what ptxas would report (the cheap insights read spills from it)
+  // Joules per call of the candidate and of the reference on the largest timed size case; without
+  // them measure_energy answers as a machine without NVML does (not_found).
+  std::optional<double> energy_j;
+  std::optional<double> reference_energy_j;
 };
 using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
 
@@ -123,6 +133,11 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
                                                 TimingTier tier) override;
   std::size_t calls() const noexcept { return calls_; }  // candidates evaluated
   std::size_t confirm_calls() const noexcept { return confirm_calls_; }
+  // Energy from FakeResult::energy_j (the same for every trial, spread 2 %); counts its calls.
+  Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
+                                      EnergyOptions const& options) override;
+  std::size_t energy_calls() const noexcept { return energy_calls_; }
+  std::size_t reference_energy_calls() const noexcept { return reference_energy_calls_; }
   static EvaluationTarget fake_target();
 
  private:
@@ -130,6 +145,8 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   EvaluationTarget target_;
   std::size_t calls_ = 0;
   std::size_t confirm_calls_ = 0;
+  std::size_t energy_calls_ = 0;
+  std::size_t reference_energy_calls_ = 0;
 };
 
 // For ablations and tests: answers each candidate with the evaluation a recorded run (typically an
@@ -160,6 +177,14 @@ class RecordedRunEvaluator final : public CandidateEvaluator {
 
 // ---- the driver ----------------------------------------------------------------------------------
 
+// What the search maximises (docs/optimize.md, "Objectives"): the runtime geomean speedup, the energy gain
+// (reference J/call / candidate J/call on the largest timed size case), or sqrt(speedup x energy gain).
+enum class OptimizeObjective { runtime, energy, composite };
+std::string_view to_string(OptimizeObjective objective) noexcept;
+std::optional<OptimizeObjective> optimize_objective_from_string(std::string_view text) noexcept;
+// How a score of the objective reads: "speedup", "energy gain", "composite".
+std::string_view objective_label(OptimizeObjective objective) noexcept;
+
 struct OptimizeOptions {
   std::string strategy = "mcts";      // mcts, greedy, random, exhaustive
   std::size_t max_evaluations = 100;  // unique points, store answers included
@@ -172,6 +197,7 @@ struct OptimizeOptions {
   // snapshot taken when the run is created), and add this run's outcomes when it finishes.
   bool search_memory = true;
   MctsConfig mcts;  // MCTS constants (docs/search.md); kept with the run, so a resume uses the same
+  OptimizeObjective objective = OptimizeObjective::runtime;  // kept with the run (older runs: runtime)
 };
 
 // The search-memory family of a task: its `family`, or "task:<name>" when it declares none.
@@ -188,9 +214,12 @@ struct OptimizeProgress {
   std::size_t from_store = 0;
   std::string config;  // the point just evaluated
   CandidateStatus status = CandidateStatus::ok;
-  std::optional<double> speedup;
-  std::optional<double> best_speedup;  // best ok screen geomean so far
+  std::optional<double> speedup;       // runtime geomean speedup of the point
+  std::optional<double> score;         // its objective score (unset for the runtime objective)
+  std::optional<double> best_speedup;  // runtime speedup of the best ok screen point so far (by objective)
+  std::optional<double> best_score;    // and its objective score (unset for the runtime objective)
   std::string best_config;
+  OptimizeObjective objective = OptimizeObjective::runtime;
 };
 using OptimizeProgressCallback = std::function<void(OptimizeProgress const&)>;
 
@@ -205,8 +234,11 @@ struct OptimizeResult {
   std::size_t learned_invalid = 0;       // resource failures recorded
   std::optional<CandidateId> incumbent;  // the search's incumbent (guardrail), as stored
   std::string incumbent_config;
-  std::optional<double> incumbent_screen_speedup;
-  std::optional<CandidateReport> confirmed;  // the incumbent on the confirm tier
+  std::optional<double> incumbent_screen_speedup;  // runtime geomean speedup, whatever the objective
+  std::optional<CandidateReport> confirmed;        // the incumbent on the confirm tier
+  OptimizeObjective objective = OptimizeObjective::runtime;
+  std::optional<double> incumbent_screen_score;  // objective score (unset for the runtime objective)
+  std::optional<double> confirmed_score;         // the same on the confirm tier (full energy protocol)
 };
 
 // A new run: search the source's tuning space on `task`, record everything in `store`.

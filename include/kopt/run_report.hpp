@@ -125,9 +125,10 @@ struct RunReportBest {
   std::string config;
   KnobValues knobs;
   std::string tier;
-  double geomean_speedup = 0.0;
+  double geomean_speedup = 0.0;      // runtime
   std::vector<RunReportSize> sizes;  // of the evaluation that made it the best
   std::string source;
+  std::optional<double> objective_score;  // the run's objective score (energy, composite); unset for runtime
 };
 
 // How one value of one knob fared across the run's candidates (all numbers are screen-tier geomean
@@ -163,6 +164,7 @@ struct RunReport {
   std::string task_dir;
   std::string status;  // running, finished, interrupted
   std::string strategy;
+  std::string objective = "runtime";  // runtime, energy, composite (docs/optimize.md, "Objectives")
   std::uint64_t seed = 0;
   std::optional<std::size_t> budget_evaluations;
   std::optional<double> budget_seconds;  // unset or 0: no limit

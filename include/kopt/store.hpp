@@ -79,8 +79,11 @@ struct EvaluationRecord {
   std::string driver;
   std::string toolkit;
   std::string tier;                                // "screen" or "confirm"
-  std::optional<double> geomean_speedup;           // over timed size cases; the score best_candidate ranks by
+  std::optional<double> geomean_speedup;           // runtime, over timed size cases
   nlohmann::json sizes = nlohmann::json::array();  // per-size results: medians, IQR, errors, ...
+  // The run's objective score (energy gain, composite; docs/optimize.md "Objectives"); unset for runtime.
+  // best_candidate ranks by it when set, else by geomean_speedup.
+  std::optional<double> objective_score;
 };
 
 struct StoredEvaluation {
@@ -171,8 +174,8 @@ class Store {
   Result<std::optional<StoredEvaluation>> find_evaluation_by_key(
       CandidateKey const& key, std::string_view device_uuid, std::string_view toolkit,
       std::optional<std::string_view> tier = std::nullopt);
-  // The `ok` evaluation with the highest geomean speedup in the run (ties: earliest), optionally
-  // restricted to one tier.
+  // The `ok` evaluation with the highest score in the run, objective_score when set, else geomean_speedup
+  // (ties: earliest), optionally restricted to one tier.
   Result<std::optional<BestCandidate>> best_candidate(RunId run,
                                                       std::optional<std::string_view> tier = std::nullopt);
   // What a run offers as its result: the best on the confirm tier, else the best on the screen tier

@@ -30,7 +30,13 @@ std::string progress_line(OptimizeProgress const& p) {
   if (p.phase == "confirm") return fmt::format("confirming {} with the full timing protocol", p.config);
   std::string line = fmt::format("[{}/{}] {}: {}", p.evaluations, p.budget, p.config, to_string(p.status));
   if (p.speedup) line += " " + format_ratio(*p.speedup);
-  if (p.best_speedup) line += fmt::format("  best {} ({})", format_ratio(*p.best_speedup), p.best_config);
+  if (p.score) line += fmt::format(" ({} {})", objective_label(p.objective), format_ratio(*p.score));
+  if (p.best_score) {
+    line += fmt::format("  best {} {} ({})", objective_label(p.objective), format_ratio(*p.best_score),
+                        p.best_config);
+  } else if (p.best_speedup) {
+    line += fmt::format("  best {} ({})", format_ratio(*p.best_speedup), p.best_config);
+  }
   line += fmt::format("  [{} evaluated, {} from store]", p.evaluated, p.from_store);
   return line;
 }
@@ -44,6 +50,7 @@ nlohmann::json result_json(OptimizeResult const& result) {
                          {"learned_invalid", result.learned_invalid},
                          {"stop_reason", result.stop_reason},
                          {"elapsed_seconds", result.elapsed_seconds},
+                         {"objective", std::string(to_string(result.objective))},
                          {"best", nullptr}};
   if (result.incumbent) {
     json["best"] = {
@@ -57,6 +64,13 @@ nlohmann::json result_json(OptimizeResult const& result) {
         {"confirmed_speedup", result.confirmed && result.confirmed->geomean_speedup
                                   ? nlohmann::json(*result.confirmed->geomean_speedup)
                                   : nlohmann::json(nullptr)}};
+    if (result.objective != OptimizeObjective::runtime) {
+      auto optional = [](std::optional<double> value) {
+        return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+      };
+      json["best"]["screen_score"] = optional(result.incumbent_screen_score);
+      json["best"]["confirmed_score"] = optional(result.confirmed_score);
+    }
   }
   return json;
 }
@@ -66,9 +80,20 @@ std::string result_text(OptimizeResult const& result) {
       fmt::format("run {}: {} configurations ({} evaluated, {} from the store), stopped: {}\n",
                   result.run.value(), result.points, result.evaluated, result.from_store, result.stop_reason);
   if (!result.incumbent) return text + "no configuration passed verification\n";
-  text += fmt::format("best: {} ({} on the screen tier)\n", result.incumbent_config,
+  std::string score;  // "energy gain 1.80x, speedup " for the energy and composite objectives
+  if (result.objective != OptimizeObjective::runtime) {
+    score = fmt::format("{} {}, speedup ", objective_label(result.objective),
+                        result.incumbent_screen_score ? format_ratio(*result.incumbent_screen_score) : "-");
+  }
+  text += fmt::format("best: {} ({}{} on the screen tier)\n", result.incumbent_config, score,
                       result.incumbent_screen_speedup ? format_ratio(*result.incumbent_screen_speedup) : "-");
-  if (result.confirmed) text += "confirmed: " + candidate_verdict(*result.confirmed) + "\n";
+  if (result.confirmed) {
+    text += "confirmed: " + candidate_verdict(*result.confirmed);
+    if (result.confirmed_score)
+      text +=
+          fmt::format(" ({} {})", objective_label(result.objective), format_ratio(*result.confirmed_score));
+    text += "\n";
+  }
   text += fmt::format("export it with: kopt export {} -o best.cu\n", result.run.value());
   return text;
 }
@@ -111,6 +136,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     options.flags = args.flags;
     options.confirm = !args.no_confirm;
     options.search_memory = !args.no_memory;
+    options.objective = optimize_objective_from_string(args.objective).value_or(OptimizeObjective::runtime);
   }
   auto task = load_task(task_dir);
   if (!task) return fail(task.error(), ErrorOrigin::input);

@@ -20,6 +20,7 @@ struct OptimizeArgs {
   std::size_t budget = 100;
   double time_s = 0.0;  // 0: no limit
   std::string strategy = "mcts";
+  std::string objective = "runtime";  // runtime, energy, composite
   std::uint64_t seed = 1;
   std::string store;  // empty: .kopt/kopt.db
   bool json = false;

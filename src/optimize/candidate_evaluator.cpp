@@ -16,6 +16,13 @@ Result<CandidateReport> CandidateEvaluator::evaluate_one(TaskSpec const& task,
   return std::move(reports->front());
 }
 
+Result<EnergyReport> CandidateEvaluator::measure_energy(TaskSpec const& task, CandidateInput const& candidate,
+                                                        EnergyOptions const& /*options*/) {
+  return make_error(ErrorCode::not_found,
+                    "energy: unavailable: this evaluator does not measure energy (task '" + task.name +
+                        "', candidate " + candidate.name + ")");
+}
+
 FakeCandidateEvaluator::FakeCandidateEvaluator(FakeFunction function, EvaluationTarget target)
     : function_(std::move(function)), target_(std::move(target)) {}
 
@@ -28,6 +35,20 @@ EvaluationTarget FakeCandidateEvaluator::fake_target() {
 }
 
 namespace {
+
+// Every trial reads the same J/call but the last, 2 % above: a spread for the guardrail's noise.
+EnergyMeasurement energy(double joules_per_call, int trials) {
+  EnergyMeasurement measurement;
+  for (int trial = 0; trial < trials; ++trial) {
+    double const j = trial + 1 == trials && trials > 1 ? joules_per_call * 1.02 : joules_per_call;
+    measurement.trials.push_back(EnergyTrial{j * 1000.0, 2.0, 1000, j, j * 500.0, 90.0});
+  }
+  measurement.joules_per_call = {joules_per_call, joules_per_call,
+                                 trials > 1 ? joules_per_call * 1.02 : joules_per_call};
+  measurement.avg_watts = joules_per_call * 500.0;
+  measurement.calls = 1000;
+  return measurement;
+}
 
 KernelTiming timing(double median_us) {
   KernelTiming timing;
@@ -78,6 +99,37 @@ Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
     reports.push_back(std::move(report));
   }
   return reports;
+}
+
+Result<EnergyReport> FakeCandidateEvaluator::measure_energy(TaskSpec const& task,
+                                                            CandidateInput const& candidate,
+                                                            EnergyOptions const& options) {
+  ++energy_calls_;
+  FakeResult const result = function_(candidate.knobs);
+  if (!result.energy_j || !result.reference_energy_j) {
+    return make_error(ErrorCode::not_found,
+                      "energy: unavailable: the fake evaluator has no energy for " + candidate.name);
+  }
+  EnergyReport report;
+  report.task = task.name;
+  report.candidate = candidate.name;
+  for (SizeCase const& size : task.sizes) {  // the largest timed size case, as the worker chooses
+    if (options.size.empty() ? !size.verify_only : size.name == options.size) report.size = size.name;
+  }
+  report.mode = candidate.mode;
+  report.status = result.status;
+  report.message = result.message;
+  report.window_s = options.window_s;
+  report.cooldown_s = options.cooldown_s;
+  report.trials = options.trials;
+  if (result.status != CandidateStatus::ok) return report;
+  report.candidate_energy = energy(*result.energy_j, options.trials);
+  if (options.reference) {
+    ++reference_energy_calls_;
+    report.reference_energy = energy(*result.reference_energy_j, options.trials);
+    report.ratio = *result.energy_j / *result.reference_energy_j;
+  }
+  return report;
 }
 
 }  // namespace kopt

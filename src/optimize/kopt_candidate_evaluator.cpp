@@ -92,4 +92,13 @@ Result<std::vector<CandidateReport>> KoptCandidateEvaluator::evaluate(
   return reports;
 }
 
+Result<EnergyReport> KoptCandidateEvaluator::measure_energy(TaskSpec const& task,
+                                                            CandidateInput const& candidate,
+                                                            EnergyOptions const& options) {
+  // The screen tier's evaluator is running already; energy windows do not depend on the timing tier.
+  auto evaluator = impl_->evaluator_for(TimingTier::screen);
+  if (!evaluator) return evaluator.error();
+  return (*evaluator)->measure_energy(task, sources_of({candidate}).front(), options);
+}
+
 }  // namespace kopt

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "energy_meter.hpp"
 #include "kopt/optimize_space.hpp"
 #include "run_action_memory.hpp"
 #include "run_log.hpp"
@@ -52,8 +53,8 @@ std::size_t lookahead_batch() {
   return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 4, 32);
 }
 
-Outcome to_search_outcome(RecordedEvaluation const& evaluation) {
-  OutcomeData data = optimize_detail::outcome_of(evaluation);
+Outcome to_search_outcome(RecordedEvaluation const& evaluation, OptimizeObjective objective) {
+  OutcomeData data = optimize_detail::outcome_of(evaluation, objective);
   Outcome outcome{data.status, std::move(data.medians_us), std::move(data.iqrs_us),
                   std::move(data.reference_us), std::move(data.detail)};
   if (outcome.status == CandidateStatus::ok && outcome.size_medians_us.empty()) {
@@ -75,7 +76,17 @@ struct Context {
   TuningSearchSpace& space;
   SearchState& state;
   OptimizeResult& result;
+  optimize_detail::EnergyMeter& meter;
 };
+
+// A fresh (or another run's) evaluation made this run's: its energy measured when the objective needs it,
+// its objective score computed.
+Status complete(RecordedEvaluation& recorded, CandidateInput const& candidate, TimingTier tier,
+                Context& context) {
+  if (auto status = context.meter.annotate(recorded, candidate, tier); !status) return status;
+  recorded.objective_score = optimize_detail::objective_score(recorded, context.options.objective);
+  return Ok{};
+}
 
 class StoreObjective final : public Objective {
  public:
@@ -124,6 +135,8 @@ class StoreObjective final : public Objective {
       }
     }
     if (record) {
+      if (auto status = complete(recorded, *candidate, TimingTier::screen, c_); !status)
+        return stop(status.error());
       auto id = c_.log.record(key, *candidate, parent, c_.state.action, recorded, c_.target);
       if (!id) return stop(id.error());
     }
@@ -136,11 +149,16 @@ class StoreObjective final : public Objective {
     p.config = candidate->name;
     p.status = recorded.status;
     p.speedup = recorded.status == CandidateStatus::ok ? recorded.geomean_speedup : std::nullopt;
-    if (p.speedup && (!p.best_speedup || *p.speedup > *p.best_speedup)) {
+    p.score = recorded.status == CandidateStatus::ok ? recorded.objective_score : std::nullopt;
+    bool const by_score = c_.options.objective != OptimizeObjective::runtime;
+    std::optional<double> const value = by_score ? p.score : p.speedup;
+    std::optional<double> const best = by_score ? p.best_score : p.best_speedup;
+    if (value && (!best || *value > *best)) {
       p.best_speedup = p.speedup;
+      p.best_score = p.score;
       p.best_config = candidate->name;
     }
-    return to_search_outcome(recorded);
+    return to_search_outcome(recorded, c_.options.objective);
   }
 
  private:
@@ -187,6 +205,7 @@ class StoreObjective final : public Objective {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       auto recorded = optimize_detail::record_with_insights((*reports)[i], TimingTier::screen, c_.task,
                                                             c_.target.ceilings);
+      if (auto status = complete(recorded, batch[i], TimingTier::screen, c_); !status) return status;
       std::optional<CandidateId> parent;
       if (i == 0 && c_.state.parent) {
         if (auto it = c_.state.ids.find(*c_.state.parent); it != c_.state.ids.end()) parent = it->second;
@@ -355,7 +374,10 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
   SearchState state;
   state.progress.phase = "search";
   state.progress.budget = options.max_evaluations;
-  Context context{task, source, options, evaluator, evaluator.target(), log, space, state, result};
+  state.progress.objective = options.objective;
+  result.objective = options.objective;
+  optimize_detail::EnergyMeter meter(evaluator, task, options.objective);
+  Context context{task, source, options, evaluator, evaluator.target(), log, space, state, result, meter};
   StoreObjective objective(context);
   TrackingStrategy tracking(std::move(strategy), context, progress);
   auto search = run_search(space, objective, tracking,
@@ -377,10 +399,15 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
     if (!candidate) return candidate.error();
     result.incumbent_config = candidate->name;
     if (auto it = state.ids.find(best.point); it != state.ids.end()) result.incumbent = it->second;
-    auto const speedup = geomean_speedup(best.outcome);
-    if (speedup) result.incumbent_screen_speedup = *speedup;
+    CandidateKey const key = content_key(*candidate, context.target);
+    // The outcome's geomean is the objective's score; the runtime speedup is the recorded one.
+    if (options.objective == OptimizeObjective::runtime) {
+      result.incumbent_screen_speedup = geomean_speedup(best.outcome);
+    } else {
+      result.incumbent_screen_score = geomean_speedup(best.outcome);
+      if (auto own = log.own(key, "screen")) result.incumbent_screen_speedup = own->geomean_speedup;
+    }
     if (options.confirm) {
-      CandidateKey const key = content_key(*candidate, context.target);
       if (progress) {
         state.progress.phase = "confirm";
         state.progress.config = candidate->name;
@@ -392,11 +419,20 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
         return report.error();
       }
       ++result.evaluated;
-      auto recorded = log.record(
-          key, *candidate, std::nullopt, "",
-          optimize_detail::record_with_insights(*report, TimingTier::confirm, task, context.target.ceilings),
-          context.target);
+      auto confirmed =
+          optimize_detail::record_with_insights(*report, TimingTier::confirm, task, context.target.ceilings);
+      if (auto status = complete(confirmed, *candidate, TimingTier::confirm, context); !status) {
+        (void)log.finish(false);
+        return status.error();
+      }
+      auto recorded = log.record(key, *candidate, std::nullopt, "", confirmed, context.target);
       if (!recorded) return recorded.error();
+      // An energy measurement that failed the candidate is its confirm outcome.
+      if (confirmed.status != report->status) {
+        report->status = confirmed.status;
+        report->message = confirmed.message;
+      }
+      result.confirmed_score = confirmed.objective_score;
       result.confirmed = std::move(*report);
     }
   }

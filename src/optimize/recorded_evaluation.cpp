@@ -1,4 +1,6 @@
 // From an evaluator's report to the recorded form, and from that to what the search sees.
+#include <cmath>
+
 #include "run_log.hpp"
 
 namespace kopt::optimize_detail {
@@ -43,11 +45,25 @@ RecordedEvaluation record_with_insights(CandidateReport const& report, TimingTie
   return recorded;
 }
 
-OutcomeData outcome_of(RecordedEvaluation const& evaluation) {
-  OutcomeData outcome;
-  outcome.status = evaluation.status;
-  outcome.detail = evaluation.message;
-  if (evaluation.status != CandidateStatus::ok || !evaluation.sizes.is_array()) return outcome;
+namespace {
+
+std::optional<double> number_field(nlohmann::json const& entry, char const* name) {
+  auto const it = entry.find(name);
+  if (it == entry.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+nlohmann::json const* energy_entry(RecordedEvaluation const& evaluation) {
+  if (!evaluation.sizes.is_array()) return nullptr;
+  for (auto const& size : evaluation.sizes) {
+    if (size.is_object() && number_field(size, "energy_j_per_call") &&
+        number_field(size, "reference_energy_j_per_call"))
+      return &size;
+  }
+  return nullptr;
+}
+
+void add_time_entries(RecordedEvaluation const& evaluation, OutcomeData& outcome) {
   for (auto const& size : evaluation.sizes) {
     if (!size.is_object() || size.value("verify_only", false)) continue;
     auto const median = size.find("median_us");
@@ -59,7 +75,71 @@ OutcomeData outcome_of(RecordedEvaluation const& evaluation) {
     auto const iqr = size.find("iqr_us");
     outcome.iqrs_us.push_back(iqr != size.end() && iqr->is_number() ? iqr->get<double>() : 0.0);
   }
+}
+
+}  // namespace
+
+OutcomeData outcome_of(RecordedEvaluation const& evaluation, OptimizeObjective objective) {
+  OutcomeData outcome;
+  outcome.status = evaluation.status;
+  outcome.detail = evaluation.message;
+  if (evaluation.status != CandidateStatus::ok || !evaluation.sizes.is_array()) return outcome;
+  if (objective == OptimizeObjective::runtime) {
+    add_time_entries(evaluation, outcome);
+    return outcome;
+  }
+  nlohmann::json const* energy = energy_entry(evaluation);
+  if (energy == nullptr) return outcome;
+  double const candidate_j = *number_field(*energy, "energy_j_per_call");
+  double const reference_j = *number_field(*energy, "reference_energy_j_per_call");
+  double const spread_j = number_field(*energy, "energy_spread_j").value_or(0.0);
+  // The search reads an Outcome as "times": reference / candidate per entry, geomean over entries, noise
+  // from the spread. Joules per call read the same way, so energy is one entry (the gain reference J /
+  // candidate J), and composite is the n time entries plus the energy entry n times: the geomean over the
+  // 2n entries is sqrt(time geomean x energy gain), and strategies, reward and guardrail stay unchanged.
+  std::size_t repeats = 1;
+  if (objective == OptimizeObjective::composite) {
+    add_time_entries(evaluation, outcome);
+    repeats = outcome.medians_us.size();
+    if (repeats == 0) return outcome;  // nothing timed: scores as the reference
+  }
+  for (std::size_t i = 0; i < repeats; ++i) {
+    outcome.medians_us.push_back(candidate_j);
+    outcome.reference_us.push_back(reference_j);
+    outcome.iqrs_us.push_back(spread_j);
+  }
   return outcome;
+}
+
+std::optional<double> objective_score(RecordedEvaluation const& evaluation, OptimizeObjective objective) {
+  if (objective == OptimizeObjective::runtime || evaluation.status != CandidateStatus::ok)
+    return std::nullopt;
+  OutcomeData const outcome = outcome_of(evaluation, objective);
+  if (outcome.medians_us.empty()) return std::nullopt;
+  double log_sum = 0.0;
+  for (std::size_t i = 0; i < outcome.medians_us.size(); ++i) {
+    if (!(outcome.medians_us[i] > 0.0) || !(outcome.reference_us[i] > 0.0)) return std::nullopt;
+    log_sum += std::log(outcome.reference_us[i] / outcome.medians_us[i]);
+  }
+  return std::exp(log_sum / static_cast<double>(outcome.medians_us.size()));
+}
+
+bool add_energy(RecordedEvaluation& evaluation, std::string const& size, EnergyMeasurement const& candidate,
+                double reference_j_per_call) {
+  if (!evaluation.sizes.is_array()) return false;
+  for (auto& entry : evaluation.sizes) {
+    if (!entry.is_object() || entry.value("size", "") != size) continue;
+    entry["energy_j_per_call"] = candidate.joules_per_call.median;
+    entry["energy_spread_j"] = (candidate.joules_per_call.max - candidate.joules_per_call.min) / 2.0;
+    entry["reference_energy_j_per_call"] = reference_j_per_call;
+    entry["avg_watts"] = candidate.avg_watts;
+    return true;
+  }
+  return false;
+}
+
+bool has_energy(RecordedEvaluation const& evaluation) {
+  return energy_entry(evaluation) != nullptr;
 }
 
 nlohmann::json options_json(OptimizeOptions const& options, std::string const& source) {
@@ -70,6 +150,7 @@ nlohmann::json options_json(OptimizeOptions const& options, std::string const& s
           {"flags", options.flags},
           {"confirm", options.confirm},
           {"search_memory", options.search_memory},
+          {"objective", std::string(to_string(options.objective))},
           {"mcts",
            {{"exploration", options.mcts.exploration},
             {"max_backup_weight", options.mcts.max_backup_weight},
@@ -105,6 +186,13 @@ Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run)
   }
   options.confirm = json.value("confirm", true);
   options.search_memory = json.value("search_memory", false);  // runs of older kopt did not use it
+  if (json.contains("objective")) {                            // runs of older kopt optimised runtime
+    auto const& objective = json["objective"];
+    auto const parsed =
+        objective.is_string() ? optimize_objective_from_string(objective.get<std::string>()) : std::nullopt;
+    if (!parsed) return bad("objective", "\"runtime\", \"energy\" or \"composite\"");
+    options.objective = *parsed;
+  }
   if (json.contains("mcts")) {  // runs of older kopt used the defaults of their time
     auto const& m = json["mcts"];
     if (!m.is_object()) return bad("mcts", "an object of MCTS constants");

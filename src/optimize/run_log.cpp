@@ -7,8 +7,8 @@ namespace kopt::optimize_detail {
 namespace {
 
 RecordedEvaluation recorded(kopt::EvaluationRecord const& stored) {
-  return RecordedEvaluation{stored.status,          stored.message, stored.tier,
-                            stored.geomean_speedup, stored.sizes,   {}};
+  return RecordedEvaluation{stored.status,          stored.message, stored.tier, stored.geomean_speedup,
+                            stored.objective_score, stored.sizes,   {}};
 }
 
 nlohmann::json memory_json(std::string const& family, std::vector<ActionRecord> const& records) {
@@ -56,7 +56,10 @@ Result<RunLog> RunLog::create(Store& store, TaskSpec const& task, std::string co
   run.seed = options.seed;
   run.budget = {{"evaluations", options.max_evaluations}, {"seconds", options.max_wall_seconds}};
   if (options.search_memory) {
-    std::string const family = search_memory_family(task);
+    // Action gains of another objective would mislead MCTS: each objective learns apart from runtime.
+    std::string family = search_memory_family(task);
+    if (options.objective != OptimizeObjective::runtime)
+      family += "#objective=" + std::string(to_string(options.objective));
     auto records = store.search_memory(family);
     if (!records) return records.error();
     run.options["memory"] = memory_json(family, *records);
@@ -139,6 +142,7 @@ Result<CandidateId> RunLog::record(CandidateKey const& key, CandidateInput const
   stored.toolkit = target.toolkit;
   stored.tier = evaluation.tier;
   stored.geomean_speedup = evaluation.geomean_speedup;
+  stored.objective_score = evaluation.objective_score;
   stored.sizes = evaluation.sizes;
   auto added = store_->add_evaluation(*id, stored);
   if (!added) return added.error();

@@ -16,8 +16,9 @@ namespace kopt::optimize_detail {
 struct RecordedEvaluation {
   CandidateStatus status = CandidateStatus::ok;
   std::string message;
-  std::string tier;  // screen or confirm
-  std::optional<double> geomean_speedup;
+  std::string tier;                       // screen or confirm
+  std::optional<double> geomean_speedup;  // runtime, whatever the run's objective
+  std::optional<double> objective_score;  // the run's objective score; unset for runtime
   nlohmann::json sizes = nlohmann::json::array();
   // The evaluation's insights, stored right after it (its own transaction: a kill in between leaves an
   // evaluation without insights, which is fine).
@@ -38,7 +39,20 @@ struct OutcomeData {
   std::vector<double> reference_us;
   std::string detail;
 };
-OutcomeData outcome_of(RecordedEvaluation const& evaluation);
+// Per objective (docs/optimize.md, "Objectives"): runtime -> per timed size, candidate and reference
+// medians; energy -> one entry, the J/call of the candidate and the reference (energy_spread_j as the
+// noise) from the size entry that holds them; composite -> both. An ok evaluation without energy has no
+// entries under energy or composite (it scores as the reference).
+OutcomeData outcome_of(RecordedEvaluation const& evaluation,
+                       OptimizeObjective objective = OptimizeObjective::runtime);
+// The geomean of outcome_of's ratios for energy and composite (what the search maximises); unset for
+// runtime (the store ranks those by geomean_speedup) and for failures.
+std::optional<double> objective_score(RecordedEvaluation const& evaluation, OptimizeObjective objective);
+// Adds the energy fields (energy_j_per_call, energy_spread_j, reference_energy_j_per_call, avg_watts) to
+// the size entry the measurement ran on; false when the evaluation has no entry for that size.
+bool add_energy(RecordedEvaluation& evaluation, std::string const& size, EnergyMeasurement const& candidate,
+                double reference_j_per_call);
+bool has_energy(RecordedEvaluation const& evaluation);
 
 // The optimize options as the run's `options` JSON, and back (the search-memory snapshot is added and
 // read by RunLog).

@@ -213,6 +213,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
   report.task_dir = info->task_dir.string();
   report.status = info->status;
   report.strategy = info->options.strategy;
+  report.objective = std::string(to_string(info->options.objective));
   report.seed = info->options.seed;
   nlohmann::json const& budget = history->run.run.budget;
   if (budget.is_object() && budget.contains("evaluations") && budget["evaluations"].is_number_unsigned())
@@ -280,6 +281,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
     chosen.config = config_of(chosen.knobs);
     chosen.tier = found.evaluation.evaluation.tier;
     chosen.geomean_speedup = found.evaluation.evaluation.geomean_speedup.value_or(0.0);
+    chosen.objective_score = found.evaluation.evaluation.objective_score;
     chosen.sizes = sizes_of(found.evaluation.evaluation.sizes);
     chosen.source = found.candidate.candidate.source;
     report.steps = chain_to(report, chosen.candidate, position);

@@ -129,6 +129,7 @@ std::string header(RunReport const& report) {
   html += "<dl class=\"meta\">";
   html += meta_item("task folder", report.task_dir);
   html += meta_item("strategy", report.strategy);
+  html += meta_item("objective", report.objective);
   html += meta_item("seed", std::to_string(report.seed));
   html += meta_item("budget", budget_text(report));
   html += meta_item("device", report.device);
@@ -270,6 +271,11 @@ std::string best_section(RunReport const& report) {
       R"(candidate <a href="#cand-{}">{}</a></span>{}</div>)",
       html_escape(format_ratio(best.geomean_speedup)), best.candidate.value(), best.candidate.value(),
       best.tier == "confirm" ? badge("confirm tier", "ok") : badge("screen tier only", "warn"));
+  if (best.objective_score) {
+    html += fmt::format("<p>Objective {}: <strong>{} {}</strong> (what the search maximised)</p>",
+                        html_escape(report.objective), html_escape(objective_text(report.objective)),
+                        html_escape(format_ratio(*best.objective_score)));
+  }
   html += chips(best.knobs);
   html += size_table(best.sizes);
   html += best_insights(report, best.candidate);

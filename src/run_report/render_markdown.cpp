@@ -85,6 +85,11 @@ std::string render_run_markdown(RunReport const& report) {
   if (report.best) {
     md += fmt::format("### {}: **{}** geomean speedup ({} tier)\n\n", title,
                       format_ratio(report.best->geomean_speedup), report.best->tier);
+    if (report.best->objective_score) {
+      md += fmt::format("Objective {}: **{} {}** (the search maximised it; the speedup is runtime).\n\n",
+                        report.objective, objective_text(report.objective),
+                        format_ratio(*report.best->objective_score));
+    }
     md += fmt::format("Best: `{}` (candidate {}). {} search, seed {}, {} candidates, {} evaluations, {}.\n\n",
                       knobs_text(report.best->knobs), report.best->candidate.value(), report.strategy,
                       report.seed, report.candidates.size(), report.evaluations.size(), report.status);

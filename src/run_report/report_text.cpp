@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "kopt/optimize.hpp"
 #include "kopt/report.hpp"
 
 namespace kopt::run_report_detail {
@@ -104,6 +105,11 @@ CandidateInsight const* candidate_insight(RunReport const& report, CandidateId c
   for (RunReportCandidate const& c : report.candidates)
     if (c.id == candidate) return primary_insight(c.insights);
   return nullptr;
+}
+
+std::string objective_text(std::string_view objective) {
+  return std::string(
+      objective_label(optimize_objective_from_string(objective).value_or(OptimizeObjective::runtime)));
 }
 
 }  // namespace kopt::run_report_detail

@@ -26,6 +26,8 @@ std::string step_action_text(RunReportStep const& step);                // the a
 std::string effect_text(std::optional<double> before, std::optional<double> after);
 std::string budget_text(RunReport const& report);  // "100 evaluations, 600 s"
 std::string knobs_text(KnobValues const& knobs);   // "BLOCK=256 ITEMS=2 VEC=4"
+// How a score of the run's objective reads: "energy gain", "composite", "speedup" (runtime or unknown).
+std::string objective_text(std::string_view objective);
 
 // The candidate's primary insight (primary_insight of its current ones); nullptr when it has none.
 CandidateInsight const* candidate_insight(RunReport const& report, CandidateId candidate);

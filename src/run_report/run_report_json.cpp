@@ -69,6 +69,7 @@ nlohmann::json best_json(std::optional<RunReportBest> const& best) {
           {"knobs", knobs_json(best->knobs)},
           {"tier", best->tier},
           {"geomean_speedup", number(best->geomean_speedup)},
+          {"objective_score", optional_number(best->objective_score)},
           {"sizes", sizes_json(best->sizes)},
           {"source", best->source}};
 }
@@ -187,6 +188,7 @@ nlohmann::json to_json(RunReport const& report) {
           {"task_dir", report.task_dir},
           {"status", report.status},
           {"strategy", report.strategy},
+          {"objective", report.objective},
           {"seed", report.seed},
           {"budget",
            {{"evaluations", report.budget_evaluations ? nlohmann::json(*report.budget_evaluations)

@@ -18,8 +18,8 @@ Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationReco
   if (!exists) return std::move(exists).error();
   auto insert = connection_->prepare(
       "INSERT INTO evaluations (candidate_id, status, message, device_name, device_uuid, driver, toolkit, "
-      "tier, "
-      "geomean_speedup, sizes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id");
+      "tier, geomean_speedup, sizes, objective_score) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+      "RETURNING id");
   if (!insert) return std::move(insert).error();
   insert->bind_int(1, candidate.value());
   insert->bind_text(2, to_string(evaluation.status));
@@ -31,6 +31,7 @@ Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationReco
   insert->bind_text(8, evaluation.tier);
   insert->bind_optional_double(9, evaluation.geomean_speedup);
   insert->bind_text(10, store_detail::to_json_text(evaluation.sizes));
+  insert->bind_optional_double(11, evaluation.objective_score);
   auto row = insert->step();
   if (!row) return std::move(row).error();
   if (!*row) return connection_->error("INSERT INTO evaluations returned no id");
@@ -75,12 +76,13 @@ Result<std::optional<BestCandidate>> Store::best_candidate(RunId run, std::optio
   std::lock_guard lock(connection_->mutex);
   auto exists = connection_->require_row("runs", "run", run.value());
   if (!exists) return std::move(exists).error();
-  auto select = connection_->prepare(
-      "SELECT " + std::string(store_detail::kCandidateColumns) + ", " +
-      std::string(store_detail::kEvaluationColumns) +
-      " FROM evaluations e JOIN candidates c ON c.id = e.candidate_id"
-      " WHERE c.run_id = ?1 AND e.status = 'ok' AND e.geomean_speedup IS NOT NULL"
-      " AND (?2 IS NULL OR e.tier = ?2) ORDER BY e.geomean_speedup DESC, e.id ASC LIMIT 1");
+  auto select =
+      connection_->prepare("SELECT " + std::string(store_detail::kCandidateColumns) + ", " +
+                           std::string(store_detail::kEvaluationColumns) +
+                           " FROM evaluations e JOIN candidates c ON c.id = e.candidate_id"
+                           " WHERE c.run_id = ?1 AND e.status = 'ok' AND e.geomean_speedup IS NOT NULL"
+                           " AND (?2 IS NULL OR e.tier = ?2)"
+                           " ORDER BY COALESCE(e.objective_score, e.geomean_speedup) DESC, e.id ASC LIMIT 1");
   if (!select) return std::move(select).error();
   select->bind_int(1, run.value());
   if (tier) select->bind_text(2, *tier);  // unbound parameters are NULL

@@ -93,10 +93,15 @@ CREATE TABLE insights (
 CREATE INDEX insights_by_candidate ON insights (candidate_id);
 )sql";
 
+// Version 4: the run's objective score of an evaluation (energy gain, composite; NULL for runtime, whose
+// score is geomean_speedup). best_candidate ranks by COALESCE(objective_score, geomean_speedup).
+constexpr char const* kObjectiveScore = "ALTER TABLE evaluations ADD COLUMN objective_score REAL;";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
     Migration{"insights", kInsights},
+    Migration{"evaluations.objective_score", kObjectiveScore},
 };
 
 }  // namespace

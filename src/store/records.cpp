@@ -90,6 +90,7 @@ Result<StoredEvaluation> read_evaluation(Statement const& row, int first) {
   if (!sizes) return std::move(sizes).error();
   evaluation.sizes = std::move(*sizes);
   stored.created_at = row.text_column(first + 11);
+  evaluation.objective_score = row.optional_double_column(first + 12);
   return stored;
 }
 

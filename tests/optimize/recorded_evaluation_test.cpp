@@ -1,6 +1,8 @@
 // record_of: what the store keeps of an evaluation, including each size's roofline.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "optimize/run_log.hpp"
 
 namespace kopt {
@@ -36,6 +38,77 @@ TEST(RecordOf, KeepsEachSizesTimingSpeedupAndRoofline) {
   EXPECT_DOUBLE_EQ(large.at("achieved_gbps").get<double>(), 2100.0);
   EXPECT_FALSE(large.contains("achieved_gflops")) << "unknown stays absent";
   EXPECT_FALSE(recorded.sizes[1].contains("pct_of_sol"));
+}
+
+using optimize_detail::RecordedEvaluation;
+
+RecordedEvaluation two_sizes_with_energy() {
+  RecordedEvaluation recorded;
+  recorded.status = CandidateStatus::ok;
+  recorded.sizes = nlohmann::json::array(
+      {{{"size", "medium"}, {"verify_only", false}, {"median_us", 50.0}, {"reference_us", 100.0}},
+       {{"size", "large"}, {"verify_only", false}, {"median_us", 250.0}, {"reference_us", 1000.0}}});
+  EnergyMeasurement energy;
+  energy.joules_per_call = {0.9, 1.0, 1.1};
+  energy.avg_watts = 300.0;
+  EXPECT_TRUE(optimize_detail::add_energy(recorded, "large", energy, 9.0));
+  EXPECT_FALSE(optimize_detail::add_energy(recorded, "missing", energy, 9.0));
+  return recorded;
+}
+
+TEST(OutcomeOf, EachObjectiveBuildsItsOwnVectors) {
+  RecordedEvaluation const recorded = two_sizes_with_energy();
+  auto const& large = recorded.sizes[1];
+  EXPECT_DOUBLE_EQ(large["energy_j_per_call"].get<double>(), 1.0);
+  EXPECT_NEAR(large["energy_spread_j"].get<double>(), 0.1, 1e-12);
+  EXPECT_DOUBLE_EQ(large["reference_energy_j_per_call"].get<double>(), 9.0);
+  EXPECT_DOUBLE_EQ(large["avg_watts"].get<double>(), 300.0);
+
+  auto const runtime = optimize_detail::outcome_of(recorded, OptimizeObjective::runtime);
+  EXPECT_EQ(runtime.medians_us, (std::vector<double>{50.0, 250.0}));
+  auto const energy = optimize_detail::outcome_of(recorded, OptimizeObjective::energy);
+  EXPECT_EQ(energy.medians_us, (std::vector<double>{1.0}));
+  EXPECT_EQ(energy.reference_us, (std::vector<double>{9.0}));
+  ASSERT_EQ(energy.iqrs_us.size(), 1u);
+  EXPECT_NEAR(energy.iqrs_us[0], 0.1, 1e-12);
+  auto const composite = optimize_detail::outcome_of(recorded, OptimizeObjective::composite);
+  EXPECT_EQ(composite.medians_us, (std::vector<double>{50.0, 250.0, 1.0, 1.0}));
+  EXPECT_EQ(composite.reference_us, (std::vector<double>{100.0, 1000.0, 9.0, 9.0}));
+
+  // Runtime geomean sqrt(2 x 4); energy gain 9; composite sqrt(sqrt(8) x 9).
+  EXPECT_FALSE(optimize_detail::objective_score(recorded, OptimizeObjective::runtime));
+  EXPECT_NEAR(*optimize_detail::objective_score(recorded, OptimizeObjective::energy), 9.0, 1e-12);
+  EXPECT_NEAR(*optimize_detail::objective_score(recorded, OptimizeObjective::composite),
+              std::sqrt(std::sqrt(8.0) * 9.0), 1e-12);
+}
+
+TEST(OutcomeOf, WithoutEnergyTheEnergyObjectivesSeeNothing) {
+  RecordedEvaluation recorded = two_sizes_with_energy();
+  recorded.sizes[1].erase("energy_j_per_call");
+  EXPECT_TRUE(optimize_detail::outcome_of(recorded, OptimizeObjective::energy).medians_us.empty());
+  EXPECT_TRUE(optimize_detail::outcome_of(recorded, OptimizeObjective::composite).medians_us.empty());
+  EXPECT_FALSE(optimize_detail::objective_score(recorded, OptimizeObjective::energy));
+  EXPECT_FALSE(optimize_detail::has_energy(recorded));
+}
+
+TEST(OptionsJson, KeepsTheObjectiveAndOlderRunsAreRuntime) {
+  OptimizeOptions options;
+  options.objective = OptimizeObjective::composite;
+  nlohmann::json json = optimize_detail::options_json(options, "src");
+  EXPECT_EQ(json["objective"], "composite");
+  auto back = optimize_detail::options_from_json(json, RunId(4));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->objective, OptimizeObjective::composite);
+
+  json.erase("objective");
+  auto old = optimize_detail::options_from_json(json, RunId(4));
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_EQ(old->objective, OptimizeObjective::runtime);
+
+  json["objective"] = "watts";
+  auto bad = optimize_detail::options_from_json(json, RunId(4));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("run 4: options.objective"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

@@ -126,6 +126,24 @@ TEST(OptimizeArguments, DefaultsAndBadValues) {
   EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--budget", "many"}).exit_code, 2);
 }
 
+TEST(OptimizeArguments, ObjectiveIsRuntimeEnergyOrCompositeAndNotWithResume) {
+  auto plain = parse({"optimize", "t", "--from", "k.cu"});
+  ASSERT_TRUE(plain.arguments);
+  EXPECT_EQ(plain.arguments->optimize.objective, "runtime");
+  auto energy = parse({"optimize", "t", "--from", "k.cu", "--objective", "energy"});
+  ASSERT_TRUE(energy.arguments);
+  EXPECT_EQ(energy.arguments->optimize.objective, "energy");
+  EXPECT_TRUE(cli::check_optimize_args(energy.arguments->optimize));
+  std::string err;
+  EXPECT_EQ(parse({"optimize", "t", "--from", "k.cu", "--objective", "watts"}, &err).exit_code, 2);
+  EXPECT_NE(err.find("watts"), std::string::npos) << err;
+  auto resumed = parse({"optimize", "--resume", "3", "--objective", "composite"});
+  ASSERT_TRUE(resumed.arguments);
+  auto status = cli::check_optimize_args(resumed.arguments->optimize);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message.find("--objective"), std::string::npos) << status.error().message;
+}
+
 TEST(OptimizeArguments, ResumeExcludesTaskAndSource) {
   auto resume = parse({"optimize", "--resume", "3"});
   ASSERT_TRUE(resume.arguments);

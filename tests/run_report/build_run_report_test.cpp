@@ -34,6 +34,38 @@ TEST_F(RunFixture, HeaderComesFromTheRunAndItsEvaluations) {
   }
 }
 
+TEST_F(RunFixture, EnergyRunNamesItsObjectiveAndTheBestsScore) {
+  make_run("exhaustive", 3);  // opens the store; a runtime run says so too
+  EXPECT_EQ(report_of(RunId(1)).objective, "runtime");
+  EXPECT_FALSE(report_of(RunId(1)).best->objective_score);
+  auto task = load_task(test::kTaskDir);
+  ASSERT_TRUE(task);
+  OptimizeOptions options;
+  options.strategy = "exhaustive";
+  options.max_evaluations = 6;
+  options.source_path = test::kTunable;
+  options.objective = OptimizeObjective::energy;
+  FakeCandidateEvaluator fake([](auto const& knobs) {
+    FakeResult result = test::landscape(knobs);
+    result.energy_j = 1.0;
+    result.reference_energy_j = 1.8;
+    return result;
+  });
+  auto result = optimize(*task, test::read_text(test::kTunable), options, fake, *store);
+  ASSERT_TRUE(result) << result.error().message;
+  RunReport const report = report_of(result->run);
+  EXPECT_EQ(report.objective, "energy");
+  ASSERT_TRUE(report.best);
+  ASSERT_TRUE(report.best->objective_score);
+  EXPECT_NEAR(*report.best->objective_score, 1.8, 1e-12);
+  std::string const md = render_run_markdown(report);
+  EXPECT_NE(md.find("Objective energy: **energy gain 1.80x**"), std::string::npos) << md;
+  EXPECT_NE(render_run_html(report).find("energy gain 1.80x"), std::string::npos);
+  nlohmann::json const json = to_json(report);
+  EXPECT_EQ(json["objective"], "energy");
+  EXPECT_NEAR(json["best"]["objective_score"].get<double>(), 1.8, 1e-12);
+}
+
 TEST_F(RunFixture, BestIsChosenAsExportDoes) {
   RunId const run = make_run("random", 15, 3);
   RunReport const report = report_of(run);

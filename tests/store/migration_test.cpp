@@ -138,6 +138,58 @@ TEST(StoreMigrations, VersionOneDatabaseGainsTheMemoryRecordedColumn) {
   EXPECT_EQ(raw_int(path, "SELECT memory_recorded FROM runs WHERE id = 1"), 1);
 }
 
+TEST(StoreMigrations, VersionThreeDatabaseGainsTheObjectiveScoreColumn) {
+  test::TempDir dir;
+  auto path = dir.path() / "kopt.db";
+  {
+    auto connection = store_detail::open_connection(path);
+    ASSERT_TRUE(connection);
+    ASSERT_TRUE(store_detail::apply_migrations(**connection, store_detail::store_migrations().first(3)));
+  }
+  raw_exec(
+      path,
+      "INSERT INTO runs (task_name, task_dir, options, seed, budget, status) "
+      "VALUES ('t', '/t', '{}', 1, '{}', 'finished');"
+      "INSERT INTO candidates (run_id, content_key, source, knobs, flags, action, mode) "
+      "VALUES (1, 'k1', 's', '{}', '[]', '', 'kernel');"
+      "INSERT INTO evaluations (candidate_id, status, message, device_name, device_uuid, driver, toolkit, "
+      "tier, geomean_speedup, sizes) VALUES (1, 'ok', '', 'd', 'u', '1', 't', 'screen', 1.5, '[]');");
+  ASSERT_EQ(raw_int(path, "PRAGMA user_version"), 3);
+  auto store = Store::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 4);
+  EXPECT_EQ(raw_int(path, "SELECT count(*) FROM evaluations WHERE objective_score IS NULL"), 1);
+  auto history = store->load_run(RunId(1));
+  ASSERT_TRUE(history) << history.error().message;
+  ASSERT_EQ(history->evaluations.size(), 1u);
+  EXPECT_FALSE(history->evaluations[0].evaluation.objective_score);  // old rows: ranked by speedup
+  EXPECT_EQ(history->evaluations[0].evaluation.geomean_speedup, 1.5);
+}
+
+TEST(StoreMigrations, BestCandidateRanksByTheObjectiveScoreWhenSet) {
+  test::TempDir dir;
+  auto store = Store::open(dir.path() / "kopt.db");
+  ASSERT_TRUE(store) << store.error().message;
+  auto run = store->create_run(test::sample_run());
+  ASSERT_TRUE(run);
+  auto fast = store->add_candidate(*run, test::sample_candidate("fast"));
+  auto frugal = store->add_candidate(*run, test::sample_candidate("frugal"));
+  auto plain = store->add_candidate(*run, test::sample_candidate("plain"));
+  ASSERT_TRUE(fast && frugal && plain);
+  EvaluationRecord fast_eval = test::sample_evaluation(3.0);
+  fast_eval.objective_score = 1.2;
+  EvaluationRecord frugal_eval = test::sample_evaluation(1.5);
+  frugal_eval.objective_score = 2.5;
+  ASSERT_TRUE(store->add_evaluation(*fast, fast_eval));
+  ASSERT_TRUE(store->add_evaluation(*frugal, frugal_eval));
+  ASSERT_TRUE(store->add_evaluation(*plain, test::sample_evaluation(2.0)));  // no score: its speedup
+  auto best = store->best_candidate(*run);
+  ASSERT_TRUE(best && *best);
+  EXPECT_EQ((*best)->candidate.id, *frugal);
+  EXPECT_EQ((*best)->evaluation.evaluation.objective_score, 2.5);
+  EXPECT_EQ((*best)->evaluation.evaluation.geomean_speedup, 1.5);
+}
+
 TEST(StoreMigrations, NewerSchemaIsAClearError) {
   test::TempDir dir;
   auto path = dir.path() / "kopt.db";

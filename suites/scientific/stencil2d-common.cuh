@@ -1,0 +1,31 @@
+// Reference 2D Jacobi sweep, shared by stencil2d-{f32,bf16}: one thread per grid point of a row-major
+// NY x NX grid. Interior points get the mean of their four neighbours,
+//   out[y][x] = 0.25 * (in[y][x-1] + in[y][x+1] + in[y-1][x] + in[y+1][x]),
+// boundary points (first/last row and column) are copied (Dirichlet boundary). FP32 math, one rounding
+// to the storage type. Naive on purpose: every neighbour is a separate global load (no reuse in
+// shared memory or registers).
+#pragma once
+#include "element.cuh"
+
+template <typename T>
+__global__ void stencil2d_reference_kernel(T* out, const T* in, int NX, int NY) {
+  int const x = blockIdx.x * blockDim.x + threadIdx.x;
+  int const y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= NX || y >= NY) return;
+  long long const i = static_cast<long long>(y) * NX + x;
+  if (x == 0 || y == 0 || x == NX - 1 || y == NY - 1) {
+    out[i] = in[i];
+    return;
+  }
+  using scientific_suite::to_float;
+  float const sum = to_float(in[i - 1]) + to_float(in[i + 1]) + to_float(in[i - NX]) + to_float(in[i + NX]);
+  out[i] = scientific_suite::from_float<T>(0.25f * sum);
+}
+
+template <typename T>
+void stencil2d_reference(T* out, const T* in, int NX, int NY) {
+  if (NX <= 0 || NY <= 0) return;
+  dim3 const block(32, 8);
+  dim3 const grid((NX + block.x - 1) / block.x, (NY + block.y - 1) / block.y);
+  stencil2d_reference_kernel<T><<<grid, block>>>(out, in, NX, NY);
+}

@@ -1,0 +1,33 @@
+// Reference 3D Jacobi sweep, shared by stencil3d-{f32,bf16}: one thread per point of an NZ x NY x NX
+// grid stored x-fastest (index (z*NY + y)*NX + x). Interior points get the mean of their six
+// neighbours, out = (sum of the 6 face neighbours) * (1/6); boundary points (any coordinate at 0 or at
+// its maximum) are copied (Dirichlet boundary). FP32 math, one rounding to the storage type. Naive on
+// purpose: seven separate global loads per point, the z neighbours a whole plane away.
+#pragma once
+#include "element.cuh"
+
+template <typename T>
+__global__ void stencil3d_reference_kernel(T* out, const T* in, int NX, int NY, int NZ) {
+  int const x = blockIdx.x * blockDim.x + threadIdx.x;
+  int const y = blockIdx.y * blockDim.y + threadIdx.y;
+  int const z = blockIdx.z;
+  if (x >= NX || y >= NY || z >= NZ) return;
+  long long const plane = static_cast<long long>(NX) * NY;
+  long long const i = z * plane + static_cast<long long>(y) * NX + x;
+  if (x == 0 || y == 0 || z == 0 || x == NX - 1 || y == NY - 1 || z == NZ - 1) {
+    out[i] = in[i];
+    return;
+  }
+  using scientific_suite::to_float;
+  float const sum = to_float(in[i - 1]) + to_float(in[i + 1]) + to_float(in[i - NX]) + to_float(in[i + NX]) +
+                    to_float(in[i - plane]) + to_float(in[i + plane]);
+  out[i] = scientific_suite::from_float<T>(sum * (1.0f / 6.0f));
+}
+
+template <typename T>
+void stencil3d_reference(T* out, const T* in, int NX, int NY, int NZ) {
+  if (NX <= 0 || NY <= 0 || NZ <= 0) return;
+  dim3 const block(32, 8, 1);
+  dim3 const grid((NX + block.x - 1) / block.x, (NY + block.y - 1) / block.y, NZ);
+  stencil3d_reference_kernel<T><<<grid, block>>>(out, in, NX, NY, NZ);
+}

@@ -1,0 +1,7 @@
+// The sparse suite's references use the conversions shared by every suite (suites/common/element.cuh).
+#pragma once
+#include "../common/element.cuh"
+
+namespace sparse_suite {
+using namespace kopt_suite;
+}  // namespace sparse_suite

@@ -1,0 +1,9 @@
+// Vendor baseline for spmv_coo-f32: cusparseSpMV (generic API, COO, FP32 FP32 compute)
+// through ../cusparse-common.cuh (one handle on the per-thread default stream, a reused workspace).
+#include <cuda_bf16.h>
+
+#include "../cusparse-common.cuh"
+
+extern "C" void spmv_coo(float* y, const int* row_idx, const int* col_idx, const float* vals, const float* x, int M, int N, int NNZ) {
+  sparse_suite::cusparse_spmv_coo(CUDA_R_32F, y, row_idx, col_idx, vals, x, M, N, NNZ);
+}
