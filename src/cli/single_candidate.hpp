@@ -20,7 +20,7 @@ struct SingleCandidate {
 
 struct SingleCandidateFailure {
   Error error;
-  ErrorOrigin origin;  // input: the task or the file; environment: no GPU, no worker
+  ErrorOrigin origin = ErrorOrigin::input;  // input: the task or the file; environment: no GPU, no worker
 };
 
 // Errors name what could not be loaded; `failure` says which kind it was, for the exit code.

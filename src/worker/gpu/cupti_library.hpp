@@ -50,9 +50,9 @@ class CuptiLibrary {
   bool keep_loaded_ = false;
 };
 
-// Where libcupti is looked for: $KOPT_WORKER_CUPTI_LIBRARY when set, then libcupti.so.13 and libcupti.so under the
-// CUDA install ($CUDA_HOME, /usr/local/cuda: extras/CUPTI/lib64, lib64, lib), then the plain sonames (the
-// loader's own search path).
+// Where libcupti is looked for: $KOPT_WORKER_CUPTI_LIBRARY when set, then libcupti.so.13 and libcupti.so
+// under the CUDA install ($CUDA_HOME, /usr/local/cuda: extras/CUPTI/lib64, lib64, lib), then the plain
+// sonames (the loader's own search path).
 std::vector<std::filesystem::path> cupti_library_candidates();
 
 }  // namespace kopt::worker

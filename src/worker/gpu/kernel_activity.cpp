@@ -73,7 +73,8 @@ struct CuptiState {
 CuptiState& cupti() {
   static CuptiState state = [] {
     CuptiState s;
-    if (char const* off = std::getenv("KOPT_WORKER_KERNEL_ACTIVITY"); off != nullptr && std::strcmp(off, "0") == 0) {
+    if (char const* off = std::getenv("KOPT_WORKER_KERNEL_ACTIVITY");
+        off != nullptr && std::strcmp(off, "0") == 0) {
       s.unavailable = "kernel activity turned off (KOPT_WORKER_KERNEL_ACTIVITY=0)";
       return s;
     }

@@ -33,7 +33,8 @@ struct ActivityOutcome {
 };
 
 // Records one call. CUPTI is loaded once per process on first use (its state is process-wide); when it is
-// missing or fails, the outcome carries a note and no activity. $KOPT_WORKER_KERNEL_ACTIVITY=0 turns recording off.
+// missing or fails, the outcome carries a note and no activity. $KOPT_WORKER_KERNEL_ACTIVITY=0 turns
+// recording off.
 ActivityOutcome record_kernel_activity(ActivityCall const& call);
 
 // Kernel mode: one launch by construction, no CUPTI needed (no times).
