@@ -1,5 +1,7 @@
 // flags: register_spills
 // 64 live accumulators under __launch_bounds__(1024, 2) (32 registers per thread): ptxas spills.
+// The same code as register_spill in bench/analysis_capture/analysis_kernels.cu (the captured fixture), on
+// purpose: the live test must see what the capture test saw.
 // kopt:launch grid=(264) block=(1024)
 extern "C" __global__ void __launch_bounds__(1024, 2)
     probe(float* out, const float* in, const int* /*index*/, int n) {
