@@ -16,6 +16,10 @@
 
 namespace kopt {
 
+namespace detail {
+class CompilePool;
+}  // namespace detail
+
 enum class CandidateMode { kernel, launcher };
 std::string_view to_string(CandidateMode mode) noexcept;
 
@@ -26,6 +30,9 @@ struct CompileOptions {
   std::filesystem::path cache_dir;       // empty = $KOPT_CACHE_DIR or ~/.cache/kopt
   std::filesystem::path cuda_home;       // empty = $CUDA_HOME, else the nvcc on PATH, else /usr/local/cuda
   unsigned jobs = 0;                     // parallel compiles; 0 = all cores
+  // The kopt-compile executable: kernel-mode compiles run in `jobs` persistent kopt-compile processes
+  // (started on first use) instead of threads of this process. Empty = threads. See find_compile_server.
+  std::filesystem::path compile_server;
 };
 
 struct CompileRequest {
@@ -71,7 +78,8 @@ class Compiler {
 
   // A candidate's own errors come back as ok=false with diagnostics; Error means kopt could not run.
   Result<CompileOutcome> compile(CompileRequest const& request) const;
-  // Compiles all requests in parallel on options.jobs threads; results in request order.
+  // Compiles all requests in parallel on options.jobs threads (each handing its kernel-mode requests to
+  // a kopt-compile process when options.compile_server is set); results in request order.
   std::vector<Result<CompileOutcome>> compile_all(std::vector<CompileRequest> const& requests) const;
 
   CompileOptions const& options() const noexcept { return options_; }
@@ -81,7 +89,18 @@ class Compiler {
   CompileOptions options_;
   std::string toolkit_version_;
   std::filesystem::path nvcc_;
+  std::shared_ptr<detail::CompilePool> pool_;  // kopt-compile processes, shared by copies; null = threads
 };
+
+// The kopt-compile executable for CompileOptions.compile_server: $KOPT_COMPILE_SERVER when set (a path;
+// "off" or "0" turns the pool off), else kopt-compile next to the running executable. Empty when there
+// is none (or it is not executable): compiles then run on threads, and the reason is written to stderr
+// once per process (always when KOPT_COMPILE_SERVER names a missing file, else only with KOPT_DEBUG set).
+std::filesystem::path find_compile_server();
+// The pool the evaluator uses: none (threads) unless $KOPT_COMPILE_SERVER asks for one ("on": the
+// kopt-compile next to the running executable; a path: that one). Opt-in because on the H200 host threads
+// were faster (docs/compile.md, "The compile pool", measured 2026-11-30).
+std::filesystem::path compile_server_for_evaluation();
 
 // Compiles in the background on the compiler's `jobs` threads, first submitted, first started, so a
 // search can compile the candidates it will ask for next while the GPU works on the current ones.

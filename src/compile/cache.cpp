@@ -11,6 +11,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "compile/compile_json.hpp"
 #include "kopt/sha256.hpp"
 
 namespace kopt::detail {
@@ -39,24 +40,6 @@ class KeyBuilder {
  private:
   Sha256 hash_;
 };
-
-nlohmann::json to_json(ResourceUsage const& usage) {
-  return {{"registers", usage.registers},
-          {"spill_stores_bytes", usage.spill_stores_bytes},
-          {"spill_loads_bytes", usage.spill_loads_bytes},
-          {"static_shared_bytes", usage.static_shared_bytes},
-          {"stack_bytes", usage.stack_bytes}};
-}
-
-ResourceUsage resources_from_json(nlohmann::json const& json) {
-  ResourceUsage usage;
-  usage.registers = json.value("registers", -1);
-  usage.spill_stores_bytes = json.value("spill_stores_bytes", -1);
-  usage.spill_loads_bytes = json.value("spill_loads_bytes", -1);
-  usage.static_shared_bytes = json.value("static_shared_bytes", -1);
-  usage.stack_bytes = json.value("stack_bytes", -1);
-  return usage;
-}
 
 std::filesystem::path metadata_path(std::filesystem::path const& cache_dir, std::string const& key) {
   return cache_dir / (key + ".json");

@@ -14,6 +14,7 @@
 
 #include "compile/backends.hpp"
 #include "compile/cache.hpp"
+#include "compile/compile_pool.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/toolchain.hpp"
 
@@ -133,10 +134,24 @@ Result<Compiler> Compiler::create(CompileOptions options) {
   if (options.cache_dir.empty()) options.cache_dir = detail::default_cache_dir();
   if (auto status = prepare_cache_dir(options.cache_dir); !status) return status.error();
   if (options.jobs == 0) options.jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::shared_ptr<detail::CompilePool> pool;
+  if (!options.compile_server.empty()) {
+    auto const server = find_program(options.compile_server.string());
+    if (!server) {
+      return make_error(
+          ErrorCode::not_found,
+          fmt::format("CompileOptions.compile_server: '{}' is not an executable file (build target "
+                      "kopt-compile, or leave it empty to compile on threads)",
+                      options.compile_server.string()));
+    }
+    options.compile_server = *server;
+    pool = std::make_shared<detail::CompilePool>(*server, options.jobs);  // processes start on first use
+  }
 
   Compiler compiler;
   compiler.options_ = std::move(options);
   compiler.nvcc_ = nvcc;
+  compiler.pool_ = std::move(pool);
   compiler.toolkit_version_ = release ? *release : "NVRTC " + *nvrtc;
   return compiler;
 }
@@ -164,9 +179,10 @@ Result<CompileOutcome> Compiler::compile(CompileRequest const& request) const {
     }
   }
   detail::BuildContext const context{options_, nvcc_, key};
-  Result<CompileOutcome> outcome = request.mode == CandidateMode::kernel
-                                       ? detail::compile_kernel_nvrtc(request, context)
-                                       : detail::compile_launcher_nvcc(request, context);
+  Result<CompileOutcome> outcome = request.mode == CandidateMode::launcher
+                                       ? detail::compile_launcher_nvcc(request, context)
+                                   : pool_ ? pool_->compile(request, context)
+                                           : detail::compile_kernel_nvrtc(request, context);
   if (outcome) {
     outcome->compile_ms = elapsed_ms();
     outcome->cache_hit = false;

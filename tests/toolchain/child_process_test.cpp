@@ -1,5 +1,5 @@
 // ChildProcess: spawning, line I/O with timeouts, EOF, exit and signal reporting, stderr capture.
-#include "worker/client/process.hpp"
+#include "toolchain/child_process.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace kopt::worker {
+namespace kopt {
 namespace {
 
 using namespace std::chrono_literals;
@@ -181,4 +181,4 @@ TEST(ChildProcess, MoveTransfersOwnership) {
 }
 
 }  // namespace
-}  // namespace kopt::worker
+}  // namespace kopt

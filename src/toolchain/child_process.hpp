@@ -1,5 +1,7 @@
 // A child process connected by pipes (its stdin and stdout), with line-oriented reads that time out.
-// The child's stderr is captured to a file so a crash message can be reported.
+// The child's stderr is captured to a file so a crash message can be reported. Used by the GPU worker
+// client (kopt-worker) and the compile pool (kopt-compile). Pipe and spawn failures are Errors with
+// ErrorCode::worker_error (the code the worker client has always reported for them).
 #pragma once
 
 #include <chrono>
@@ -10,7 +12,7 @@
 
 #include "kopt/result.hpp"
 
-namespace kopt::worker {
+namespace kopt {
 
 struct ExitInfo {
   bool exited = false;  // normal exit (else killed by a signal)
@@ -32,6 +34,7 @@ class ChildProcess {
                                     std::vector<std::string> const& env);
 
   bool running() const noexcept { return pid_ > 0; }
+  int pid() const noexcept { return pid_; }  // -1 once reaped
   Status write_line(std::string const& line);
   // A line without its newline; nullopt on timeout; Error on EOF (the child closed stdout).
   Result<std::optional<std::string>> read_line(std::chrono::milliseconds timeout);
@@ -52,4 +55,4 @@ class ChildProcess {
   std::optional<ExitInfo> exit_;
 };
 
-}  // namespace kopt::worker
+}  // namespace kopt

@@ -1,4 +1,4 @@
-#include "worker/client/process.hpp"
+#include "toolchain/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-namespace kopt::worker {
+namespace kopt {
 namespace {
 
 std::string errno_text(char const* what) {
@@ -86,7 +86,7 @@ Result<ChildProcess> ChildProcess::spawn(std::vector<std::string> const& argv,
   auto close_pipes = [&] {
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) ::close(fd);
   };
-  char tmpl[] = "/tmp/kopt-worker-stderr-XXXXXX";
+  char tmpl[] = "/tmp/kopt-child-stderr-XXXXXX";
   int err_fd = ::mkostemp(tmpl, O_CLOEXEC);
   if (err_fd < 0) {
     close_pipes();
@@ -102,6 +102,7 @@ Result<ChildProcess> ChildProcess::spawn(std::vector<std::string> const& argv,
   for (auto const& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
   cenv.push_back(nullptr);
 
+  std::string const exec_failed = argv[0] + ": exec failed\n";  // built before fork: no allocation after
   pid_t pid = ::fork();
   if (pid < 0) {
     auto error = make_error(ErrorCode::worker_error, errno_text("fork"));
@@ -115,8 +116,7 @@ Result<ChildProcess> ChildProcess::spawn(std::vector<std::string> const& argv,
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_fd, STDERR_FILENO);
     ::execve(cargv[0], cargv.data(), cenv.data());
-    char const msg[] = "kopt-worker: exec failed\n";
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
     ::_exit(127);
   }
   ::close(in_pipe[0]);
@@ -137,7 +137,7 @@ Status ChildProcess::write_line(std::string const& line) {
     auto n = ::write(to_child_, data.data() + off, data.size() - off);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return make_error(ErrorCode::worker_error, errno_text("write to worker"));
+      return make_error(ErrorCode::worker_error, errno_text("write to child process"));
     }
     off += static_cast<std::size_t>(n);
   }
@@ -163,9 +163,9 @@ Result<std::optional<std::string>> ChildProcess::read_line(std::chrono::millisec
     auto n = ::read(from_child_, chunk, sizeof chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return make_error(ErrorCode::worker_error, errno_text("read from worker"));
+      return make_error(ErrorCode::worker_error, errno_text("read from child process"));
     }
-    if (n == 0) return make_error(ErrorCode::worker_error, "worker closed its output");
+    if (n == 0) return make_error(ErrorCode::worker_error, "the child process closed its output");
     buffer_.append(chunk, static_cast<std::size_t>(n));
   }
 }
@@ -214,4 +214,4 @@ std::string ChildProcess::stderr_tail(std::size_t max_bytes) const {
   return all;
 }
 
-}  // namespace kopt::worker
+}  // namespace kopt
