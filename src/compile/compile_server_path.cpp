@@ -49,9 +49,9 @@ std::filesystem::path compile_server_for_evaluation() {
   if (configured == "on") {
     std::filesystem::path const beside = executable_dir() / "kopt-compile";
     if (auto const server = find_program(beside.string())) return *server;
-    note_threads_once(fmt::format("KOPT_COMPILE_SERVER=on but no kopt-compile next to this program ({})",
-                                  beside.string()),
-                      /*always=*/true);
+    note_threads_once(
+        fmt::format("KOPT_COMPILE_SERVER=on but no kopt-compile next to this program ({})", beside.string()),
+        /*always=*/true);
     return {};
   }
   return find_compile_server();
