@@ -113,18 +113,18 @@ class StoreObjective final : public Objective {
       recorded = std::move(*own);
       record = false;
       ++c_.result.from_store;
-    } else if (!c_.state.upcoming.empty()) {
-      if (auto status = evaluate_batch(*candidate, config, key); !status) return stop(status.error());
-      prefetched_.erase(key.value());
-      recorded = *c_.log.own(key, "screen");
-      record = false;
-      learned = true;
     } else {
       auto cached = c_.log.cached(key, c_.target);  // any run: the dedupe cache
       if (!cached) return stop(cached.error());
       if (*cached) {
         recorded = std::move(**cached);
         ++c_.result.from_store;
+      } else if (!c_.state.upcoming.empty()) {
+        if (auto status = evaluate_batch(*candidate, config, key); !status) return stop(status.error());
+        prefetched_.erase(key.value());
+        recorded = *c_.log.own(key, "screen");
+        record = false;
+        learned = true;
       } else {
         if (c_.state.compile_neighbours) compile_neighbours_ahead(point);
         auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);

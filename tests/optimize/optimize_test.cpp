@@ -149,6 +149,25 @@ TEST_F(OptimizeFixture, SecondRunOfTheSameSourceEvaluatesNothingNew) {
   EXPECT_EQ(history->candidates.size(), 25u);
 }
 
+// The batched strategies (exhaustive, random) ask the store before evaluating the point they need, as the
+// one-at-a-time ones do (found by the built-in proposer: its deepening run re-evaluated the screen's points).
+TEST_F(OptimizeFixture, BatchedStrategiesAnswerRepeatsFromTheStore) {
+  Store store = open_store();
+  FakeCandidateEvaluator first(test::landscape);
+  OptimizeOptions o = options("exhaustive", 10);
+  o.confirm = false;
+  auto a = optimize(task, source, o, first, store);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(first.calls(), 10u);
+  FakeCandidateEvaluator second(test::landscape);
+  o.max_evaluations = 20;
+  auto b = optimize(task, source, o, second, store);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->points, 20u);
+  EXPECT_EQ(b->from_store, 10u);
+  EXPECT_EQ(second.calls(), 10u);  // only the 10 new points
+}
+
 TEST_F(OptimizeFixture, ResourceFailuresAreLearnedAndNotRetried) {
   Store store = open_store();
   std::vector<std::string> failed;  // "VEC,ITEMS" of each BLOCK=512 failure
