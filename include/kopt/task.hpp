@@ -113,6 +113,8 @@ struct TaskSpec {
   std::optional<SourceSpec> baseline;  // vendor library launcher, timed for comparison only
   WorkModel work;
   std::optional<LaunchSpec> launch;  // enables kernel-mode candidates
+  // [strategy_params]: C++ expressions for the strategy library's templates (docs/strategies.md).
+  std::map<std::string, std::string, std::less<>> strategy_params;
 
   BufferSpec const* find_buffer(std::string_view name) const;
   ToleranceSpec tolerance_for(DType dtype) const;  // falls back to a dtype default

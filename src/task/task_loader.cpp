@@ -23,9 +23,9 @@ using task_detail::quoted_list;
 using task_detail::SpecDiagnostics;
 using task_detail::type_name;
 
-std::vector<std::string> const kTopLevelKeys{"name",     "description", "family", "trials",    "entry",
-                                             "scalars",  "buffers",     "sizes",  "tolerance", "reference",
-                                             "baseline", "work",        "launch", "generators"};
+std::vector<std::string> const kTopLevelKeys{
+    "name",      "description", "family",   "trials", "entry",  "scalars",    "buffers",        "sizes",
+    "tolerance", "reference",   "baseline", "work",   "launch", "generators", "strategy_params"};
 
 bool is_valid_name(std::string_view text) {
   if (text.empty()) return false;
@@ -105,6 +105,7 @@ class TaskLoader {
     spec_.baseline = read_source("baseline", false);
     read_work();
     read_launch();
+    read_strategy_params();
     check_outputs();
     check_sizes_evaluate();
     return std::move(spec_);
@@ -644,6 +645,30 @@ class TaskLoader {
     if (!any_timed) {
       error(node->source(), "sizes", "every size case is verify_only",
             "at least one size case without verify_only = true (it is timed)");
+    }
+  }
+
+  // [strategy_params]: C++ expressions the strategy library's templates substitute (docs/strategies.md).
+  void read_strategy_params() {
+    auto const* table = table_at(root_, "strategy_params", "strategy_params", false,
+                                 "a table of strategy parameters, e.g. { op = \"x > 0.0f ? x : 0.0f\" }");
+    if (table == nullptr) return;
+    for (auto const& [key, node] : *table) {
+      std::string field = join_field("strategy_params", key.str());
+      if (!is_identifier(key.str())) {
+        error(key.source(), field, "is not an identifier", "a C identifier such as op or combine");
+        continue;
+      }
+      auto const* text = node.as_string();
+      if (text == nullptr) {
+        error(node.source(), field, is_a(node), "a string holding a C++ expression");
+        continue;
+      }
+      if (text->get().empty() || text->get().find('\n') != std::string::npos) {
+        error(node.source(), field, "is empty or spans several lines", "a one-line C++ expression");
+        continue;
+      }
+      spec_.strategy_params[std::string(key.str())] = text->get();
     }
   }
 

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "kopt/task.hpp"
@@ -160,6 +162,18 @@ TEST(TaskLoader, GemmWithFloatScalarsInoutAndLaunch) {
   EXPECT_EQ(*spec.launch->block[0].evaluate(env), 256);
   EXPECT_EQ(*spec.launch->shared_bytes.evaluate(env), 32768);
   EXPECT_EQ(*spec.work.flops->evaluate(env), 2LL * 4096 * 4096 * 4096);
+}
+
+TEST(TaskLoader, StrategyParamsAreKeptAsText) {
+  auto dir = data_dir("softmax");
+  std::ifstream in(dir / "task.toml");
+  std::stringstream text;
+  text << in.rdbuf() << "\n[strategy_params]\nop = \"x > 0.0f ? x : 0.0f\"\nidentity = \"-INFINITY\"\n";
+  auto spec = parse_task(text.str(), dir / "task.toml", dir);
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  EXPECT_EQ(spec->strategy_params.size(), 2u);
+  EXPECT_EQ(spec->strategy_params.at("op"), "x > 0.0f ? x : 0.0f");
+  EXPECT_EQ(spec->strategy_params.at("identity"), "-INFINITY");
 }
 
 TEST(TaskLoader, HistogramIntegerTypes) {
