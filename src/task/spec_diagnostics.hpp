@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kopt/result.hpp"
-#include "task/toml_include.hpp"
+#include "common/toml_include.hpp"
 
 namespace kopt::task_detail {
 

@@ -1,4 +1,4 @@
-// The one place the task module includes toml++.
+// The one place kopt includes toml++ (task specs, the strategy library).
 // toml++ 3.3 asserts internal preconditions that malformed input can violate (a table header with no
 // name, upstream marzer/tomlplusplus#301; a stray '}' where an array element belongs); after such a
 // violation its parser goes on to report an ordinary parse_error. Those asserts are switched off here

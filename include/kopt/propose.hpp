@@ -1,0 +1,125 @@
+// The built-in proposer: the strategy library (strategies/*/strategies.toml and their templates), which
+// strategies apply to a task, their instantiation as tunable candidates, and the screen → deepen → confirm
+// driver that tunes them with kopt optimize's search. docs/strategies.md.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kopt/dtype.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt {
+
+// One entry of a strategies.toml.
+struct LibraryStrategy {
+  std::string name;                   // unique in the library
+  std::vector<std::string> families;  // task families it serves
+  std::filesystem::path template_path;
+  std::string template_text;
+  std::string signature;               // "void (T* out, const T* in, int n)"
+  std::vector<std::string> params;     // [strategy_params] keys it needs
+  std::vector<DType> dtypes;           // the element types it supports (f32, bf16)
+  int min_arch = 80;                   // lowest sm
+  std::vector<std::string> addresses;  // bottleneck classes / finding names it answers
+  std::string description;
+  std::string applies_when;
+  std::filesystem::path manifest;  // the strategies.toml it came from
+};
+
+struct StrategyLibrary {
+  std::filesystem::path root;  // the strategies/ folder
+  std::string common_header;   // strategies/common/strategy.cuh, put before every instantiation
+  std::vector<LibraryStrategy> strategies;
+
+  LibraryStrategy const* find(std::string_view name) const;
+};
+
+// Loads every <root>/*/strategies.toml. Errors name the manifest, the entry and the field.
+Result<StrategyLibrary> load_strategy_library(std::filesystem::path const& root);
+
+// Where the library is: `explicit_root` when given, else $KOPT_STRATEGIES, else a `strategies` folder
+// holding common/strategy.cuh next to or above the running executable (up to three levels) or in the
+// current directory. Error not_found names the places tried.
+Result<std::filesystem::path> find_strategy_library(
+    std::optional<std::filesystem::path> const& explicit_root);
+
+// Whether a strategy applies to a task, and if not why (docs/strategies.md, "Applicability").
+struct Applicability {
+  bool applies = false;
+  std::string reason;          // why not, in plain language (empty when it applies)
+  DType element = DType::f32;  // the T that matched
+};
+// `arch_sm`: the target architecture as a number (90 for sm_90); 0 = do not check.
+Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm);
+
+// The strategy as a self-contained tunable candidate for the task: the library's common header, then the
+// template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted. Fails (naming the
+// template and line) on an unknown or unclosed placeholder, or when the strategy does not apply.
+Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
+                                         TaskSpec const& task, int arch_sm = 0);
+
+// The applicable strategies for a task in the order the proposer screens them: those whose `addresses`
+// meet `signals` (the reference's bottleneck class and finding names, when a profile is available) first,
+// then library order.
+std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& library, TaskSpec const& task,
+                                                      int arch_sm,
+                                                      std::vector<std::string> const& signals = {});
+
+// ---- the driver ------------------------------------------------------------------------------------
+
+struct ProposeOptions {
+  std::size_t budget = 64;        // unique configurations over all strategies
+  double max_wall_seconds = 0.0;  // 0: no limit; split like the budget
+  std::string search = "mcts";    // the search strategy of each run
+  std::uint64_t seed = 1;
+  std::vector<std::string> only;     // strategy names to use (empty: every applicable one)
+  std::vector<std::string> flags;    // extra compiler flags
+  int arch_sm = 0;                   // for min_arch; 0 = do not check
+  bool confirm = true;               // re-time the overall best on the confirm tier
+  std::vector<std::string> signals;  // profiler signals that reorder strategies (choose_strategies)
+  OptimizeObjective objective = OptimizeObjective::runtime;  // what each run maximises and ranks by
+  bool search_memory = true;  // MCTS search memory across runs (OptimizeOptions::search_memory)
+};
+
+// One strategy's part of a proposer run.
+struct StrategyRun {
+  std::string strategy;
+  std::string phase;  // screen, deepen
+  OptimizeResult result;
+};
+
+struct ProposeResult {
+  std::vector<StrategyRun> runs;     // in order
+  std::vector<std::string> skipped;  // "name: reason" for library strategies that did not apply
+  std::optional<std::string> best_strategy;
+  std::optional<RunId> best_run;  // the optimize run holding the best candidate
+  std::optional<double> best_screen_speedup;
+  std::optional<double> best_screen_score;   // the objective's score (unset for the runtime objective)
+  std::optional<CandidateReport> confirmed;  // the best on the confirm tier
+  std::optional<double> confirmed_score;
+  double elapsed_seconds = 0.0;
+};
+
+struct ProposeProgress {
+  std::string strategy;
+  std::string phase;               // screen, deepen, confirm
+  std::size_t strategy_index = 0;  // 1-based
+  std::size_t strategy_count = 0;
+  OptimizeProgress search;  // the current run's progress
+};
+using ProposeProgressCallback = std::function<void(ProposeProgress const&)>;
+
+// Screens every applicable strategy with an equal share of half the budget, gives the other half to the
+// best one, and confirms the overall best (docs/strategies.md, "Choosing and tuning"). Error when no
+// strategy applies (the message lists why each did not) or when nothing could be evaluated.
+Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec const& task,
+                                       ProposeOptions const& options, CandidateEvaluator& evaluator,
+                                       Store& store, ProposeProgressCallback const& progress = {});
+
+}  // namespace kopt

@@ -1,0 +1,173 @@
+// The built-in proposer's driver: screen every applicable strategy with a share of half the budget, give
+// the rest to the best, confirm the overall best (docs/strategies.md, "Choosing and tuning").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "kopt/propose.hpp"
+
+namespace kopt {
+namespace {
+
+// What strategies are ranked by: the objective's score, or the runtime speedup when that is the objective.
+std::optional<double> rank_score(OptimizeResult const& r) {
+  return r.objective == OptimizeObjective::runtime ? r.incumbent_screen_speedup : r.incumbent_screen_score;
+}
+
+struct Candidate {
+  LibraryStrategy const* strategy = nullptr;
+  std::string source;
+};
+
+OptimizeOptions run_options(ProposeOptions const& options, LibraryStrategy const& strategy,
+                            std::size_t budget, double wall_seconds, bool confirm) {
+  OptimizeOptions run;
+  run.strategy = options.search;
+  run.max_evaluations = std::max<std::size_t>(1, budget);
+  run.max_wall_seconds = wall_seconds;
+  run.seed = options.seed;
+  run.source_path = strategy.template_path;
+  run.flags = options.flags;
+  run.confirm = confirm;
+  run.objective = options.objective;
+  run.search_memory = options.search_memory;
+  return run;
+}
+
+}  // namespace
+
+Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec const& task,
+                                       ProposeOptions const& options, CandidateEvaluator& evaluator,
+                                       Store& store, ProposeProgressCallback const& progress) {
+  auto const start = std::chrono::steady_clock::now();
+  ProposeResult result;
+  std::vector<Candidate> candidates;
+  std::vector<std::string> instantiation_errors;
+  for (auto const& s : library.strategies) {
+    auto const applicability = check_applicability(s, task, options.arch_sm);
+    if (!applicability.applies) {
+      result.skipped.push_back(s.name + ": " + applicability.reason);
+      continue;
+    }
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), s.name) == options.only.end()) {
+      result.skipped.push_back(s.name + ": not selected");
+      continue;
+    }
+    auto source = instantiate_strategy(library, s, task, options.arch_sm);
+    if (!source) {
+      instantiation_errors.push_back(source.error().message);
+      continue;
+    }
+    candidates.push_back({&s, std::move(*source)});
+  }
+  for (auto const& name : options.only) {
+    if (library.find(name) == nullptr) {
+      return make_error(ErrorCode::invalid_argument,
+                        "no strategy named '" + name + "' in " + library.root.string());
+    }
+  }
+  if (!instantiation_errors.empty()) {
+    return make_error(ErrorCode::invalid_spec, fmt::format("{}", fmt::join(instantiation_errors, "\n")));
+  }
+  if (candidates.empty()) {
+    std::string message =
+        "no strategy of the library applies to " + task.name +
+        (task.family.empty() ? " (it declares no family)" : " (family " + task.family + ")");
+    for (auto const& why : result.skipped) {
+      if (why.find(": serves ") == std::string::npos) message += "\n  " + why;
+    }
+    return make_error(ErrorCode::not_found, message);
+  }
+  // Strategies the reference's profile points at go first (choose_strategies keeps library order otherwise).
+  auto const order = choose_strategies(library, task, options.arch_sm, options.signals);
+  std::stable_sort(candidates.begin(), candidates.end(), [&](Candidate const& a, Candidate const& b) {
+    auto const rank = [&](LibraryStrategy const* s) {
+      return std::find(order.begin(), order.end(), s) - order.begin();
+    };
+    return rank(a.strategy) < rank(b.strategy);
+  });
+
+  std::size_t const count = candidates.size();
+  std::size_t const share =
+      count == 1 ? options.budget : std::max<std::size_t>(1, options.budget / 2 / count);
+  double const wall_share =
+      options.max_wall_seconds > 0.0 ? options.max_wall_seconds / 2.0 / static_cast<double>(count) : 0.0;
+  std::size_t used = 0;
+  std::optional<double> best_score;
+  std::size_t best_index = 0;
+
+  auto const run_one = [&](std::size_t index, std::string const& phase,
+                           OptimizeOptions const& run) -> Status {
+    auto const& c = candidates[index];
+    auto const forward = [&](OptimizeProgress const& p) {
+      if (!progress) return;
+      progress(
+          ProposeProgress{c.strategy->name, p.phase == "confirm" ? "confirm" : phase, index + 1, count, p});
+    };
+    auto outcome = optimize(task, c.source, run, evaluator, store, forward);
+    if (!outcome) return outcome.error();
+    used += outcome->points;
+    if (auto const score = rank_score(*outcome); score && (!best_score || *score > *best_score)) {
+      best_score = score;
+      best_index = index;
+    }
+    result.runs.push_back(StrategyRun{c.strategy->name, phase, std::move(*outcome)});
+    return Ok{};
+  };
+
+  if (count == 1) {
+    if (auto status = run_one(
+            0, "screen",
+            run_options(options, *candidates[0].strategy, share, options.max_wall_seconds, options.confirm));
+        !status) {
+      return status.error();
+    }
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (auto status =
+              run_one(i, "screen", run_options(options, *candidates[i].strategy, share, wall_share, false));
+          !status) {
+        return status.error();
+      }
+    }
+    if (best_score) {
+      // The deepening run replays the screen's points (answered from the store) and goes on.
+      std::size_t const left = options.budget > used ? options.budget - used : 0;
+      double const wall_left =
+          options.max_wall_seconds > 0.0
+              ? std::max(1.0,
+                         options.max_wall_seconds -
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+              : 0.0;
+      auto const& winner = *candidates[best_index].strategy;
+      if (auto status = run_one(best_index, "deepen",
+                                run_options(options, winner, share + left, wall_left, options.confirm));
+          !status) {
+        return status.error();
+      }
+    }
+  }
+
+  // The best: the run with the highest screen speedup (the deepening run, when there was one, includes the
+  // screen's points of its strategy).
+  std::optional<double> best_rank;
+  for (auto const& run : result.runs) {
+    auto const score = rank_score(run.result);
+    if (!score) continue;
+    if (!best_rank || *score >= *best_rank) {
+      best_rank = score;
+      result.best_screen_speedup = run.result.incumbent_screen_speedup;
+      result.best_screen_score = run.result.incumbent_screen_score;
+      result.best_strategy = run.strategy;
+      result.best_run = run.result.run;
+      result.confirmed = run.result.confirmed;
+      result.confirmed_score = run.result.confirmed_score;
+    }
+  }
+  result.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace kopt

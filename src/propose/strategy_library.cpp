@@ -1,0 +1,256 @@
+// Loading the strategy library: every <root>/*/strategies.toml, each entry checked field by field, and
+// the template each names read. docs/strategies.md ("strategies.toml").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "common/toml_include.hpp"
+#include "kopt/propose.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_text(fs::path const& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Reads one [[strategy]] entry; problems are appended to `errors` as "file: strategy[i].field: ...".
+class EntryReader {
+ public:
+  EntryReader(fs::path manifest, std::size_t index, toml::table const& table,
+              std::vector<std::string>& errors)
+      : manifest_(std::move(manifest)), index_(index), table_(table), errors_(errors) {}
+
+  std::optional<LibraryStrategy> read() {
+    static std::set<std::string, std::less<>> const known{
+        "name",   "families", "template",  "signature",   "params",
+        "dtypes", "min_arch", "addresses", "description", "applies_when"};
+    for (auto const& [key, node] : table_) {
+      if (!known.contains(key.str()))
+        fail(std::string(key.str()), "is not a known field",
+             "one of name, families, template, signature, params, dtypes, min_arch, addresses, description, "
+             "applies_when");
+    }
+    LibraryStrategy s;
+    s.manifest = manifest_;
+    s.name = text("name", true, "a snake_case strategy name");
+    s.families = list("families", true);
+    auto const template_file = text("template", true, "a template file name relative to the manifest");
+    s.signature = text("signature", true, "a signature such as \"void (T* out, const T* in, int n)\"");
+    s.params = list("params", false);
+    s.addresses = list("addresses", false);
+    s.description = text("description", true, "a plain-language description");
+    s.applies_when = text("applies_when", true, "the conditions where it pays off, in plain language");
+    for (auto const& dtype_name : list("dtypes", false)) {
+      auto dtype = dtype_from_string(dtype_name);
+      if (!dtype || (*dtype != DType::f32 && *dtype != DType::bf16)) {
+        fail("dtypes", "'" + dtype_name + "' is not supported", "f32 or bf16");
+      } else {
+        s.dtypes.push_back(*dtype);
+      }
+    }
+    if (s.dtypes.empty()) s.dtypes = {DType::f32, DType::bf16};
+    if (auto const* node = table_.get("min_arch")) {
+      auto const* integer = node->as_integer();
+      if (integer == nullptr || integer->get() < 50 || integer->get() > 200) {
+        fail("min_arch", "is not an architecture number", "an integer such as 80 or 90");
+      } else {
+        s.min_arch = static_cast<int>(integer->get());
+      }
+    }
+    if (!template_file.empty()) {
+      s.template_path = manifest_.parent_path() / template_file;
+      if (auto body = read_text(s.template_path)) {
+        s.template_text = expand_includes(*body, s.template_path);
+      } else {
+        fail("template", "'" + s.template_path.string() + "' cannot be read", "an existing template file");
+      }
+    }
+    if (failed_) return std::nullopt;
+    return s;
+  }
+
+ private:
+  void fail(std::string const& field, std::string const& what, std::string const& expected) {
+    errors_.push_back(fmt::format("{}: strategy[{}].{}: {}; expected {}", manifest_.string(), index_, field,
+                                  what, expected));
+    failed_ = true;
+  }
+
+  std::string text(std::string const& key, bool required, std::string const& expected) {
+    auto const* node = table_.get(key);
+    if (node == nullptr) {
+      if (required) fail(key, "is missing", expected);
+      return {};
+    }
+    auto const* value = node->as_string();
+    if (value == nullptr || value->get().empty()) {
+      fail(key, "is not a non-empty string", expected);
+      return {};
+    }
+    return value->get();
+  }
+
+  std::vector<std::string> list(std::string const& key, bool required) {
+    std::vector<std::string> out;
+    auto const* node = table_.get(key);
+    if (node == nullptr) {
+      if (required) fail(key, "is missing", "a list of strings");
+      return out;
+    }
+    auto const* array = node->as_array();
+    if (array == nullptr) {
+      fail(key, "is not a list", "a list of strings");
+      return out;
+    }
+    for (auto const& element : *array) {
+      auto const* value = element.as_string();
+      if (value == nullptr || value->get().empty()) {
+        fail(key, "holds something other than a non-empty string", "a list of strings");
+        continue;
+      }
+      out.push_back(value->get());
+    }
+    if (required && out.empty()) fail(key, "is empty", "at least one entry");
+    return out;
+  }
+
+  // A line `// kopt:include FILE` is replaced by FILE's text (relative to the template; one level: an
+  // included file may not include). Strategies of one family share their body this way and each
+  // instantiation is still one self-contained source.
+  std::string expand_includes(std::string const& text, fs::path const& path) {
+    static std::regex const include(R"(^[ \t]*//[ \t]*kopt:include[ \t]+(\S+)[ \t]*$)");
+    std::string out;
+    std::istringstream lines(text);
+    std::size_t number = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++number;
+      std::smatch match;
+      if (!std::regex_match(line, match, include)) {
+        out += line + "\n";
+        continue;
+      }
+      auto const file = path.parent_path() / match[1].str();
+      auto body = read_text(file);
+      if (!body) {
+        fail("template",
+             fmt::format("{}:{}: kopt:include '{}' cannot be read", path.string(), number, file.string()),
+             "an existing file next to the template");
+        continue;
+      }
+      std::istringstream nested(*body);
+      bool includes = false;
+      for (std::string inner; std::getline(nested, inner) && !includes;)
+        includes = std::regex_match(inner, include);
+      if (includes) {
+        fail("template", fmt::format("{}: includes another file", file.string()),
+             "one level of kopt:include");
+        continue;
+      }
+      out += *body;
+      if (!body->empty() && body->back() != '\n') out += "\n";
+    }
+    if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+    return out;
+  }
+
+  fs::path manifest_;
+  std::size_t index_;
+  toml::table const& table_;
+  std::vector<std::string>& errors_;
+  bool failed_ = false;
+};
+
+void read_manifest(fs::path const& manifest, std::vector<LibraryStrategy>& out,
+                   std::vector<std::string>& errors) {
+  auto text = read_text(manifest);
+  if (!text) {
+    errors.push_back(manifest.string() + ": cannot be read");
+    return;
+  }
+  toml::table root;
+  try {
+    root = toml::parse(*text, manifest.string());
+  } catch (toml::parse_error const& e) {
+    errors.push_back(fmt::format("{}:{}: {}", manifest.string(), e.source().begin.line, e.description()));
+    return;
+  }
+  for (auto const& [key, node] : root) {
+    if (key.str() != "strategy") {
+      errors.push_back(fmt::format("{}: '{}' is not a known table; expected [[strategy]] entries only",
+                                   manifest.string(), key.str()));
+    }
+  }
+  auto const* entries = root.get_as<toml::array>("strategy");
+  if (entries == nullptr) {
+    errors.push_back(manifest.string() + ": no [[strategy]] entries");
+    return;
+  }
+  std::size_t index = 0;
+  for (auto const& element : *entries) {
+    auto const* table = element.as_table();
+    if (table == nullptr) {
+      errors.push_back(fmt::format("{}: strategy[{}] is not a table", manifest.string(), index));
+    } else if (auto strategy = EntryReader(manifest, index, *table, errors).read()) {
+      out.push_back(std::move(*strategy));
+    }
+    ++index;
+  }
+}
+
+}  // namespace
+
+LibraryStrategy const* StrategyLibrary::find(std::string_view name) const {
+  auto it = std::find_if(strategies.begin(), strategies.end(),
+                         [&](LibraryStrategy const& s) { return s.name == name; });
+  return it == strategies.end() ? nullptr : &*it;
+}
+
+Result<StrategyLibrary> load_strategy_library(fs::path const& root) {
+  StrategyLibrary library;
+  library.root = root;
+  auto const common = root / "common" / "strategy.cuh";
+  auto header = read_text(common);
+  if (!header) {
+    return make_error(ErrorCode::not_found, common.string() +
+                                                ": cannot be read; expected the strategy library's "
+                                                "common header (is " +
+                                                root.string() + " a strategies/ folder?)");
+  }
+  library.common_header = std::move(*header);
+  std::vector<fs::path> manifests;
+  std::error_code ec;
+  for (auto const& entry : fs::directory_iterator(root, ec)) {
+    auto const manifest = entry.path() / "strategies.toml";
+    if (entry.is_directory() && fs::exists(manifest)) manifests.push_back(manifest);
+  }
+  if (ec) return make_error(ErrorCode::io_error, root.string() + ": " + ec.message());
+  std::sort(manifests.begin(), manifests.end());
+  std::vector<std::string> errors;
+  for (auto const& manifest : manifests) read_manifest(manifest, library.strategies, errors);
+  std::set<std::string, std::less<>> names;
+  for (auto const& s : library.strategies) {
+    if (!names.insert(s.name).second) {
+      errors.push_back(s.manifest.string() + ": strategy name '" + s.name +
+                       "' is used twice in the library; expected unique names");
+    }
+  }
+  if (!errors.empty()) {
+    std::string message = "the strategy library has errors:";
+    for (auto const& e : errors) message += "\n  " + e;
+    return make_error(ErrorCode::invalid_spec, message);
+  }
+  return library;
+}
+
+}  // namespace kopt

@@ -1,0 +1,169 @@
+// The real strategy library (strategies/) against the real suite (suites/): every strategy serves at least
+// one suite task; instantiated for every task it applies to, its tuning space parses and has valid
+// configurations; and its first and last valid configurations compile for sm_90 and sm_80 (issue #5's CI
+// requirement), with no GPU. One test per strategy, discovered from the tree.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "kopt/compile.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/propose.hpp"
+#include "kopt/tuning.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path const kSource = fs::path(KOPT_SOURCE_DIR);
+
+StrategyLibrary const& library() {
+  static StrategyLibrary const loaded = [] {
+    auto l = load_strategy_library(kSource / "strategies");
+    if (!l) {
+      ADD_FAILURE() << l.error().message;
+      return StrategyLibrary{};
+    }
+    return *l;
+  }();
+  return loaded;
+}
+
+std::vector<TaskSpec> const& suite_tasks() {
+  static std::vector<TaskSpec> const tasks = [] {
+    std::vector<TaskSpec> out;
+    std::error_code ec;
+    std::vector<fs::path> dirs;
+    for (auto const& e : fs::recursive_directory_iterator(kSource / "suites", ec)) {
+      if (e.path().filename() == "task.toml") dirs.push_back(e.path().parent_path());
+    }
+    std::sort(dirs.begin(), dirs.end());
+    for (auto const& d : dirs) {
+      if (auto t = load_task(d)) out.push_back(std::move(*t));
+    }
+    return out;
+  }();
+  return tasks;
+}
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> names;
+  for (auto const& s : library().strategies) names.push_back(s.name);
+  return names;
+}
+
+// Families of the suite that no strategy serves yet (docs/strategies.md, "Coverage"). A family leaves this
+// list when it gets a strategy; the test below fails until it does.
+std::set<std::string> const kFamiliesWithoutStrategies = {"sort", "fft"};
+
+TEST(StrategyLibrary, LoadsAndEverySuiteFamilyHasAStrategyOrIsAKnownGap) {
+  ASSERT_FALSE(library().strategies.empty());
+  std::set<std::string> served;
+  for (auto const& s : library().strategies) served.insert(s.families.begin(), s.families.end());
+  std::set<std::string> families;
+  for (auto const& t : suite_tasks()) families.insert(t.family);
+  for (auto const& f : families) {
+    bool const gap = kFamiliesWithoutStrategies.contains(f);
+    EXPECT_TRUE(served.contains(f) || gap) << "no strategy serves the suite family " << f;
+    EXPECT_FALSE(served.contains(f) && gap)
+        << f << " has strategies now: remove it from kFamiliesWithoutStrategies";
+  }
+}
+
+CompileRequest request_for(CandidateInput const& candidate, TaskSpec const& task) {
+  CompileRequest request;
+  request.source = candidate.source;
+  request.origin = candidate.name + ".cu";
+  request.flags = candidate.flags;
+  request.include_dirs = {task.dir};
+  auto const mode = detect_mode(candidate.source, task.signature.function);
+  request.mode = mode.value_or(CandidateMode::kernel);
+  request.entry = task.signature.function;
+  if (request.mode == CandidateMode::kernel) {
+    auto launch = candidate_launch(candidate.source, task.launch, task.signature.function);
+    if (launch) request.entry = launch->kernel;
+  } else {
+    request.libraries = task.baseline ? task.baseline->libraries : task.reference.libraries;
+  }
+  return request;
+}
+
+class LibraryStrategyOnSuite : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LibraryStrategyOnSuite, InstantiatesEnumeratesAndCompiles) {
+  auto const* strategy = library().find(GetParam());
+  ASSERT_NE(strategy, nullptr);
+  std::map<DType, TaskSpec const*> representative;  // the first applicable task per element type
+  std::size_t applicable = 0;
+  for (auto const& task : suite_tasks()) {
+    auto const a = check_applicability(*strategy, task, 90);
+    if (!a.applies) continue;
+    ++applicable;
+    auto text = instantiate_strategy(library(), *strategy, task, 90);
+    ASSERT_TRUE(text) << text.error().message;
+    auto space = TuningSpace::parse(*text, strategy->template_path.filename().string());
+    ASSERT_TRUE(space) << task.name << ": " << space.error().message;
+    auto enumeration = space->enumerate(tuning_rules_for(task));
+    ASSERT_TRUE(enumeration) << task.name << ": " << enumeration.error().message;
+    EXPECT_FALSE(enumeration->valid.empty()) << task.name << ": no valid configuration";
+    representative.emplace(a.element, &task);
+  }
+  ASSERT_GT(applicable, 0u) << strategy->name << " serves no suite task";
+
+  test::TempDir cache;
+  std::map<std::string, std::optional<Compiler>> compilers;
+  for (std::string arch : {"sm_90", "sm_80"}) {
+    if (arch == "sm_80" && strategy->min_arch > 80) continue;
+    CompileOptions options;
+    options.arch = arch;
+    options.cache_dir = cache.path();
+    options.jobs = 2;
+    auto compiler = Compiler::create(options);
+    ASSERT_TRUE(compiler) << compiler.error().message;
+    compilers[arch] = std::move(*compiler);
+  }
+  bool first_dtype = true;
+  for (auto const& [element, task] : representative) {
+    auto text = instantiate_strategy(library(), *strategy, *task, 90);
+    ASSERT_TRUE(text);
+    auto space = TuningSpace::parse(*text, strategy->template_path.filename().string());
+    ASSERT_TRUE(space);
+    auto enumeration = space->enumerate(tuning_rules_for(*task));
+    ASSERT_TRUE(enumeration && !enumeration->valid.empty());
+    std::vector<Configuration> configs{enumeration->valid.front()};
+    if (first_dtype && enumeration->valid.size() > 1) configs.push_back(enumeration->valid.back());
+    first_dtype = false;
+    for (auto const& [arch, compiler] : compilers) {
+      std::vector<CompileRequest> requests;
+      std::vector<std::string> names;
+      for (std::size_t i = 0; i < configs.size() && (arch == "sm_90" || i == 0); ++i) {
+        auto candidate = materialise(*space, configs[i], *text, *task);
+        ASSERT_TRUE(candidate) << candidate.error().message;
+        requests.push_back(request_for(*candidate, *task));
+        names.push_back(candidate->name);
+      }
+      auto outcomes = compiler->compile_all(requests);
+      for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        ASSERT_TRUE(outcomes[i]) << outcomes[i].error().message;
+        EXPECT_TRUE(outcomes[i]->ok) << strategy->name << " for " << task->name << " (" << names[i] << ", "
+                                     << arch << "):\n"
+                                     << outcomes[i]->diagnostics;
+      }
+    }
+  }
+}
+
+std::string test_name(::testing::TestParamInfo<std::string> const& param) {
+  return param.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(Library, LibraryStrategyOnSuite, ::testing::ValuesIn(strategy_names()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LibraryStrategyOnSuite);
+
+}  // namespace
+}  // namespace kopt

@@ -1,0 +1,145 @@
+// The built-in proposer's driver on a fake evaluator: every applicable strategy screened with its share of
+// the budget, the best one deepened, only the overall best confirmed (docs/strategies.md).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "kopt/propose.hpp"
+#include "kopt/store.hpp"
+#include "propose/propose_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::write_file;
+
+std::string const kTask = test::add_task_toml("n");
+
+std::string const kManifest = R"kopt([[strategy]]
+name = "by_block"
+families = ["elementwise"]
+template = "by_block.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "Knob BLOCK."
+applies_when = "Always."
+
+[[strategy]]
+name = "by_tile"
+families = ["elementwise"]
+template = "by_tile.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "Knob TILE."
+applies_when = "Always."
+)kopt";
+
+std::string kernel(std::string const& knob, std::string const& values) {
+  return "// kopt:knob " + knob + " = " + values + "\n" +
+         "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n";
+}
+
+// by_tile is the better strategy (3x to 4x); TILE=4 is its best point. by_block gives 1.5x or 2x.
+FakeResult landscape(std::map<std::string, std::string, std::less<>> const& knobs) {
+  double speedup = 1.0;
+  if (auto it = knobs.find("BLOCK"); it != knobs.end()) speedup = it->second == "256" ? 2.0 : 1.5;
+  if (auto it = knobs.find("TILE"); it != knobs.end()) speedup = it->second == "4" ? 4.0 : 3.0;
+  return FakeResult{CandidateStatus::ok, "", {100.0 / speedup}, {100.0}};
+}
+
+struct ProposeFixture : ::testing::Test {
+  void SetUp() override {
+    write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common\n");
+    write_file(dir.path() / "lib" / "g" / "strategies.toml", kManifest);
+    write_file(dir.path() / "lib" / "g" / "by_block.cu", kernel("BLOCK", "[128, 256]"));
+    write_file(dir.path() / "lib" / "g" / "by_tile.cu", kernel("TILE", "[1, 2, 4, 8]"));
+    write_file(dir.path() / "task" / "reference.cu", "\n");
+    auto parsed = parse_task(kTask, dir.path() / "task" / "task.toml", dir.path() / "task");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    task = *parsed;
+    auto loaded = load_strategy_library(dir.path() / "lib");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    library = *loaded;
+  }
+  Store open_store() {
+    auto store = Store::open(dir.path() / "kopt.db");
+    EXPECT_TRUE(store) << store.error().message;
+    return std::move(*store);
+  }
+  test::TempDir dir;
+  TaskSpec task;
+  StrategyLibrary library;
+};
+
+TEST_F(ProposeFixture, ScreensEveryStrategyDeepensTheBestAndConfirmsItOnce) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  ProposeOptions options;
+  options.budget = 8;
+  options.search = "exhaustive";
+  std::vector<std::string> phases;
+  auto result = propose_and_tune(library, task, options, fake, store, [&](ProposeProgress const& p) {
+    if (phases.empty() || phases.back() != p.strategy + "/" + p.phase)
+      phases.push_back(p.strategy + "/" + p.phase);
+  });
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->runs.size(), 3u);
+  EXPECT_EQ(result->runs[0].strategy, "by_block");
+  EXPECT_EQ(result->runs[0].phase, "screen");
+  EXPECT_EQ(result->runs[0].result.points, 2u);  // its share: 8 / 2 / 2
+  EXPECT_EQ(result->runs[1].strategy, "by_tile");
+  EXPECT_EQ(result->runs[1].result.points, 2u);
+  EXPECT_EQ(result->runs[2].strategy, "by_tile");
+  EXPECT_EQ(result->runs[2].phase, "deepen");
+  EXPECT_EQ(result->runs[2].result.points, 4u);      // the whole TILE space, the screen's 2 points replayed
+  EXPECT_EQ(result->runs[2].result.from_store, 2u);  // answered from the store, not evaluated again
+  ASSERT_TRUE(result->best_strategy);
+  EXPECT_EQ(*result->best_strategy, "by_tile");
+  ASSERT_TRUE(result->best_screen_speedup);
+  EXPECT_NEAR(*result->best_screen_speedup, 4.0, 1e-9);
+  ASSERT_TRUE(result->confirmed);
+  EXPECT_EQ(result->confirmed->status, CandidateStatus::ok);
+  EXPECT_EQ(fake.confirm_calls(), 1u);
+  EXPECT_EQ(fake.calls(), 2u + 2u + 2u + 1u);
+  EXPECT_EQ(result->best_run, result->runs[2].result.run);
+  EXPECT_EQ(phases, (std::vector<std::string>{"by_block/screen", "by_tile/screen", "by_tile/deepen",
+                                              "by_tile/confirm"}));
+}
+
+TEST_F(ProposeFixture, OneStrategyGetsTheWholeBudget) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  ProposeOptions options;
+  options.budget = 3;
+  options.search = "exhaustive";
+  options.only = {"by_tile"};
+  auto result = propose_and_tune(library, task, options, fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->runs.size(), 1u);
+  EXPECT_EQ(result->runs[0].result.points, 3u);
+  EXPECT_EQ(fake.confirm_calls(), 1u);
+  EXPECT_EQ(result->skipped, std::vector<std::string>{"by_block: not selected"});
+}
+
+TEST_F(ProposeFixture, NothingApplicableIsAnErrorThatSaysWhy) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  auto other = task;
+  other.family = "gemm";
+  auto result = propose_and_tune(library, other, ProposeOptions{}, fake, store);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::not_found);
+  EXPECT_NE(result.error().message.find("no strategy of the library applies to add (family gemm)"),
+            std::string::npos)
+      << result.error().message;
+  ProposeOptions unknown;
+  unknown.only = {"no_such_strategy"};
+  result = propose_and_tune(library, task, unknown, fake, store);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("no strategy named 'no_such_strategy'"), std::string::npos);
+  EXPECT_EQ(fake.calls(), 0u);
+}
+
+}  // namespace
+}  // namespace kopt

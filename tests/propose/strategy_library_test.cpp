@@ -1,0 +1,285 @@
+// The strategy library's loader, applicability rules, instantiation and ordering, on a small library written
+// by the test (docs/strategies.md).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "kopt/propose.hpp"
+#include "kopt/tuning.hpp"
+#include "propose/propose_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::write_file;
+
+std::string const kTask = test::add_task_toml("count") + "[strategy_params]\nop = \"a + b\"\n";
+
+std::string const kTemplate = R"kopt(// kopt:knob BLOCK = [128, 256]
+// kopt:constraint BLOCK <= {{ARG3}} + 1000
+// kopt:launch grid=(ceil_div({{ARG3}}, BLOCK)) block=(BLOCK)
+extern "C" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = {{op}};
+}
+)kopt";
+
+std::string const kManifest = R"kopt([[strategy]]
+name = "plain_map2"
+families = ["elementwise"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+params = ["op"]
+addresses = ["memory_bound"]
+description = "One element per thread."
+applies_when = "Always."
+
+[[strategy]]
+name = "bf16_only"
+families = ["elementwise"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+dtypes = ["bf16"]
+description = "BF16 only."
+applies_when = "BF16 tasks."
+
+[[strategy]]
+name = "needs_hopper"
+families = ["elementwise"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+min_arch = 90
+addresses = ["latency_bound"]
+description = "Hopper only."
+applies_when = "sm_90."
+
+[[strategy]]
+name = "needs_combine"
+families = ["elementwise"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+params = ["combine"]
+description = "Needs a parameter the task does not give."
+applies_when = "Never here."
+
+[[strategy]]
+name = "other_contract"
+families = ["elementwise"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, int n)"
+description = "Two parameters fewer."
+applies_when = "Never here."
+
+[[strategy]]
+name = "other_family"
+families = ["reduction"]
+template = "plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "A reduction."
+applies_when = "Never here."
+)kopt";
+
+struct LibraryFixture : ::testing::Test {
+  void SetUp() override {
+    write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common header\n");
+    write_file(dir.path() / "lib" / "maps" / "plain_map2.cu", kTemplate);
+    write_file(dir.path() / "lib" / "maps" / "strategies.toml", kManifest);
+    write_file(dir.path() / "task" / "reference.cu", "\n");
+    auto parsed = parse_task(kTask, dir.path() / "task" / "task.toml", dir.path() / "task");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    task = *parsed;
+  }
+  test::TempDir dir;
+  TaskSpec task;
+};
+
+TEST_F(LibraryFixture, LoadsEveryEntryWithItsTemplate) {
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  ASSERT_EQ(library->strategies.size(), 6u);
+  auto const* s = library->find("plain_map2");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->families, std::vector<std::string>{"elementwise"});
+  EXPECT_EQ(s->dtypes, (std::vector<DType>{DType::f32, DType::bf16}));
+  EXPECT_EQ(s->min_arch, 80);
+  EXPECT_EQ(s->template_text, kTemplate);
+  EXPECT_EQ(library->common_header, "// common header\n");
+  EXPECT_EQ(library->find("missing"), nullptr);
+}
+
+TEST_F(LibraryFixture, ManifestErrorsNameTheFileTheEntryAndTheField) {
+  write_file(dir.path() / "lib" / "bad" / "strategies.toml", R"kopt([[strategy]]
+name = "broken"
+families = "elementwise"
+template = "nope.cu"
+signature = "void (T* c)"
+dtypes = ["f16"]
+description = "x"
+applies_when = "y"
+colour = "red"
+
+[[strategy]]
+name = "plain_map2"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c)"
+description = "duplicate name"
+applies_when = "y"
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("bad/strategies.toml: strategy[0].families: is not a list"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[0].template: '"), std::string::npos) << m;
+  EXPECT_NE(m.find("nope.cu' cannot be read"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[0].dtypes: 'f16' is not supported"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[0].colour: is not a known field"), std::string::npos) << m;
+  EXPECT_NE(m.find("'plain_map2' is used twice"), std::string::npos) << m;
+}
+
+TEST_F(LibraryFixture, AMissingCommonHeaderSaysWhatAFolderNeeds) {
+  fs::remove(dir.path() / "lib" / "common" / "strategy.cuh");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  EXPECT_EQ(library.error().code, ErrorCode::not_found);
+  EXPECT_NE(library.error().message.find("common/strategy.cuh"), std::string::npos);
+}
+
+TEST_F(LibraryFixture, ApplicabilitySaysWhyNot) {
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto reason = [&](std::string const& name, int arch) {
+    return check_applicability(*library->find(name), task, arch).reason;
+  };
+  EXPECT_TRUE(check_applicability(*library->find("plain_map2"), task, 90).applies);
+  EXPECT_EQ(check_applicability(*library->find("plain_map2"), task, 90).element, DType::f32);
+  EXPECT_EQ(reason("bf16_only", 90), "does not support f32");
+  EXPECT_EQ(reason("needs_hopper", 80), "needs sm_90 or newer, the target is sm_80");
+  EXPECT_TRUE(check_applicability(*library->find("needs_hopper"), task, 90).applies);
+  EXPECT_TRUE(check_applicability(*library->find("needs_hopper"), task, 0).applies) << "0: do not check";
+  EXPECT_EQ(reason("needs_combine", 90), "the task's [strategy_params] does not give 'combine'");
+  EXPECT_EQ(reason("other_contract", 90),
+            "signature: the task's entry has 4 parameters, the strategy's contract 3");
+  EXPECT_EQ(reason("other_family", 90), "serves reduction, not elementwise");
+  TaskSpec no_family = task;
+  no_family.family.clear();
+  EXPECT_EQ(check_applicability(*library->find("plain_map2"), no_family, 90).reason,
+            "the task declares no family");
+}
+
+TEST_F(LibraryFixture, TheElementTypeIsWhateverMakesTheSignatureMatch) {
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto bf16 = task;
+  auto sig = parse_signature(
+      "void add(__nv_bfloat16* c, const __nv_bfloat16* a, const __nv_bfloat16* b, int count)");
+  ASSERT_TRUE(sig) << sig.error().message;
+  bf16.signature = *sig;
+  auto const a = check_applicability(*library->find("bf16_only"), bf16, 90);
+  EXPECT_TRUE(a.applies) << a.reason;
+  EXPECT_EQ(a.element, DType::bf16);
+  auto mixed = task;
+  sig = parse_signature("void add(float* c, const __nv_bfloat16* a, const float* b, int count)");
+  ASSERT_TRUE(sig);
+  mixed.signature = *sig;
+  EXPECT_EQ(check_applicability(*library->find("plain_map2"), mixed, 90).reason,
+            "signature: parameter 2 ('a') is const __nv_bfloat16*, the contract wants const float*");
+}
+
+TEST_F(LibraryFixture, InstantiationSubstitutesEveryPlaceholderAndParses) {
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto text = instantiate_strategy(*library, *library->find("plain_map2"), task, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_EQ(text->find("{{"), std::string::npos) << *text;
+  EXPECT_NE(text->find("// common header\n"), std::string::npos);
+  EXPECT_NE(text->find("__global__ void add(float* c, const float* a, const float* b, int n)"),
+            std::string::npos);
+  EXPECT_NE(text->find("c[i] = a + b;"), std::string::npos);
+  EXPECT_NE(text->find("grid=(ceil_div(count, BLOCK))"), std::string::npos) << "{{ARG3}} is the task's name";
+  auto space = TuningSpace::parse(*text, "plain_map2.cu");
+  ASSERT_TRUE(space) << space.error().message;
+  auto enumeration = space->enumerate(tuning_rules_for(task));
+  ASSERT_TRUE(enumeration) << enumeration.error().message;
+  EXPECT_EQ(enumeration->valid.size(), 2u);
+}
+
+TEST_F(LibraryFixture, UnknownAndUnclosedPlaceholdersNameTheLine) {
+  write_file(dir.path() / "lib" / "maps" / "plain_map2.cu", "// line 1\n  x = {{shape}};\n");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto text = instantiate_strategy(*library, *library->find("plain_map2"), task, 90);
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().message.find("plain_map2.cu:2: unknown placeholder '{{shape}}'"), std::string::npos)
+      << text.error().message;
+  write_file(dir.path() / "lib" / "maps" / "plain_map2.cu", "ok\n{{T\n}}\n");
+  library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library);
+  text = instantiate_strategy(*library, *library->find("plain_map2"), task, 90);
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().message.find("plain_map2.cu:2: '{{' is not closed on its line"), std::string::npos)
+      << text.error().message;
+  text = instantiate_strategy(*library, *library->find("other_family"), task, 90);
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().message.find("does not apply to add: serves reduction"), std::string::npos);
+}
+
+TEST_F(LibraryFixture, IncludeLinesSpliceASharedBodyIntoTheTemplate) {
+  write_file(dir.path() / "lib" / "maps" / "body.cuh", "// shared body\nint shared_{{ENTRY}};\n");
+  write_file(dir.path() / "lib" / "maps" / "plain_map2.cu", "// head\n  // kopt:include body.cuh\n// tail\n");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  EXPECT_EQ(library->find("plain_map2")->template_text,
+            "// head\n// shared body\nint shared_{{ENTRY}};\n// tail\n");
+  auto text = instantiate_strategy(*library, *library->find("plain_map2"), task, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("int shared_add;"), std::string::npos)
+      << "placeholders of the included text are replaced";
+
+  write_file(dir.path() / "lib" / "maps" / "body.cuh", "// kopt:include other.cuh\n");
+  auto nested = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(nested);
+  EXPECT_NE(nested.error().message.find("body.cuh: includes another file"), std::string::npos)
+      << nested.error().message;
+  write_file(dir.path() / "lib" / "maps" / "plain_map2.cu", "// kopt:include missing.cuh\n");
+  auto missing = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("plain_map2.cu:1: kopt:include"), std::string::npos)
+      << missing.error().message;
+}
+
+TEST_F(LibraryFixture, ProfilerSignalsPutTheStrategiesThatAddressThemFirst) {
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto names = [](std::vector<LibraryStrategy const*> const& list) {
+    std::vector<std::string> out;
+    for (auto const* s : list) out.push_back(s->name);
+    return out;
+  };
+  EXPECT_EQ(names(choose_strategies(*library, task, 90)),
+            (std::vector<std::string>{"plain_map2", "needs_hopper"}));
+  EXPECT_EQ(names(choose_strategies(*library, task, 90, {"latency_bound"})),
+            (std::vector<std::string>{"needs_hopper", "plain_map2"}));
+  EXPECT_EQ(names(choose_strategies(*library, task, 80)), (std::vector<std::string>{"plain_map2"}));
+}
+
+TEST_F(LibraryFixture, TheLibraryIsFoundExplicitlyOrThroughTheEnvironment) {
+  auto found = find_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(*found, fs::absolute(dir.path() / "lib"));
+  auto missing = find_strategy_library(dir.path() / "task");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("not a strategy library"), std::string::npos);
+  ::setenv("KOPT_STRATEGIES", (dir.path() / "lib").c_str(), 1);
+  found = find_strategy_library(std::nullopt);
+  ::unsetenv("KOPT_STRATEGIES");
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(*found, fs::absolute(dir.path() / "lib"));
+}
+
+}  // namespace
+}  // namespace kopt
