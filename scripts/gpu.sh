@@ -4,19 +4,22 @@
 # go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
+#                  [--suite-bench]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
 # --kernel-tuner: bench/kernel_tuner/compare.py (extra arguments in KOPT_KT_ARGS).
 # --suites: `kopt task check` of every suites/**/task.toml (reference and vendor baseline on every size case);
 #   a Markdown table in $OUT/suites/table.md.
+# --suite-bench: `kopt calibrate`, then `kopt bench suites/ $KOPT_BENCH_ARGS --out $OUT/suite-bench` (the built-in
+#   proposer on every task; e.g. KOPT_BENCH_ARGS="--filter llm/ --budget 8"); docs/bench.md.
 #
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
 # after `cmake --build build`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
     --spaces) RUN_SPACES=1; shift ;;
     --kernel-tuner) RUN_KT=1; shift ;;
     --suites) RUN_SUITES=1; shift ;;
+    --suite-bench) RUN_SUITE_BENCH=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -155,11 +159,16 @@ fi
 
 if [ $RUN_SUITES = 1 ]; then
   mkdir -p "$OUT_DIR/suites"; : > "$OUT_DIR/suites/exit.txt"
-  for t in $(find suites -name task.toml | sort); do
-    d=$(dirname "$t"); n=$(echo "${d#suites/}" | tr '/' '_')
+  # Several checks at once (KOPT_SUITES_JOBS, default 6): nvcc builds of the reference and baseline dominate.
+  # Times in the table are therefore indicative only (other checks share the GPU); `kopt bench` times alone.
+  check_one() {
+    d=$(dirname "$1"); n=$(echo "${d#suites/}" | tr '/' '_')
     timeout 300 "$KOPT" task check "$d" --seed 1 --json > "$OUT_DIR/suites/$n.json" 2> "$OUT_DIR/suites/$n.log"
     echo "$n $?" >> "$OUT_DIR/suites/exit.txt"
-  done
+  }
+  export -f check_one; export KOPT OUT_DIR
+  find suites -name task.toml | sort | xargs -P "${KOPT_SUITES_JOBS:-6}" -I{} bash -c 'check_one {}'
+  sort -o "$OUT_DIR/suites/exit.txt" "$OUT_DIR/suites/exit.txt"
   add "suite task check" "$(python3 - "$OUT_DIR/suites" <<'PY'
 import json, os, sys
 d = sys.argv[1]
@@ -189,6 +198,15 @@ with open(os.path.join(d, "table.md"), "w") as f:
 print(f"{len(rows)} tasks checked, {len(rows) - len(bad)} clean; problems: " + ("; ".join(bad) if bad else "none"))
 PY
 )"
+fi
+
+if [ $RUN_SUITE_BENCH = 1 ]; then
+  "$KOPT" calibrate > "$OUT_DIR/calibrate.txt" 2>&1
+  # shellcheck disable=SC2086
+  timeout "$STEP_TIMEOUT" "$KOPT" bench suites/ ${KOPT_BENCH_ARGS:-} --store "$OUT_DIR/suite-bench.db" \
+    --out "$OUT_DIR/suite-bench" > "$OUT_DIR/suite-bench.txt" 2> "$OUT_DIR/suite-bench.log"
+  rc=$?
+  add "suite bench (exit $rc)" "$(grep -E '^Geomean|MISSED|\[met\]' "$OUT_DIR/suite-bench.txt" | tr '\n' ';' | cut -c1-400)"
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then

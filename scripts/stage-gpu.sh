@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .carry/bin
-for f in build/bin/kopt build/bin/kopt-worker build/bin/kopt-bench-eval build/bin/kopt-bench-compile build/tests/kopt_gpu_tests; do
+for f in build/bin/kopt build/bin/kopt-worker build/bin/kopt-compile build/bin/kopt-bench-eval build/bin/kopt-bench-compile build/tests/kopt_gpu_tests; do
   [ -x "$f" ] && cp "$f" .carry/bin/
 done
 strip .carry/bin/* 2>/dev/null || true

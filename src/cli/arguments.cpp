@@ -114,6 +114,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
   define_profile_command(app, args);
   define_calibrate_command(app, args);
   define_energy_command(app, args);
+  define_strategies_commands(app, args);
 
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "cli/optimize_arguments.hpp"
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
+#include "cli/strategies_arguments.hpp"
 
 namespace kopt::cli {
 
@@ -68,7 +69,9 @@ enum class Command {
   report,
   profile,
   calibrate,
-  energy
+  energy,
+  strategies,
+  bench
 };
 
 struct CliArguments {
@@ -85,6 +88,8 @@ struct CliArguments {
   ProfileArgs profile;
   CalibrateArgs calibrate;
   EnergyArgs energy;
+  StrategiesArgs strategies;
+  BenchArgs bench;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

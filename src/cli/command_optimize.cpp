@@ -1,4 +1,5 @@
-// `kopt optimize <task-dir> --from kernel.cu [...]` and `kopt optimize --resume RUN_ID`
+// `kopt optimize <task-dir> --from kernel.cu [...]` and `kopt optimize --resume RUN_ID`; without --from,
+// command_optimize_builtin.cpp (the built-in proposer).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -24,21 +25,6 @@ Result<std::string> read_source(std::string const& path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
-}
-
-std::string progress_line(OptimizeProgress const& p) {
-  if (p.phase == "confirm") return fmt::format("confirming {} with the full timing protocol", p.config);
-  std::string line = fmt::format("[{}/{}] {}: {}", p.evaluations, p.budget, p.config, to_string(p.status));
-  if (p.speedup) line += " " + format_ratio(*p.speedup);
-  if (p.score) line += fmt::format(" ({} {})", objective_label(p.objective), format_ratio(*p.score));
-  if (p.best_score) {
-    line += fmt::format("  best {} {} ({})", objective_label(p.objective), format_ratio(*p.best_score),
-                        p.best_config);
-  } else if (p.best_speedup) {
-    line += fmt::format("  best {} ({})", format_ratio(*p.best_speedup), p.best_config);
-  }
-  line += fmt::format("  [{} evaluated, {} from store]", p.evaluated, p.from_store);
-  return line;
 }
 
 nlohmann::json result_json(OptimizeResult const& result) {
@@ -107,6 +93,21 @@ ExitCode outcome_code(OptimizeResult const& result, bool confirm) {
 
 }  // namespace
 
+std::string optimize_progress_line(OptimizeProgress const& p) {
+  if (p.phase == "confirm") return fmt::format("confirming {} with the full timing protocol", p.config);
+  std::string line = fmt::format("[{}/{}] {}: {}", p.evaluations, p.budget, p.config, to_string(p.status));
+  if (p.speedup) line += " " + format_ratio(*p.speedup);
+  if (p.score) line += fmt::format(" ({} {})", objective_label(p.objective), format_ratio(*p.score));
+  if (p.best_score) {
+    line += fmt::format("  best {} {} ({})", objective_label(p.objective), format_ratio(*p.best_score),
+                        p.best_config);
+  } else if (p.best_speedup) {
+    line += fmt::format("  best {} ({})", format_ratio(*p.best_speedup), p.best_config);
+  }
+  line += fmt::format("  [{} evaluated, {} from store]", p.evaluated, p.from_store);
+  return line;
+}
+
 int run_optimize(OptimizeArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
@@ -125,6 +126,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     source = info->source;
     task_dir = info->task_dir.string();
   } else {
+    if (args.from.empty()) return run_optimize_builtin(args, *store, console);
     auto text = read_source(args.from);
     if (!text) return fail(text.error(), ErrorOrigin::input);
     source = std::move(*text);
@@ -148,17 +150,12 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
   }
 
-  EvalOptions eval;
-  eval.tier = TimingTier::screen;
-  eval.seed = options.seed;
-  eval.device = args.device;
-  eval.compile.arch = args.arch;
-  eval.worker_path = worker_path_from_env(std::getenv("KOPT_WORKER"));
-  auto evaluator = KoptCandidateEvaluator::create(eval);
+  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(options.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
 
   OptimizeProgressCallback progress;
-  if (!args.json) progress = [&](OptimizeProgress const& p) { console.err << progress_line(p) << '\n'; };
+  if (!args.json)
+    progress = [&](OptimizeProgress const& p) { console.err << optimize_progress_line(p) << '\n'; };
   auto result = args.resume ? resume(RunId(*args.resume), *task, **evaluator, *store, progress)
                             : optimize(*task, source, options, **evaluator, *store, progress);
   if (!result) return fail(result.error(), ErrorOrigin::environment);

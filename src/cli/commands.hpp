@@ -2,8 +2,14 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "cli/arguments.hpp"
+
+namespace kopt {
+class Store;
+struct OptimizeProgress;
+}  // namespace kopt
 
 namespace kopt::cli {
 
@@ -25,5 +31,11 @@ int run_report(ReportArgs const& args, Console const& console);
 int run_profile(ProfileArgs const& args, Console const& console);
 int run_calibrate(CalibrateArgs const& args, Console const& console);
 int run_energy(EnergyArgs const& args, Console const& console);
+// `kopt optimize TASK` without --from: the built-in proposer (command_optimize_builtin.cpp).
+int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& console);
+// One progress line of a search: "[3/24] BLOCK=128;VEC=4: ok 2.31x  best 2.40x (...)".
+std::string optimize_progress_line(OptimizeProgress const& p);
+int run_strategies(StrategiesArgs const& args, Console const& console);
+int run_bench(BenchArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

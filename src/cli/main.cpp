@@ -27,6 +27,8 @@ int run(int argc, char** argv) {
     case Command::profile: return run_profile(args.profile, console);
     case Command::calibrate: return run_calibrate(args.calibrate, console);
     case Command::energy: return run_energy(args.energy, console);
+    case Command::strategies: return run_strategies(args.strategies, console);
+    case Command::bench: return run_bench(args.bench, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

@@ -17,6 +17,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       "timed (screen tier), recorded in the store, and the best one is confirmed with the full protocol.");
   optimize->footer(
       "Examples:\n"
+      "  kopt optimize suites/llm/row_softmax-f32 --budget 48   # the built-in proposer\n"
       "  kopt optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu\n"
       "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --strategy greedy --seed 7\n"
       "  kopt optimize tasks/softmax --from k.cu --objective energy --budget 30\n"
@@ -27,7 +28,12 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       "Exit code 0 when the best candidate is confirmed ok, 1 when none is, 2 bad input, 3 no GPU.");
   auto& a = args.optimize;
   optimize->add_option("task-dir", a.task_dir, "task folder (or its task.toml)");
-  optimize->add_option("--from", a.from, "candidate source with // kopt:knob annotations");
+  optimize->add_option("--from", a.from,
+                       "candidate source with // kopt:knob annotations (default: the built-in proposer\n"
+                       "tunes the strategy library's kernels for the task's family)");
+  optimize->add_option("--use", a.use,
+                       "built-in proposer: only this strategy (repeatable; kopt strategies TASK)");
+  optimize->add_option("--strategies", a.library, "built-in proposer: the strategy library folder");
   optimize->add_option("--budget", a.budget, "unique configurations to try (default 100)")
       ->check(CLI::PositiveNumber);
   optimize->add_option("--time", a.time_s, "stop searching after this many seconds (default: no limit)")
@@ -83,9 +89,10 @@ Status check_optimize_args(OptimizeArgs const& args) {
   }
   if (args.task_dir.empty())
     return make_error(ErrorCode::invalid_argument, "optimize: expected <task-dir> (or --resume RUN_ID)");
-  if (args.from.empty())
-    return make_error(ErrorCode::invalid_argument,
-                      "optimize: expected --from <kernel.cu>, a candidate with // kopt:knob annotations");
+  if (!args.from.empty() && (!args.use.empty() || !args.library.empty()))
+    return make_error(
+        ErrorCode::invalid_argument,
+        "--use/--strategies choose the built-in proposer's strategies (expected no --from with them)");
   return Ok{};
 }
 

@@ -16,7 +16,9 @@ namespace kopt::cli {
 
 struct OptimizeArgs {
   std::string task_dir;
-  std::string from;  // the candidate with `// kopt:knob` annotations
+  std::string from;  // the candidate with `// kopt:knob` annotations; empty: the built-in proposer
+  std::vector<std::string> use;  // built-in proposer: only these strategies
+  std::string library;           // built-in proposer: --strategies DIR
   std::size_t budget = 100;
   double time_s = 0.0;  // 0: no limit
   std::string strategy = "mcts";
@@ -46,7 +48,7 @@ struct ExportArgs {
 struct CliArguments;
 void define_optimize_commands(CLI::App& app, CliArguments& args);
 
-// A new run needs <task-dir> and --from; --resume takes neither.
+// A new run needs <task-dir>; --resume takes neither it nor --from.
 Status check_optimize_args(OptimizeArgs const& args);
 
 }  // namespace kopt::cli

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <regex>
 
 namespace kopt::cli {
@@ -128,6 +129,25 @@ Status check_output_path(std::filesystem::path const& path) {
 std::filesystem::path worker_path_from_env(char const* value) {
   if (value == nullptr) return {};
   return std::filesystem::path(value);
+}
+
+EvalOptions search_eval_options(std::uint64_t seed, int device, std::string const& arch) {
+  EvalOptions eval;
+  eval.tier = TimingTier::screen;
+  eval.seed = seed;
+  eval.device = device;
+  eval.compile.arch = arch;
+  eval.worker_path = worker_path_from_env(std::getenv("KOPT_WORKER"));
+  return eval;
+}
+
+int arch_number(std::string const& arch) {
+  if (arch.rfind("sm_", 0) != 0) return 0;
+  int value = 0;
+  for (std::size_t i = 3; i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])) != 0; ++i) {
+    value = value * 10 + (arch[i] - '0');
+  }
+  return value;
 }
 
 Result<EvalOptions> eval_options_from(EvalArgs const& args, std::filesystem::path const& worker_path) {

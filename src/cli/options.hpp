@@ -33,6 +33,11 @@ Status check_output_path(std::filesystem::path const& path);
 // The worker path from $KOPT_WORKER (empty/unset: the default next to kopt).
 std::filesystem::path worker_path_from_env(char const* value);
 
+// The screen-tier evaluator options of a search (`kopt optimize`, `kopt bench`): worker from $KOPT_WORKER.
+EvalOptions search_eval_options(std::uint64_t seed, int device, std::string const& arch);
+// "sm_90a" -> 90, "" -> 0 (unknown); for the strategy library's min_arch.
+int arch_number(std::string const& arch);
+
 Result<EvalOptions> eval_options_from(EvalArgs const& args, std::filesystem::path const& worker_path);
 Result<EvalOptions> task_check_options_from(TaskCheckArgs const& args,
                                             std::filesystem::path const& worker_path);

@@ -157,9 +157,16 @@ TEST(OptimizeArguments, ResumeExcludesTaskAndSource) {
   auto status = cli::check_optimize_args(neither.arguments->optimize);
   ASSERT_FALSE(status);
   EXPECT_NE(status.error().message.find("<task-dir>"), std::string::npos);
-  auto no_source = parse({"optimize", "t"});
-  ASSERT_TRUE(no_source.arguments);
-  EXPECT_FALSE(cli::check_optimize_args(no_source.arguments->optimize));
+  // Without --from the built-in proposer tunes the strategy library's kernels (docs/strategies.md).
+  auto builtin = parse({"optimize", "t", "--use", "vectorized_map1", "--strategies", "lib"});
+  ASSERT_TRUE(builtin.arguments);
+  EXPECT_TRUE(cli::check_optimize_args(builtin.arguments->optimize));
+  EXPECT_EQ(builtin.arguments->optimize.use, std::vector<std::string>{"vectorized_map1"});
+  auto mixed = parse({"optimize", "t", "--from", "k.cu", "--use", "vectorized_map1"});
+  ASSERT_TRUE(mixed.arguments);
+  status = cli::check_optimize_args(mixed.arguments->optimize);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.error().message.find("expected no --from"), std::string::npos);
 }
 
 TEST(OptimizeArguments, RunsAndExport) {

@@ -1,0 +1,143 @@
+// `kopt bench SUITE...`: every task of a suite tuned by the built-in proposer and confirmed against the
+// reference and the vendor baseline; a table, geomeans, the goals, and bench.json/.md/.svg (docs/bench.md).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "cli/error_output.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "cli/terminal.hpp"
+#include "kopt/store.hpp"
+#include "kopt/suite_bench.hpp"
+
+namespace kopt::cli {
+namespace {
+
+Status write_file(std::filesystem::path const& path, std::string const& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) return make_error(ErrorCode::io_error, "--out: cannot write " + path.string());
+  return Ok{};
+}
+
+Status write_outputs(std::string const& out_dir, BenchSummary const& s) {
+  if (out_dir.empty()) return Ok{};
+  std::filesystem::path const out(out_dir);
+  for (auto const& [name, text] :
+       {std::pair{"bench.json", bench_to_json(s).dump(2) + "\n"},
+        std::pair{"bench.md", render_bench_markdown(s)}, std::pair{"bench.svg", render_bench_svg(s)}}) {
+    if (auto status = write_file(out / name, text); !status) return status;
+  }
+  return Ok{};
+}
+
+int run_bench_merge(BenchArgs const& args, Console const& console) {
+  auto fail = [&](Error const& error) {
+    return report_error(error, exit_code_for(error.code, ErrorOrigin::input), args.json, console.out,
+                        console.err);
+  };
+  if (!args.roots.empty())
+    return fail(make_error(ErrorCode::invalid_argument, "--merge: expected no suite folder"));
+  std::vector<BenchSummary> parts;
+  for (auto const& file : args.merge) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return fail(make_error(ErrorCode::not_found, "--merge '" + file + "': cannot read the file"));
+    auto json = nlohmann::json::parse(in, nullptr, false);
+    if (json.is_discarded())
+      return fail(make_error(ErrorCode::invalid_spec, "--merge '" + file + "': not JSON"));
+    auto part = bench_from_json(json, file);
+    if (!part) return fail(part.error());
+    parts.push_back(std::move(*part));
+  }
+  auto const merged = merge_benches(parts);
+  if (!args.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.out_dir, ec);
+    if (auto status = write_outputs(args.out_dir, merged); !status) return fail(status.error());
+  }
+  console.out << (args.json ? bench_to_json(merged).dump(2) + "\n" : render_bench_text(merged));
+  return 0;
+}
+
+}  // namespace
+
+int run_bench(BenchArgs const& args, Console const& console) {
+  auto fail = [&](Error const& error, ErrorOrigin origin) {
+    return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
+  };
+  if (!args.merge.empty()) return run_bench_merge(args, console);
+  if (args.roots.empty()) {
+    return fail(make_error(ErrorCode::invalid_argument,
+                           "bench: expected a suite folder (e.g. suites/) or --merge FILES"),
+                ErrorOrigin::input);
+  }
+  std::vector<std::filesystem::path> roots(args.roots.begin(), args.roots.end());
+  auto tasks = discover_suite_tasks(roots, args.filters);
+  if (!tasks) return fail(tasks.error(), ErrorOrigin::input);
+  if (tasks->empty()) {
+    return fail(make_error(ErrorCode::not_found, "no task.toml under the given folders matches the filters"),
+                ErrorOrigin::input);
+  }
+  if (!args.arch.empty()) {
+    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
+  }
+  if (!args.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.out_dir, ec);
+    if (ec)
+      return fail(make_error(ErrorCode::io_error, "--out '" + args.out_dir + "': " + ec.message()),
+                  ErrorOrigin::input);
+  }
+  auto root = find_strategy_library(
+      args.library.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.library));
+  if (!root) return fail(root.error(), ErrorOrigin::input);
+  auto library = load_strategy_library(*root);
+  if (!library) return fail(library.error(), ErrorOrigin::input);
+  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
+  if (!store) return fail(store.error(), ErrorOrigin::input);
+
+  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
+  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+
+  BenchOptions options;
+  options.search = !args.no_search;
+  options.propose.budget = args.budget;
+  options.propose.max_wall_seconds = args.time_per_task_s;
+  options.propose.search = args.search;
+  options.propose.seed = args.seed;
+  options.propose.only = args.use;
+  options.propose.arch_sm = arch_number((*evaluator)->target().arch);
+
+  ProgressPrinter printer(console.err, progress_style_for(args.json, is_terminal(stderr)),
+                          terminal_width(stderr));
+  // The files are rewritten after every task, so an interrupted bench leaves the tasks it finished.
+  auto summary = run_suite_bench(*tasks, *library, options, **evaluator, *store, [&](BenchProgress const& p) {
+    if (p.partial != nullptr) {
+      (void)write_outputs(args.out_dir, *p.partial);
+      return;
+    }
+    printer.update(EvalProgress{p.task_index - 1, p.task_count, p.task + ": " + p.message});
+  });
+  printer.finish();
+  if (!summary) return fail(summary.error(), ErrorOrigin::environment);
+
+  if (auto status = write_outputs(args.out_dir, *summary); !status)
+    return fail(status.error(), ErrorOrigin::input);
+  if (args.json) {
+    console.out << bench_to_json(*summary).dump(2) << '\n';
+  } else {
+    console.out << render_bench_text(*summary);
+    if (!args.out_dir.empty())
+      console.out << fmt::format("\nwrote {0}/bench.json, {0}/bench.md, {0}/bench.svg\n", args.out_dir);
+  }
+  bool const all_ok = std::all_of(summary->rows.begin(), summary->rows.end(), [](BenchRow const& r) {
+    return r.status == "ok" || r.status == "no_strategy";
+  });
+  return to_int(all_ok ? ExitCode::success : ExitCode::rejected);
+}
+
+}  // namespace kopt::cli

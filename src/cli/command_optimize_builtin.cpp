@@ -1,0 +1,133 @@
+// `kopt optimize TASK` without --from: the built-in proposer tunes the strategy library's kernels that apply
+// to the task (docs/strategies.md, "Choosing and tuning").
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "cli/error_output.hpp"
+#include "cli/options.hpp"
+#include "kopt/inputs.hpp"
+#include "kopt/propose.hpp"
+#include "kopt/report.hpp"
+#include "kopt/store.hpp"
+
+namespace kopt::cli {
+namespace {
+
+nlohmann::json propose_json(ProposeResult const& result) {
+  auto const optional = [](std::optional<double> v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json runs = nlohmann::json::array();
+  for (auto const& r : result.runs) {
+    runs.push_back({{"strategy", r.strategy},
+                    {"phase", r.phase},
+                    {"run", r.result.run.value()},
+                    {"points", r.result.points},
+                    {"stop_reason", r.result.stop_reason},
+                    {"best_config", r.result.incumbent_config},
+                    {"screen_speedup", optional(r.result.incumbent_screen_speedup)}});
+  }
+  nlohmann::json json = {{"schema", "kopt.propose/1"},
+                         {"runs", runs},
+                         {"skipped", result.skipped},
+                         {"elapsed_seconds", result.elapsed_seconds},
+                         {"best", nullptr}};
+  if (result.best_strategy) {
+    json["best"] = {
+        {"strategy", *result.best_strategy},
+        {"run", result.best_run ? nlohmann::json(result.best_run->value()) : nlohmann::json(nullptr)},
+        {"screen_speedup", optional(result.best_screen_speedup)},
+        {"screen_score", optional(result.best_screen_score)},
+        {"confirmed_status", result.confirmed
+                                 ? nlohmann::json(std::string(to_string(result.confirmed->status)))
+                                 : nlohmann::json(nullptr)},
+        {"confirmed_speedup",
+         result.confirmed ? optional(result.confirmed->geomean_speedup) : nlohmann::json(nullptr)},
+        {"confirmed_score", optional(result.confirmed_score)}};
+  }
+  return json;
+}
+
+std::string propose_text(ProposeResult const& result) {
+  std::string text;
+  for (auto const& r : result.runs) {
+    text += fmt::format(
+        "{:<8} {:<32} run {:>4}: {:>3} configurations, best {} ({})\n", r.phase, r.strategy,
+        r.result.run.value(), r.result.points,
+        r.result.incumbent_screen_speedup ? format_ratio(*r.result.incumbent_screen_speedup) : "-",
+        r.result.incumbent_config.empty() ? "none verified" : r.result.incumbent_config);
+  }
+  if (!result.best_strategy) return text + "no strategy produced a verified candidate\n";
+  text += fmt::format("best strategy: {} ({} on the screen tier)\n", *result.best_strategy,
+                      result.best_screen_speedup ? format_ratio(*result.best_screen_speedup) : "-");
+  if (result.confirmed) text += "confirmed: " + candidate_verdict(*result.confirmed) + "\n";
+  if (result.best_run)
+    text += fmt::format("export it with: kopt export {} -o best.cu\n", result.best_run->value());
+  return text;
+}
+
+}  // namespace
+
+int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& console) {
+  auto fail = [&](Error const& error, ErrorOrigin origin) {
+    return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
+  };
+  auto task = load_task(args.task_dir);
+  if (!task) return fail(task.error(), ErrorOrigin::input);
+  if (auto generators = validate_generators(*task); !generators)
+    return fail(generators.error(), ErrorOrigin::input);
+  if (!args.arch.empty()) {
+    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
+  }
+  auto root = find_strategy_library(
+      args.library.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.library));
+  if (!root) return fail(root.error(), ErrorOrigin::input);
+  auto library = load_strategy_library(*root);
+  if (!library) return fail(library.error(), ErrorOrigin::input);
+
+  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
+  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+
+  ProposeOptions options;
+  options.budget = args.budget;
+  options.max_wall_seconds = args.time_s;
+  options.search = args.strategy;
+  options.seed = args.seed;
+  options.only = args.use;
+  options.flags = args.flags;
+  options.arch_sm = arch_number((*evaluator)->target().arch);
+  options.confirm = !args.no_confirm;
+  options.search_memory = !args.no_memory;
+  options.objective = optimize_objective_from_string(args.objective).value_or(OptimizeObjective::runtime);
+
+  ProposeProgressCallback progress;
+  if (!args.json) {
+    progress = [&](ProposeProgress const& p) {
+      console.err << fmt::format("[{} {}/{} {}] ", p.phase, p.strategy_index, p.strategy_count, p.strategy)
+                  << optimize_progress_line(p.search) << '\n';
+    };
+  }
+  auto result = propose_and_tune(*library, *task, options, **evaluator, store, progress);
+  if (!result) {
+    auto const origin = result.error().code == ErrorCode::not_found ||
+                                result.error().code == ErrorCode::invalid_argument ||
+                                result.error().code == ErrorCode::invalid_spec
+                            ? ErrorOrigin::input
+                            : ErrorOrigin::environment;
+    return fail(result.error(), origin);
+  }
+  if (args.json) {
+    console.out << propose_json(*result).dump(2) << '\n';
+  } else {
+    console.out << propose_text(*result);
+  }
+  bool const verified =
+      result->best_strategy &&
+      (!options.confirm || (result->confirmed && result->confirmed->status == CandidateStatus::ok));
+  return to_int(verified ? ExitCode::success : ExitCode::rejected);
+}
+
+}  // namespace kopt::cli

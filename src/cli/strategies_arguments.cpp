@@ -1,0 +1,82 @@
+#include "cli/strategies_arguments.hpp"
+
+// GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+
+#include "cli/arguments.hpp"
+
+namespace kopt::cli {
+
+void define_strategies_commands(CLI::App& app, CliArguments& args) {
+  auto* strategies = app.add_subcommand(
+      "strategies",
+      "The built-in strategy library (strategies/): what each strategy does, the families it serves,\n"
+      "and, for a task, which ones apply and why the others do not. --instantiate writes a strategy made\n"
+      "concrete for the task: a tunable candidate for `kopt optimize --from` or `kopt eval`.");
+  strategies->footer(
+      "Examples:\n"
+      "  kopt strategies                                   # the whole library\n"
+      "  kopt strategies suites/llm/row_softmax-f32        # what applies to this task\n"
+      "  kopt strategies --show warp_per_row_softmax\n"
+      "  kopt strategies suites/llm/relu-bf16 --instantiate vectorized_map1 -o relu.cu\n\n"
+      "The library is found with --strategies DIR, else $KOPT_STRATEGIES, else a strategies/ folder next\n"
+      "to or above the kopt executable. docs/strategies.md describes the format.\n"
+      "Exit code 0, 2 bad input (unknown task or strategy, library errors).");
+  auto& s = args.strategies;
+  strategies->add_option("task-dir", s.task_dir, "task folder (or its task.toml): show what applies to it");
+  strategies->add_option("--show", s.show, "print one strategy: description, conditions, template");
+  strategies->add_option("--instantiate", s.instantiate, "write strategy NAME instantiated for the task");
+  strategies->add_option("-o,--out", s.out, "file for --instantiate (default: standard output)");
+  strategies->add_option("--strategies", s.library, "the strategy library folder");
+  strategies->add_option("--arch", s.arch, "target architecture for min_arch checks, e.g. sm_90");
+  strategies->add_flag("--json", s.json, "print a kopt.strategies/1 JSON document");
+  strategies->callback([&args] { args.command = Command::strategies; });
+
+  auto* bench = app.add_subcommand(
+      "bench",
+      "Run a benchmark suite end to end: for every task, the built-in proposer tunes the strategies that\n"
+      "apply (screen tier), the best is confirmed with the full timing protocol against the reference and\n"
+      "the vendor baseline, and a table shows per task and size: status, times, speedup over the\n"
+      "reference, ratio to the vendor library and % of speed of light, with geomeans per scenario and\n"
+      "overall and issue #5's goals checked. Every run is stored like any optimize run.");
+  bench->footer(
+      "Examples:\n"
+      "  kopt bench suites/                                 # the whole suite\n"
+      "  kopt bench suites/ --filter llm/ --filter gemv      # tasks whose id contains either text\n"
+      "  kopt bench suites/ --budget 48 --out bench-out      # writes bench.json, bench.md, bench.svg\n"
+      "  kopt bench suites/ --no-search                      # reference and vendor baseline only\n"
+      "  kopt bench --merge a/bench.json b/bench.json --out all   # parts run on two GPUs, as one\n\n"
+      "Progress goes to stderr, one line per task. Exit code 0 when every task's best kernel verified,\n"
+      "1 when some did not, 2 bad input, 3 no GPU. docs/bench.md explains the columns and the goals.");
+  auto& b = args.bench;
+  bench->add_option("suite", b.roots, "suite folders (e.g. suites/) or task folders");
+  bench->add_option("--filter", b.filters, "keep tasks whose id (scenario/task-dtype) contains this text");
+  bench
+      ->add_option("--budget", b.budget,
+                   "unique configurations per task over all its strategies (default 24)")
+      ->check(CLI::PositiveNumber);
+  bench
+      ->add_option("--time-per-task", b.time_per_task_s,
+                   "search time limit per task in seconds (default none)")
+      ->check(CLI::NonNegativeNumber);
+  bench->add_option("--search", b.search, "search strategy of each tuning run (default mcts)")
+      ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
+  bench->add_option("--seed", b.seed, "search seed (default 1)");
+  bench->add_option("--use", b.use, "only these strategies (repeatable)");
+  bench->add_option("--store", b.store, "SQLite store (default .kopt/kopt.db)");
+  bench->add_option("--out", b.out_dir, "folder for bench.json, bench.md and bench.svg");
+  bench->add_option("--strategies", b.library, "the strategy library folder");
+  bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
+  bench->add_option("--device", b.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
+  bench->add_option("--merge", b.merge,
+                    "combine these bench.json files (parts of a suite run separately) into one table\n"
+                    "instead of running anything; a task in several files keeps its last rows");
+  bench->add_flag("--json", b.json, "print the kopt.bench/1 JSON document instead of the table");
+  bench->callback([&args] { args.command = Command::bench; });
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,46 @@
+// The command lines of `kopt strategies [TASK] [--show NAME | --instantiate NAME -o FILE] [--json]` and
+// `kopt bench SUITE... [--filter TEXT] [--budget N] ...` (registered by arguments.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace kopt::cli {
+
+struct StrategiesArgs {
+  std::string task_dir;     // empty: list the whole library
+  std::string show;         // print one strategy in full
+  std::string instantiate;  // write the strategy instantiated for the task
+  std::string out;          // where --instantiate writes (default: stdout)
+  std::string library;      // --strategies DIR
+  std::string arch;         // for min_arch (default: no check)
+  bool json = false;
+};
+
+struct BenchArgs {
+  std::vector<std::string> roots;  // suite folders or task folders
+  std::vector<std::string> filters;
+  std::size_t budget = 24;  // unique configurations per task
+  double time_per_task_s = 0.0;
+  std::string search = "mcts";
+  std::uint64_t seed = 1;
+  std::string store;
+  std::string out_dir;  // bench.json, bench.md, bench.svg
+  std::string library;
+  std::string arch;
+  std::vector<std::string> use;
+  std::vector<std::string> merge;  // kopt.bench/1 files to combine instead of running
+  bool no_search = false;
+  bool json = false;
+  int device = 0;
+};
+
+struct CliArguments;
+void define_strategies_commands(CLI::App& app, CliArguments& args);
+
+}  // namespace kopt::cli

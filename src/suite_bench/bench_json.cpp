@@ -1,0 +1,119 @@
+// The kopt.bench/1 document: every row, the geomeans and the goals.
+#include <algorithm>
+#include <set>
+
+#include "kopt/suite_bench.hpp"
+
+namespace kopt {
+namespace {
+
+nlohmann::json optional(std::optional<double> v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+nlohmann::json bench_to_json(BenchSummary const& summary) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto const& r : summary.rows) {
+    rows.push_back({{"task", r.task},
+                    {"scenario", r.scenario},
+                    {"family", r.family},
+                    {"size", r.size},
+                    {"status", r.status},
+                    {"strategy", r.strategy},
+                    {"run", r.run ? nlohmann::json(*r.run) : nlohmann::json(nullptr)},
+                    {"reference_us", optional(r.reference_us)},
+                    {"best_us", optional(r.best_us)},
+                    {"best_spread", optional(r.best_spread)},
+                    {"baseline_us", optional(r.baseline_us)},
+                    {"speedup", optional(r.speedup)},
+                    {"vs_vendor", optional(r.vs_vendor)},
+                    {"pct_of_sol", optional(r.pct_of_sol)},
+                    {"achieved_gbps", optional(r.achieved_gbps)},
+                    {"memory_bound", r.memory_bound},
+                    {"largest", r.largest},
+                    {"note", r.note}});
+  }
+  nlohmann::json geomeans = nlohmann::json::object();
+  for (auto const& [scenario, value] : summary.geomean_by_scenario) geomeans[scenario] = value;
+  nlohmann::json goals = nlohmann::json::array();
+  for (auto const& g : summary.goals)
+    goals.push_back({{"goal", g.name}, {"met", g.met}, {"detail", g.detail}});
+  return {{"schema", "kopt.bench/1"},
+          {"device", summary.device},
+          {"started_at", summary.started_at},
+          {"elapsed_seconds", summary.elapsed_seconds},
+          {"rows", rows},
+          {"geomean_speedup_by_scenario", geomeans},
+          {"geomean_speedup", optional(summary.geomean_overall)},
+          {"goals", goals}};
+}
+
+Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string const& origin) {
+  auto const bad = [&](std::string const& field, std::string const& expected) {
+    return make_error(ErrorCode::invalid_spec, origin + ": " + field + ": expected " + expected);
+  };
+  if (!json.is_object() || json.value("schema", "") != "kopt.bench/1")
+    return bad("schema", "\"kopt.bench/1\"");
+  if (!json.contains("rows") || !json["rows"].is_array()) return bad("rows", "an array");
+  BenchSummary summary;
+  summary.device = json.value("device", "");
+  summary.started_at = json.value("started_at", "");
+  summary.elapsed_seconds = json.value("elapsed_seconds", 0.0);
+  auto const number = [](nlohmann::json const& row, char const* key) -> std::optional<double> {
+    if (!row.contains(key) || !row[key].is_number()) return std::nullopt;
+    return row[key].get<double>();
+  };
+  std::size_t index = 0;
+  for (auto const& row : json["rows"]) {
+    if (!row.is_object() || !row.contains("task") || !row["task"].is_string() || !row.contains("status")) {
+      return bad("rows[" + std::to_string(index) + "]", "an object with task and status");
+    }
+    BenchRow r;
+    r.task = row.value("task", "");
+    r.scenario = row.value("scenario", "");
+    r.family = row.value("family", "");
+    r.size = row.value("size", "");
+    r.status = row.value("status", "");
+    r.strategy = row.value("strategy", "");
+    if (row.contains("run") && row["run"].is_number_integer()) r.run = row["run"].get<std::int64_t>();
+    r.reference_us = number(row, "reference_us");
+    r.best_us = number(row, "best_us");
+    r.best_spread = number(row, "best_spread");
+    r.baseline_us = number(row, "baseline_us");
+    r.speedup = number(row, "speedup");
+    r.vs_vendor = number(row, "vs_vendor");
+    r.pct_of_sol = number(row, "pct_of_sol");
+    r.achieved_gbps = number(row, "achieved_gbps");
+    r.memory_bound = row.value("memory_bound", false);
+    r.largest = row.value("largest", false);
+    r.note = row.value("note", "");
+    summary.rows.push_back(std::move(r));
+    ++index;
+  }
+  summarise_bench(summary);
+  return summary;
+}
+
+BenchSummary merge_benches(std::vector<BenchSummary> const& parts) {
+  BenchSummary merged;
+  for (auto const& part : parts) {
+    // A task run again in a later part (a re-run after a fix) replaces its earlier rows.
+    std::set<std::string, std::less<>> tasks;
+    for (auto const& row : part.rows) tasks.insert(row.task);
+    std::erase_if(merged.rows, [&](BenchRow const& row) { return tasks.contains(row.task); });
+    merged.rows.insert(merged.rows.end(), part.rows.begin(), part.rows.end());
+    if (merged.device.find(part.device) == std::string::npos) {
+      merged.device += (merged.device.empty() ? "" : ", ") + part.device;
+    }
+    merged.started_at += (merged.started_at.empty() ? "" : ", ") + part.started_at;
+    merged.elapsed_seconds += part.elapsed_seconds;
+  }
+  std::stable_sort(merged.rows.begin(), merged.rows.end(),
+                   [](BenchRow const& a, BenchRow const& b) { return a.task < b.task; });
+  summarise_bench(merged);
+  return merged;
+}
+
+}  // namespace kopt

@@ -1,0 +1,49 @@
+// Finding the tasks of a suite: every folder with a task.toml under the given roots.
+#include <algorithm>
+
+#include "kopt/suite_bench.hpp"
+
+namespace kopt {
+
+Result<std::vector<SuiteTask>> discover_suite_tasks(std::vector<std::filesystem::path> const& roots,
+                                                    std::vector<std::string> const& filters) {
+  namespace fs = std::filesystem;
+  std::vector<SuiteTask> tasks;
+  for (auto const& root : roots) {
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) {
+      return make_error(ErrorCode::not_found,
+                        root.string() + ": not a folder; expected a suite (e.g. suites/) or a task folder");
+    }
+    auto const add = [&](fs::path const& dir) {
+      SuiteTask t;
+      t.dir = fs::absolute(dir);
+      auto relative = fs::relative(dir, root, ec).generic_string();
+      if (relative.empty() || relative == ".") relative = fs::absolute(root).filename().string();
+      t.id = relative;
+      auto const slash = relative.find('/');
+      t.scenario =
+          slash == std::string::npos ? fs::absolute(root).filename().string() : relative.substr(0, slash);
+      tasks.push_back(std::move(t));
+    };
+    if (fs::exists(root / "task.toml")) {
+      add(root);
+      continue;
+    }
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->path().filename() == "task.toml") add(it->path().parent_path());
+    }
+    if (ec) return make_error(ErrorCode::io_error, root.string() + ": " + ec.message());
+  }
+  if (!filters.empty()) {
+    std::erase_if(tasks, [&](SuiteTask const& t) {
+      return std::none_of(filters.begin(), filters.end(),
+                          [&](std::string const& f) { return t.id.find(f) != std::string::npos; });
+    });
+  }
+  std::sort(tasks.begin(), tasks.end(), [](SuiteTask const& a, SuiteTask const& b) { return a.id < b.id; });
+  return tasks;
+}
+
+}  // namespace kopt

@@ -1,0 +1,179 @@
+// `kopt bench`'s loop: each task tuned by the built-in proposer and its confirmed best turned into rows;
+// a task no strategy applies to gets its reference timed as the candidate (speedup 1 by definition).
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "kopt/suite_bench.hpp"
+
+namespace kopt {
+namespace {
+
+std::string utc_now() {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+}
+
+bool is_memory_bound(SizeResult const& size, DeviceCeilings const& ceilings) {
+  if (!size.bytes || ceilings.dram_bytes_per_s <= 0.0) return false;
+  double const memory_s = *size.bytes / ceilings.dram_bytes_per_s;
+  double const compute_s =
+      size.flops && ceilings.fp32_flops_per_s > 0.0 ? *size.flops / ceilings.fp32_flops_per_s : 0.0;
+  return memory_s >= compute_s;
+}
+
+// What a task's row reports as kopt's kernel.
+enum class RowSource {
+  candidate,       // the confirmed best of the proposer
+  reference_kept,  // the best was slower than the reference overall, so kopt keeps the reference
+  reference_only   // no strategy applies (or --no-search): the reference alone
+};
+
+void add_rows(BenchSummary& summary, SuiteTask const& task, TaskSpec const& spec,
+              CandidateReport const& report, std::string const& strategy, std::optional<std::int64_t> run,
+              DeviceCeilings const& ceilings, RowSource source) {
+  std::vector<SizeResult const*> timed;
+  for (auto const& s : report.sizes) {
+    if (!s.verify_only) timed.push_back(&s);
+  }
+  for (auto const* s : timed) {
+    BenchRow row;
+    row.task = task.id;
+    row.scenario = task.scenario;
+    row.family = spec.family;
+    row.size = s->size;
+    row.status = source == RowSource::reference_only ? "no_strategy" : std::string(to_string(report.status));
+    row.strategy = source == RowSource::reference_kept ? "reference kept" : strategy;
+    row.run = run;
+    if (s->reference) row.reference_us = s->reference->us.median;
+    if (s->baseline) row.baseline_us = s->baseline->us.median;
+    if (source == RowSource::reference_kept && s->reference) {
+      // kopt's answer is the reference itself: speedup 1 by definition, its own vendor ratio and % of SOL.
+      row.best_us = row.reference_us;
+      row.best_spread = s->reference->us.relative_spread();
+      row.speedup = 1.0;
+      if (row.baseline_us) row.vs_vendor = *row.baseline_us / *row.reference_us;
+      if (s->sol_us > 0.0) row.pct_of_sol = s->sol_us / *row.reference_us * 100.0;
+      if (s->bytes) row.achieved_gbps = *s->bytes / *row.reference_us / 1e3;
+      row.note = fmt::format("the best strategy ({}) measured {:.2f}x on this size; the reference is kept",
+                             strategy, s->speedup.value_or(0.0));
+    } else if (s->candidate && report.status == CandidateStatus::ok) {
+      row.best_us = s->candidate->us.median;
+      row.best_spread = s->candidate->us.relative_spread();
+      row.speedup = s->speedup;
+      row.vs_vendor = s->vs_baseline;
+      row.pct_of_sol = s->pct_of_sol;
+      row.achieved_gbps = s->achieved_gbps;
+    }
+    row.memory_bound = is_memory_bound(*s, ceilings);
+    row.largest = s == timed.back();
+    if (report.status != CandidateStatus::ok) row.note = report.message;
+    summary.rows.push_back(std::move(row));
+  }
+}
+
+void add_error_row(BenchSummary& summary, SuiteTask const& task, std::string family,
+                   std::string const& message) {
+  BenchRow row;
+  row.task = task.id;
+  row.scenario = task.scenario;
+  row.family = std::move(family);
+  row.size = "-";
+  row.status = "error";
+  row.largest = true;
+  row.note = message;
+  summary.rows.push_back(std::move(row));
+}
+
+std::optional<std::string> read_text(std::filesystem::path const& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, StrategyLibrary const& library,
+                                     BenchOptions const& options, CandidateEvaluator& evaluator, Store& store,
+                                     std::function<void(BenchProgress const&)> const& progress) {
+  auto const start = std::chrono::steady_clock::now();
+  BenchSummary summary;
+  summary.started_at = utc_now();
+  auto const target = evaluator.target();
+  summary.device = target.device_name;
+  std::size_t index = 0;
+  for (auto const& task : tasks) {
+    ++index;
+    auto const say = [&](std::string message) {
+      if (progress) progress(BenchProgress{index, tasks.size(), task.id, std::move(message), nullptr});
+    };
+    // After the task (whatever its outcome): the rows so far, for a caller that writes them as it goes.
+    struct Finished {
+      std::function<void()> call;
+      ~Finished() { call(); }
+    } finished{[&] {
+      if (!progress) return;
+      summarise_bench(summary);
+      summary.elapsed_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress(BenchProgress{index, tasks.size(), task.id, "done", &summary});
+    }};
+    auto spec = load_task(task.dir);
+    if (!spec) {
+      add_error_row(summary, task, "", spec.error().message);
+      say("error: " + spec.error().message);
+      continue;
+    }
+    bool const has_strategy = !choose_strategies(library, *spec, options.propose.arch_sm).empty();
+    if (options.search && has_strategy) {
+      say("tuning");
+      auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
+      if (!outcome) {
+        add_error_row(summary, task, spec->family, outcome.error().message);
+        say("error: " + outcome.error().message);
+        continue;
+      }
+      if (!outcome->confirmed) {
+        add_error_row(summary, task, spec->family, "no strategy produced a verified candidate");
+        say("no verified candidate");
+        continue;
+      }
+      auto const& confirmed = *outcome->confirmed;
+      bool const slower = confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
+                          *confirmed.geomean_speedup < 1.0;
+      add_rows(summary, task, *spec, confirmed, outcome->best_strategy.value_or(""),
+               outcome->best_run ? std::optional<std::int64_t>(outcome->best_run->value()) : std::nullopt,
+               target.ceilings, slower ? RowSource::reference_kept : RowSource::candidate);
+      say(fmt::format("best {} ({})", to_string(outcome->confirmed->status),
+                      outcome->best_strategy.value_or("-")));
+      continue;
+    }
+    // No strategy (or --no-search): the reference itself, timed on the confirm tier with the baseline.
+    say(has_strategy ? "reference and baseline" : "no strategy applies: reference and baseline");
+    auto text = read_text(spec->reference.path);
+    if (!text) {
+      add_error_row(summary, task, spec->family, "cannot read " + spec->reference.path.string());
+      continue;
+    }
+    CandidateInput reference;
+    reference.name = "reference";
+    reference.source = std::move(*text);
+    reference.mode = CandidateMode::launcher;
+    auto report = evaluator.evaluate_one(*spec, reference, TimingTier::confirm);
+    if (!report) {
+      add_error_row(summary, task, spec->family, report.error().message);
+      continue;
+    }
+    add_rows(summary, task, *spec, *report, "", std::nullopt, target.ceilings, RowSource::reference_only);
+  }
+  summarise_bench(summary);
+  summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace kopt

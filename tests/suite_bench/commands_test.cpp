@@ -1,0 +1,126 @@
+// `kopt strategies` and `kopt bench --merge` end to end: the built kopt executable on the real strategy
+// library and suite (no GPU needed), and the argument errors of `kopt bench` and `kopt optimize`.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "kopt/suite_bench.hpp"
+#include "kopt/tuning.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(fs::path const& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+struct KoptCommand : ::testing::Test {
+  void SetUp() override {
+    kopt = fs::path(KOPT_BINARY_DIR) / "bin" / "kopt";
+    if (!fs::exists(kopt)) GTEST_SKIP() << "build the kopt executable first (" << kopt << ")";
+  }
+  Outcome run(std::string const& arguments) {
+    auto const out = dir.path() / "stdout";
+    auto const err = dir.path() / "stderr";
+    std::string const command = "cd " + std::string(KOPT_SOURCE_DIR) + " && " + kopt.string() + " " +
+                                arguments + " >" + out.string() + " 2>" + err.string();
+    int const status = std::system(command.c_str());
+    return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+  }
+  test::TempDir dir;
+  fs::path kopt;
+};
+
+TEST_F(KoptCommand, StrategiesListsTheLibraryAndWhatAppliesToATask) {
+  auto all = run("strategies");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("strategies in "), std::string::npos);
+  EXPECT_NE(all.out.find("vectorized_map1"), std::string::npos);
+  auto relu = run("strategies suites/llm/relu-bf16");
+  ASSERT_EQ(relu.exit_code, 0) << relu.err;
+  EXPECT_NE(relu.out.find("relu-bf16 (family activation): 2 of"), std::string::npos) << relu.out;
+  EXPECT_NE(relu.out.find("+ vectorized_map1"), std::string::npos);
+  auto json = run("strategies suites/llm/relu-bf16 --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto const document = nlohmann::json::parse(json.out);
+  EXPECT_EQ(document["schema"], "kopt.strategies/1");
+  EXPECT_EQ(document["task"], "relu-bf16");
+}
+
+TEST_F(KoptCommand, InstantiateWritesATunableCandidate) {
+  auto const file = dir.path() / "relu.cu";
+  auto result = run("strategies suites/llm/relu-bf16 --instantiate vectorized_map1 -o " + file.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto const text = read_text(file);
+  EXPECT_NE(text.find("__nv_bfloat16"), std::string::npos);
+  EXPECT_EQ(text.find("{{"), std::string::npos);
+  auto space = TuningSpace::parse(text, "relu.cu");
+  ASSERT_TRUE(space) << space.error().message;
+  EXPECT_FALSE(space->empty());
+  EXPECT_NE(result.err.find("kopt optimize suites/llm/relu-bf16 --from"), std::string::npos) << result.err;
+}
+
+TEST_F(KoptCommand, UnknownStrategiesAndMisusedOptionsAreUsageErrors) {
+  auto show = run("strategies --show no_such_strategy");
+  EXPECT_EQ(show.exit_code, 2);
+  EXPECT_NE(show.err.find("no strategy named 'no_such_strategy'"), std::string::npos) << show.err;
+  auto other = run("strategies suites/llm/relu-f32 --instantiate softmax_warp_per_row");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("does not apply to relu-f32: serves row_softmax"), std::string::npos) << other.err;
+  auto bench = run("bench");
+  EXPECT_EQ(bench.exit_code, 2);
+  EXPECT_NE(bench.err.find("expected a suite folder"), std::string::npos) << bench.err;
+  auto mixed = run("optimize suites/llm/relu-f32 --from x.cu --use vectorized_map1");
+  EXPECT_EQ(mixed.exit_code, 2);
+}
+
+TEST_F(KoptCommand, BenchMergeCombinesPartsIntoOneTable) {
+  auto part = [&](std::string const& task, double speedup) {
+    BenchSummary s;
+    s.device = "NVIDIA H200";
+    BenchRow r;
+    r.task = task;
+    r.scenario = task.substr(0, task.find('/'));
+    r.family = "activation";
+    r.size = "large";
+    r.status = "ok";
+    r.reference_us = 100.0 * speedup;
+    r.best_us = 100.0;
+    r.speedup = speedup;
+    r.largest = true;
+    s.rows = {r};
+    summarise_bench(s);
+    auto const path = dir.path() / (std::to_string(static_cast<int>(speedup)) + ".json");
+    std::ofstream(path) << bench_to_json(s).dump(2);
+    return path.string();
+  };
+  auto const a = part("llm/relu-f32", 4.0);
+  auto const b = part("algebra/dot-f32", 100.0);
+  auto const out = dir.path() / "merged";
+  auto result = run("bench --merge " + a + " " + b + " --out " + out.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("Geomean speedup over the reference: 20.0x"), std::string::npos) << result.out;
+  for (auto const* name : {"bench.json", "bench.md", "bench.svg"})
+    EXPECT_TRUE(fs::exists(out / name)) << name;
+  auto bad = run("bench --merge " + (dir.path() / "missing.json").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("cannot read the file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kopt

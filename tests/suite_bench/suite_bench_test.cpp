@@ -1,0 +1,190 @@
+// `kopt bench`'s pure parts: finding a suite's tasks, the geomeans and goals, the kopt.bench/1 document and
+// its round trip, merging parts, and the renderings (docs/bench.md).
+#include "kopt/suite_bench.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+BenchRow row(std::string task, std::string scenario, std::string family, std::string size, double speedup,
+             bool largest = true) {
+  BenchRow r;
+  r.task = std::move(task);
+  r.scenario = std::move(scenario);
+  r.family = std::move(family);
+  r.size = std::move(size);
+  r.status = "ok";
+  r.reference_us = 100.0 * speedup;
+  r.best_us = 100.0;
+  r.speedup = speedup;
+  r.largest = largest;
+  return r;
+}
+
+BenchGoal const& goal(BenchSummary const& s, std::string const& prefix) {
+  for (auto const& g : s.goals) {
+    if (g.name.rfind(prefix, 0) == 0) return g;
+  }
+  throw std::logic_error("no goal " + prefix);
+}
+
+TEST(SuiteBench, DiscoversTasksSortedAndFiltered) {
+  test::TempDir dir;
+  for (auto const* t : {"llm/relu-f32", "llm/relu-bf16", "algebra/gemv-f32", "algebra/deep/x-f32"}) {
+    fs::create_directories(dir.path() / "suites" / t);
+    std::ofstream(dir.path() / "suites" / t / "task.toml") << "\n";
+  }
+  auto all = discover_suite_tasks({dir.path() / "suites"}, {});
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 4u);
+  EXPECT_EQ((*all)[0].id, "algebra/deep/x-f32");
+  EXPECT_EQ((*all)[0].scenario, "algebra");
+  EXPECT_EQ((*all)[3].id, "llm/relu-f32");
+  auto some = discover_suite_tasks({dir.path() / "suites"}, {"relu-b", "gemv"});
+  ASSERT_TRUE(some);
+  ASSERT_EQ(some->size(), 2u);
+  EXPECT_EQ((*some)[0].id, "algebra/gemv-f32");
+  EXPECT_EQ((*some)[1].id, "llm/relu-bf16");
+  auto one = discover_suite_tasks({dir.path() / "suites" / "llm" / "relu-f32"}, {});
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ((*one)[0].id, "relu-f32");
+  auto missing = discover_suite_tasks({dir.path() / "nope"}, {});
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("not a folder"), std::string::npos);
+}
+
+TEST(SuiteBench, GeomeansPerScenarioAndOverall) {
+  BenchSummary s;
+  s.rows = {row("algebra/a", "algebra", "gemv", "large", 4.0),
+            row("algebra/b", "algebra", "dot", "large", 16.0), row("llm/c", "llm", "relu", "large", 2.0)};
+  summarise_bench(s);
+  ASSERT_EQ(s.geomean_by_scenario.size(), 2u);
+  EXPECT_EQ(s.geomean_by_scenario[0].first, "algebra");
+  EXPECT_NEAR(s.geomean_by_scenario[0].second, 8.0, 1e-9);
+  EXPECT_NEAR(s.geomean_by_scenario[1].second, 2.0, 1e-9);
+  ASSERT_TRUE(s.geomean_overall);
+  EXPECT_NEAR(*s.geomean_overall, std::cbrt(128.0), 1e-9);  // (4 * 16 * 2)^(1/3)
+  EXPECT_FALSE(goal(s, "geomean speedup").met);
+  s.rows.push_back(row("llm/d", "llm", "relu", "large", 1000.0));
+  summarise_bench(s);
+  EXPECT_TRUE(goal(s, "geomean speedup").met);
+}
+
+TEST(SuiteBench, GoalsNameWhatMissesThem) {
+  BenchSummary s;
+  auto memory = row("llm/relu-f32", "llm", "activation", "large", 2.0);
+  memory.memory_bound = true;
+  memory.pct_of_sol = 84.0;
+  auto small = row("llm/relu-f32", "llm", "activation", "medium", 2.0, false);
+  small.memory_bound = true;
+  small.pct_of_sol = 40.0;  // not the largest size: not judged
+  auto gemm = row("algebra/gemm-f32", "algebra", "gemm", "large", 10.0);
+  gemm.baseline_us = 80.0;
+  gemm.vs_vendor = 0.8;
+  auto fft = row("scientific/fft-f32", "scientific", "fft", "large", 10.0);
+  fft.baseline_us = 75.0;
+  fft.vs_vendor = 0.75;  // FFT's goal is 0.7x
+  auto failed = row("sparse/spmv-f32", "sparse", "spmv_csr", "-", 0.0);
+  failed.status = "error";
+  failed.speedup.reset();
+  s.rows = {memory, small, gemm, fft, failed};
+  summarise_bench(s);
+  auto const& verified = goal(s, "every task verified");
+  EXPECT_FALSE(verified.met);
+  EXPECT_NE(verified.detail.find("1 of 4 tasks not verified by a kopt kernel: sparse/spmv-f32"),
+            std::string::npos)
+      << verified.detail;
+  auto const& bandwidth = goal(s, "memory-bound");
+  EXPECT_FALSE(bandwidth.met);
+  EXPECT_EQ(bandwidth.detail, "1 of 1 below: llm/relu-f32 84%");
+  auto const& vendor = goal(s, "GEMM");
+  EXPECT_FALSE(vendor.met);
+  EXPECT_EQ(vendor.detail, "1 of 2 below: algebra/gemm-f32 0.80x (goal 0.9x)");
+  s.rows[0].pct_of_sol = 86.0;
+  s.rows[2].vs_vendor = 0.95;
+  s.rows.pop_back();
+  summarise_bench(s);
+  EXPECT_TRUE(goal(s, "every task verified").met);
+  EXPECT_TRUE(goal(s, "memory-bound").met);
+  EXPECT_TRUE(goal(s, "GEMM").met);
+}
+
+TEST(SuiteBench, TheDocumentRoundTripsAndBadInputNamesTheField) {
+  BenchSummary s;
+  s.device = "NVIDIA H200";
+  s.started_at = "2026-11-30T17:00:00Z";
+  s.elapsed_seconds = 12.5;
+  auto r = row("llm/relu-f32", "llm", "activation", "large", 2.0);
+  r.baseline_us = 90.0;
+  r.vs_vendor = 0.9;
+  r.run = 7;
+  r.note = "a note";
+  s.rows = {r};
+  summarise_bench(s);
+  auto const json = bench_to_json(s);
+  EXPECT_EQ(json["schema"], "kopt.bench/1");
+  auto back = bench_from_json(json, "x.json");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(bench_to_json(*back), json);
+  auto bad = json;
+  bad["rows"][0].erase("task");
+  auto error = bench_from_json(bad, "x.json");
+  ASSERT_FALSE(error);
+  EXPECT_EQ(error.error().message, "x.json: rows[0]: expected an object with task and status");
+  EXPECT_FALSE(bench_from_json(nlohmann::json{{"schema", "kopt.eval/1"}}, "y.json"));
+}
+
+TEST(SuiteBench, MergingKeepsTheLastRunOfATask) {
+  BenchSummary first;
+  first.device = "NVIDIA H200";
+  first.elapsed_seconds = 10;
+  first.rows = {row("algebra/a", "algebra", "gemv", "large", 2.0), row("llm/b", "llm", "relu", "large", 3.0)};
+  BenchSummary second;
+  second.device = "NVIDIA H200";
+  second.elapsed_seconds = 5;
+  second.rows = {row("algebra/a", "algebra", "gemv", "large", 8.0)};
+  auto merged = merge_benches({first, second});
+  ASSERT_EQ(merged.rows.size(), 2u);
+  EXPECT_EQ(merged.rows[0].task, "algebra/a");
+  EXPECT_NEAR(*merged.rows[0].speedup, 8.0, 1e-12);
+  EXPECT_EQ(merged.device, "NVIDIA H200");
+  EXPECT_DOUBLE_EQ(merged.elapsed_seconds, 15.0);
+  ASSERT_TRUE(merged.geomean_overall);
+  EXPECT_NEAR(*merged.geomean_overall, std::sqrt(24.0), 1e-9);
+}
+
+TEST(SuiteBench, RenderingsShowRowsNotesAndGoals) {
+  BenchSummary s;
+  s.device = "NVIDIA H200";
+  auto ok = row("llm/relu-f32", "llm", "activation", "large", 2.5);
+  auto kept = row("sparse/spmm-f32", "sparse", "spmm_csr", "large", 1.0);
+  kept.strategy = "reference kept";
+  kept.note = "the best strategy (spmm_csr_rowgroup) measured 0.37x on this size; the reference is kept";
+  s.rows = {ok, kept};
+  summarise_bench(s);
+  auto const text = render_bench_text(s);
+  EXPECT_NE(text.find("llm/relu-f32"), std::string::npos);
+  EXPECT_NE(text.find("2.50x"), std::string::npos);
+  EXPECT_NE(text.find("reference kept"), std::string::npos);
+  EXPECT_NE(text.find("measured 0.37x"), std::string::npos);
+  EXPECT_NE(text.find("[MISSED] geomean speedup"), std::string::npos);
+  auto const md = render_bench_markdown(s);
+  EXPECT_NE(md.find("| llm/relu-f32 | large | ok |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| geomean speedup over the reference >= 10x | **no** |"), std::string::npos);
+  auto const svg = render_bench_svg(s);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>2.50x</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kopt
