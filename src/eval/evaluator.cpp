@@ -84,7 +84,8 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   impl->worker.emplace(std::move(*client));
   if (options.compile.arch.empty()) options.compile.arch = impl->worker->device().arch();
   // Kernel-mode candidates compile in kopt-compile processes when it is there (faster than threads).
-  if (options.compile.compile_server.empty()) options.compile.compile_server = compile_server_for_evaluation();
+  if (options.compile.compile_server.empty())
+    options.compile.compile_server = compile_server_for_evaluation();
   auto compiler = Compiler::create(options.compile);
   if (!compiler) return compiler.error();
   impl->compiler.emplace(std::move(*compiler));

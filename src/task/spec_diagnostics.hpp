@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "kopt/result.hpp"
 #include "common/toml_include.hpp"
+#include "kopt/result.hpp"
 
 namespace kopt::task_detail {
 
