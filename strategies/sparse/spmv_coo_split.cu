@@ -47,12 +47,6 @@ __device__ float tail_part[kMaxTiles];
 __device__ float head_part[kMaxTiles];
 __device__ unsigned row_count[kMaxTiles];
 
-// Last row index of tile t (the tile's last nonzero).
-__device__ __forceinline__ int last_row_of(const int* __restrict__ row_idx, int t, int nnz) {
-  long long const end = min(static_cast<long long>(t + 1) * kTile, static_cast<long long>(nnz));
-  return row_idx[end - 1];
-}
-
 // The tile holding row r's first nonzero, given that r runs into tile `tile` from tile - 1: the largest
 // t < tile with t == 0 or row_idx[t*kTile - 1] < r. Galloping, then bisection.
 __device__ int owner_tile(const int* __restrict__ row_idx, int r, int tile) {
@@ -77,9 +71,12 @@ __device__ int owner_tile(const int* __restrict__ row_idx, int r, int tile) {
 }
 
 // The tile holding row r's last nonzero, given that r runs past the end of tile `tile`: the smallest
-// t > tile that is the last tile or whose last nonzero is in a row after r.
-__device__ int end_tile(const int* __restrict__ row_idx, int r, int tile, int tiles, int nnz) {
-  auto ends = [&](int t) { return t >= tiles - 1 || last_row_of(row_idx, t, nnz) > r; };
+// t > tile that is the last tile or after which r does not go on (the next tile's first nonzero is in a
+// later row). This is the same test as `runs_on` in the kernel, so every tile of a row agrees on where it
+// ends, also when the row's last nonzero is the last of its tile (testing "the tile's last row is after
+// r" missed that case: the row waited for one tile too many and was not written; found on the H200).
+__device__ int end_tile(const int* __restrict__ row_idx, int r, int tile, int tiles) {
+  auto ends = [&](int t) { return t >= tiles - 1 || row_idx[static_cast<long long>(t + 1) * kTile] != r; };
   int lo = tile;  // !ends(lo)
   int hi = tile + 1;
   int step = 1;
@@ -161,7 +158,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     s_long_count = 0;
     s_b[0] = has_head ? owner_tile(row_idx, first_row, tile) : tile;
   } else if (threadIdx.x == 32) {
-    s_b[1] = runs_on ? end_tile(row_idx, last_row, tile, tiles, NNZ) : tile;
+    s_b[1] = runs_on ? end_tile(row_idx, last_row, tile, tiles) : tile;
   }
   {
     int cols[ITEMS];
