@@ -71,6 +71,21 @@ std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& lib
                                                       int arch_sm,
                                                       std::vector<std::string> const& signals = {});
 
+// ---- kernels without a tuning space -------------------------------------------------------------------
+
+// kopt's generic tuning space for a candidate that declares none (docs/strategies.md, "Kernels without a
+// family"): compiler flags for every candidate (MAXRREG: a register cap; FAST_MATH: --use_fast_math, pruned
+// when the task's tolerance is too tight), and for a kernel-mode candidate launched with a literal 1-D
+// block: the block size (BLOCK, put into the launch geometry where the literal divided the grid),
+// __launch_bounds__(BLOCK), and __restrict__ on its pointer parameters (RESTRICT; kopt's buffers never
+// alias). `added` names what was added, for the user.
+struct GenericSpace {
+  std::string source;
+  std::vector<std::string> added;
+};
+// Errors: the source already declares knobs (invalid_argument), or is neither a launcher nor a kernel.
+Result<GenericSpace> generic_tuning_space(std::string const& source, TaskSpec const& task);
+
 // ---- the driver ------------------------------------------------------------------------------------
 
 struct ProposeOptions {

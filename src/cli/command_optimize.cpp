@@ -13,6 +13,7 @@
 #include "cli/options.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/optimize.hpp"
+#include "kopt/propose.hpp"
 #include "kopt/report.hpp"
 #include "kopt/store.hpp"
 
@@ -144,8 +145,19 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
   if (!task) return fail(task.error(), ErrorOrigin::input);
   if (auto generators = validate_generators(*task); !generators)
     return fail(generators.error(), ErrorOrigin::input);
-  if (auto space = TuningSpace::parse(source, options.source_path.filename().string()); !space)
-    return fail(space.error(), ErrorOrigin::input);
+  auto space = TuningSpace::parse(source, options.source_path.filename().string());
+  if (!space) return fail(space.error(), ErrorOrigin::input);
+  if (space->empty() && !args.resume) {
+    // A kernel without its own tuning space gets kopt's generic one (docs/strategies.md).
+    auto generic = generic_tuning_space(source, *task);
+    if (!generic) return fail(generic.error(), ErrorOrigin::input);
+    source = generic->source;
+    if (!args.json) {
+      console.err << fmt::format(
+          "{} declares no tuning space (// kopt:knob): tuning kopt's generic one: {}\n", args.from,
+          fmt::join(generic->added, "; "));
+    }
+  }
   if (!args.arch.empty()) {
     if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
   }

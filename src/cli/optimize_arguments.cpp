@@ -28,9 +28,10 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       "Exit code 0 when the best candidate is confirmed ok, 1 when none is, 2 bad input, 3 no GPU.");
   auto& a = args.optimize;
   optimize->add_option("task-dir", a.task_dir, "task folder (or its task.toml)");
-  optimize->add_option("--from", a.from,
-                       "candidate source with // kopt:knob annotations (default: the built-in proposer\n"
-                       "tunes the strategy library's kernels for the task's family)");
+  optimize->add_option(
+      "--from", a.from,
+      "candidate source with // kopt:knob annotations (without any: kopt's generic space)\n"
+      "(default: the built-in proposer tunes the strategy library's kernels for the task's family)");
   optimize->add_option("--use", a.use,
                        "built-in proposer: only this strategy (repeatable; kopt strategies TASK)");
   optimize->add_option("--strategies", a.library, "built-in proposer: the strategy library folder");
