@@ -28,4 +28,6 @@
 #define KOPT_UNROLL UNROLL
 #define KOPT_ONLINE 1
 #define KOPT_MAX_THREADS (32 * ROWS)
+// kopt:include rows_common.cuh
+// kopt:include online_softmax_rows.cuh
 // kopt:include cross_entropy_rows.cuh

@@ -30,4 +30,5 @@
 #define KOPT_UNROLL 1
 #define KOPT_ONLINE 1
 #define KOPT_MAX_THREADS 1024
+// kopt:include rows_common.cuh
 // kopt:include layernorm_rows.cuh

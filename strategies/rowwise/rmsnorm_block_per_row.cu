@@ -28,4 +28,5 @@
 #define KOPT_UNROLL UNROLL
 #define KOPT_ONLINE 1
 #define KOPT_MAX_THREADS THREADS
+// kopt:include rows_common.cuh
 // kopt:include rmsnorm_rows.cuh

@@ -29,4 +29,5 @@
 #define KOPT_UNROLL 1
 #define KOPT_ONLINE 1
 #define KOPT_MAX_THREADS 1024
+// kopt:include rows_common.cuh
 // kopt:include rmsnorm_rows.cuh

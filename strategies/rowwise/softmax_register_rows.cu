@@ -35,4 +35,6 @@
 #define KOPT_UNROLL 1
 #define KOPT_ONLINE ONLINE
 #define KOPT_MAX_THREADS 1024
+// kopt:include rows_common.cuh
+// kopt:include online_softmax_rows.cuh
 // kopt:include softmax_rows.cuh
