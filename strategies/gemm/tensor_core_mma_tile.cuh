@@ -1,0 +1,242 @@
+// The BF16 tensor-core (mma.sync) tile of C = A * B shared by tensor_core_mma and
+// batched_tensor_core_mma (include lines, docs/strategies.md): knob defaults and the tile kernel.
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 32
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef WARPS
+#define WARPS 8
+#endif
+
+namespace tensor_core_mma {
+
+using Elem = {{T}};
+constexpr int kThreads = WARPS * 32;
+constexpr int kWarpsN = WARPS / 2;
+constexpr int kWarpM = BM / 2;        // rows of C per warp
+constexpr int kWarpN = BN / kWarpsN;  // columns of C per warp
+constexpr int kFragM = kWarpM / 16;   // m16 fragments per warp
+constexpr int kFragN = kWarpN / 8;    // n8 fragments per warp
+constexpr int kAStride = BK + 8;      // elements per row of an A slice (padding: conflict-free ldmatrix)
+constexpr int kBStride = BN + 8;      // elements per row of a B slice
+constexpr int kAStage = BM * kAStride;
+constexpr int kBStage = BK * kBStride;
+constexpr int kAChunks = BM * BK / 8 / kThreads;  // 16-byte chunks of an A slice per thread
+constexpr int kBChunks = BK * BN / 8 / kThreads;
+
+static_assert(sizeof(Elem) == 2, "tensor_core_mma is for BF16 storage");
+static_assert(WARPS == 4 || WARPS == 8, "WARPS is 4 or 8");
+static_assert(kWarpM % 16 == 0 && kWarpN % 16 == 0, "a warp tile is made of 16 x 16 pieces");
+static_assert(BK % 16 == 0, "BK is a multiple of the mma K (16)");
+static_assert(kAChunks * kThreads * 8 == BM * BK && kBChunks * kThreads * 8 == BK * BN,
+              "slices are copied in 16-byte chunks spread evenly over the threads");
+static_assert(STAGES >= 2, "at least double buffering");
+
+__device__ __forceinline__ unsigned smem_address(void const* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// 16 bytes from global memory to shared memory; bytes past src_bytes (0 or 16) are zero-filled.
+__device__ __forceinline__ void cp_async_16(void* dst, void const* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+               "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int Pending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], void const* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_address(p)));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], void const* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_address(p)));
+}
+
+// d = a * b + d for one m16n8k16 BF16 fragment with FP32 accumulators.
+__device__ __forceinline__ void mma_bf16(float (&d)[4], unsigned const (&a)[4], unsigned b0, unsigned b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// 8 consecutive elements of a row into shared memory, zero past `limit` or when !in_range (any alignment).
+__device__ __forceinline__ void copy_chunk_scalar(Elem* dst, Elem const* src, bool in_range, int limit) {
+  kopt_strategy::Pack<Elem, 8> p;
+#pragma unroll
+  for (int v = 0; v < 8; ++v)
+    p.v[v] = (in_range && v < limit) ? src[v] : kopt_strategy::from_float<Elem>(0.0f);
+  kopt_strategy::store_pack<Elem, 8>(dst, p);
+}
+
+// Starts the copy of slice k0 of A (BM x BK) and B (BK x BN) into stage buffers a_s, b_s.
+__device__ __forceinline__ void load_slice(Elem* a_s, Elem* b_s, Elem const* __restrict__ A,
+                                           Elem const* __restrict__ B, int M, int N, int K, int row0,
+                                           int col0, int k0, bool a_vec, bool b_vec) {
+  int const tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int i = 0; i < kAChunks; ++i) {
+    int const c = tid + i * kThreads;
+    int const r = c / (BK / 8);
+    int const kc = (c % (BK / 8)) * 8;
+    int const gm = row0 + r;
+    int const gk = k0 + kc;
+    Elem* dst = a_s + r * kAStride + kc;
+    Elem const* src = A + static_cast<long long>(gm) * K + gk;
+    if (a_vec) {
+      bool const ok = gm < M && gk < K;  // K % 8 == 0: the whole chunk is inside the row
+      cp_async_16(dst, ok ? src : A, ok ? 16 : 0);
+    } else {
+      copy_chunk_scalar(dst, src, gm < M, K - gk);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kBChunks; ++i) {
+    int const c = tid + i * kThreads;
+    int const r = c / (BN / 8);
+    int const nc = (c % (BN / 8)) * 8;
+    int const gk = k0 + r;
+    int const gn = col0 + nc;
+    Elem* dst = b_s + r * kBStride + nc;
+    Elem const* src = B + static_cast<long long>(gk) * N + gn;
+    if (b_vec) {
+      bool const ok = gk < K && gn < N;  // N % 8 == 0: the whole chunk is inside the row
+      cp_async_16(dst, ok ? src : B, ok ? 16 : 0);
+    } else {
+      copy_chunk_scalar(dst, src, gk < K, N - gn);
+    }
+  }
+}
+
+__device__ __forceinline__ void multiply_slice(float (&acc)[kFragM][kFragN][4], Elem const* a_s,
+                                               Elem const* b_s, int warp_m0, int warp_n0, int lane) {
+#pragma unroll
+  for (int kk = 0; kk < BK; kk += 16) {
+    unsigned a_frag[kFragM][4];
+    unsigned b_frag[kFragN][2];
+#pragma unroll
+    for (int mi = 0; mi < kFragM; ++mi) {
+      ldmatrix_x4(a_frag[mi], a_s + (warp_m0 + mi * 16 + (lane % 16)) * kAStride + kk + (lane / 16) * 8);
+    }
+#pragma unroll
+    for (int nj = 0; nj < kFragN / 2; ++nj) {
+      unsigned r[4];
+      ldmatrix_x4_trans(r, b_s + (kk + (lane % 16)) * kBStride + warp_n0 + nj * 16 + (lane / 16) * 8);
+      b_frag[2 * nj][0] = r[0];
+      b_frag[2 * nj][1] = r[1];
+      b_frag[2 * nj + 1][0] = r[2];
+      b_frag[2 * nj + 1][1] = r[3];
+    }
+#pragma unroll
+    for (int mi = 0; mi < kFragM; ++mi) {
+#pragma unroll
+      for (int ni = 0; ni < kFragN; ++ni) mma_bf16(acc[mi][ni], a_frag[mi], b_frag[ni][0], b_frag[ni][1]);
+    }
+  }
+}
+
+__device__ __forceinline__ void store_pair(Elem* __restrict__ C, int M, int N, int gm, int gn, float v0,
+                                           float v1, bool c_pair) {
+  if (gm >= M) return;
+  Elem* dst = C + static_cast<long long>(gm) * N + gn;
+  if (c_pair && gn + 1 < N) {
+    kopt_strategy::Pack<Elem, 2> p;
+    p.v[0] = kopt_strategy::from_float<Elem>(v0);
+    p.v[1] = kopt_strategy::from_float<Elem>(v1);
+    kopt_strategy::store_pack<Elem, 2>(dst, p);
+  } else {
+    if (gn < N) dst[0] = kopt_strategy::from_float<Elem>(v0);
+    if (gn + 1 < N) dst[1] = kopt_strategy::from_float<Elem>(v1);
+  }
+}
+
+// The BM x BN tile at (blockIdx.y, blockIdx.x) of C = A * B.
+__device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __restrict__ A,
+                                          Elem const* __restrict__ B, int M, int N, int K) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Elem* const a_smem = reinterpret_cast<Elem*>(smem_raw);
+  Elem* const b_smem = a_smem + STAGES * kAStage;
+
+  int const tid = static_cast<int>(threadIdx.x);
+  int const lane = tid % 32;
+  int const warp = tid / 32;
+  int const warp_m0 = (warp / kWarpsN) * kWarpM;
+  int const warp_n0 = (warp % kWarpsN) * kWarpN;
+  int const row0 = static_cast<int>(blockIdx.y) * BM;
+  int const col0 = static_cast<int>(blockIdx.x) * BN;
+  // Uniform per block: 16-byte chunks of a row are aligned when the row length is a multiple of 8.
+  bool const a_vec = K % 8 == 0 && kopt_strategy::aligned_to(A, 16);
+  bool const b_vec = N % 8 == 0 && kopt_strategy::aligned_to(B, 16);
+  bool const c_pair = N % 2 == 0 && kopt_strategy::aligned_to(C, 4);
+
+  float acc[kFragM][kFragN][4];
+#pragma unroll
+  for (int mi = 0; mi < kFragM; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) acc[mi][ni][v] = 0.0f;
+    }
+  }
+
+  int const slices = (K + BK - 1) / BK;
+  // Prologue: slices 0 .. STAGES-2 in flight, one commit group each (empty groups keep the count).
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < slices) {
+      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, row0, col0, s * BK, a_vec, b_vec);
+    }
+    cp_async_commit();
+  }
+  for (int kt = 0; kt < slices; ++kt) {
+    // Group kt (slice kt) has landed for this thread; the barrier makes every thread's copies visible and
+    // guarantees that every warp is done with slice kt - 1, whose stage is refilled next.
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    int const next = kt + STAGES - 1;
+    if (next < slices) {
+      int const s = next % STAGES;
+      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, row0, col0, next * BK, a_vec,
+                 b_vec);
+    }
+    cp_async_commit();
+    int const s = kt % STAGES;
+    multiply_slice(acc, a_smem + s * kAStage, b_smem + s * kBStage, warp_m0, warp_n0, lane);
+  }
+  cp_async_wait<0>();
+
+  // Accumulator layout of m16n8: c0, c1 at (row g, columns 2t, 2t + 1); c2, c3 at row g + 8.
+  int const g = lane / 4;
+  int const t = lane % 4;
+#pragma unroll
+  for (int mi = 0; mi < kFragM; ++mi) {
+    int const gm = row0 + warp_m0 + mi * 16 + g;
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+      int const gn = col0 + warp_n0 + ni * 8 + 2 * t;
+      store_pair(C, M, N, gm, gn, acc[mi][ni][0], acc[mi][ni][1], c_pair);
+      store_pair(C, M, N, gm + 8, gn, acc[mi][ni][2], acc[mi][ni][3], c_pair);
+    }
+  }
+}
+
+}  // namespace tensor_core_mma
