@@ -42,31 +42,31 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
                                        Store& store, ProposeProgressCallback const& progress) {
   auto const start = std::chrono::steady_clock::now();
   ProposeResult result;
-  std::vector<Candidate> candidates;
-  std::vector<std::string> instantiation_errors;
-  for (auto const& s : library.strategies) {
-    auto const applicability = check_applicability(s, task, options.arch_sm);
-    if (!applicability.applies) {
-      result.skipped.push_back(s.name + ": " + applicability.reason);
-      continue;
-    }
-    if (!options.only.empty() &&
-        std::find(options.only.begin(), options.only.end(), s.name) == options.only.end()) {
-      result.skipped.push_back(s.name + ": not selected");
-      continue;
-    }
-    auto source = instantiate_strategy(library, s, task, options.arch_sm);
-    if (!source) {
-      instantiation_errors.push_back(source.error().message);
-      continue;
-    }
-    candidates.push_back({&s, std::move(*source)});
-  }
   for (auto const& name : options.only) {
     if (library.find(name) == nullptr) {
       return make_error(ErrorCode::invalid_argument,
                         "no strategy named '" + name + "' in " + library.root.string());
     }
+  }
+  for (auto const& s : library.strategies) {
+    auto const applicability = check_applicability(s, task, options.arch_sm);
+    if (!applicability.applies) result.skipped.push_back(s.name + ": " + applicability.reason);
+  }
+  // The applicable strategies, those the reference's profile points at first (choose_strategies).
+  std::vector<Candidate> candidates;
+  std::vector<std::string> instantiation_errors;
+  for (auto const* s : choose_strategies(library, task, options.arch_sm, options.signals)) {
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), s->name) == options.only.end()) {
+      result.skipped.push_back(s->name + ": not selected");
+      continue;
+    }
+    auto source = instantiate_strategy(library, *s, task, options.arch_sm);
+    if (!source) {
+      instantiation_errors.push_back(source.error().message);
+      continue;
+    }
+    candidates.push_back({s, std::move(*source)});
   }
   if (!instantiation_errors.empty()) {
     return make_error(ErrorCode::invalid_spec, fmt::format("{}", fmt::join(instantiation_errors, "\n")));
@@ -80,14 +80,6 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     }
     return make_error(ErrorCode::not_found, message);
   }
-  // Strategies the reference's profile points at go first (choose_strategies keeps library order otherwise).
-  auto const order = choose_strategies(library, task, options.arch_sm, options.signals);
-  std::stable_sort(candidates.begin(), candidates.end(), [&](Candidate const& a, Candidate const& b) {
-    auto const rank = [&](LibraryStrategy const* s) {
-      return std::find(order.begin(), order.end(), s) - order.begin();
-    };
-    return rank(a.strategy) < rank(b.strategy);
-  });
 
   std::size_t const count = candidates.size();
   std::size_t const share =

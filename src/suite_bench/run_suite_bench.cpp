@@ -96,6 +96,60 @@ std::optional<std::string> read_text(std::filesystem::path const& path) {
   return text.str();
 }
 
+// One task's rows: tuned by the proposer and confirmed, or (no strategy, --no-search) its reference timed
+// as the candidate; a failure is an error row.
+void bench_task(SuiteTask const& task, StrategyLibrary const& library, BenchOptions const& options,
+                CandidateEvaluator& evaluator, Store& store, DeviceCeilings const& ceilings,
+                BenchSummary& summary, std::function<void(std::string)> const& say) {
+  auto spec = load_task(task.dir);
+  if (!spec) {
+    add_error_row(summary, task, "", spec.error().message);
+    say("error: " + spec.error().message);
+    return;
+  }
+  bool const has_strategy = !choose_strategies(library, *spec, options.propose.arch_sm).empty();
+  if (options.search && has_strategy) {
+    say("tuning");
+    auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
+    if (!outcome) {
+      add_error_row(summary, task, spec->family, outcome.error().message);
+      say("error: " + outcome.error().message);
+      return;
+    }
+    if (!outcome->confirmed) {
+      add_error_row(summary, task, spec->family, "no strategy produced a verified candidate");
+      say("no verified candidate");
+      return;
+    }
+    auto const& confirmed = *outcome->confirmed;
+    bool const slower = confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
+                        *confirmed.geomean_speedup < 1.0;
+    add_rows(summary, task, *spec, confirmed, outcome->best_strategy.value_or(""),
+             outcome->best_run ? std::optional<std::int64_t>(outcome->best_run->value()) : std::nullopt,
+             ceilings, slower ? RowSource::reference_kept : RowSource::candidate);
+    say(fmt::format("best {} ({})", to_string(outcome->confirmed->status),
+                    outcome->best_strategy.value_or("-")));
+    return;
+  }
+  // No strategy (or --no-search): the reference itself, timed on the confirm tier with the baseline.
+  say(has_strategy ? "reference and baseline" : "no strategy applies: reference and baseline");
+  auto text = read_text(spec->reference.path);
+  if (!text) {
+    add_error_row(summary, task, spec->family, "cannot read " + spec->reference.path.string());
+    return;
+  }
+  CandidateInput reference;
+  reference.name = "reference";
+  reference.source = std::move(*text);
+  reference.mode = CandidateMode::launcher;
+  auto report = evaluator.evaluate_one(*spec, reference, TimingTier::confirm);
+  if (!report) {
+    add_error_row(summary, task, spec->family, report.error().message);
+    return;
+  }
+  add_rows(summary, task, *spec, *report, "", std::nullopt, ceilings, RowSource::reference_only);
+}
+
 }  // namespace
 
 Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, StrategyLibrary const& library,
@@ -112,64 +166,13 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
     auto const say = [&](std::string message) {
       if (progress) progress(BenchProgress{index, tasks.size(), task.id, std::move(message), nullptr});
     };
-    // After the task (whatever its outcome): the rows so far, for a caller that writes them as it goes.
-    struct Finished {
-      std::function<void()> call;
-      ~Finished() { call(); }
-    } finished{[&] {
-      if (!progress) return;
+    bench_task(task, library, options, evaluator, store, target.ceilings, summary, say);
+    if (progress) {  // the rows so far, for a caller that writes them as it goes
       summarise_bench(summary);
       summary.elapsed_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress(BenchProgress{index, tasks.size(), task.id, "done", &summary});
-    }};
-    auto spec = load_task(task.dir);
-    if (!spec) {
-      add_error_row(summary, task, "", spec.error().message);
-      say("error: " + spec.error().message);
-      continue;
     }
-    bool const has_strategy = !choose_strategies(library, *spec, options.propose.arch_sm).empty();
-    if (options.search && has_strategy) {
-      say("tuning");
-      auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
-      if (!outcome) {
-        add_error_row(summary, task, spec->family, outcome.error().message);
-        say("error: " + outcome.error().message);
-        continue;
-      }
-      if (!outcome->confirmed) {
-        add_error_row(summary, task, spec->family, "no strategy produced a verified candidate");
-        say("no verified candidate");
-        continue;
-      }
-      auto const& confirmed = *outcome->confirmed;
-      bool const slower = confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
-                          *confirmed.geomean_speedup < 1.0;
-      add_rows(summary, task, *spec, confirmed, outcome->best_strategy.value_or(""),
-               outcome->best_run ? std::optional<std::int64_t>(outcome->best_run->value()) : std::nullopt,
-               target.ceilings, slower ? RowSource::reference_kept : RowSource::candidate);
-      say(fmt::format("best {} ({})", to_string(outcome->confirmed->status),
-                      outcome->best_strategy.value_or("-")));
-      continue;
-    }
-    // No strategy (or --no-search): the reference itself, timed on the confirm tier with the baseline.
-    say(has_strategy ? "reference and baseline" : "no strategy applies: reference and baseline");
-    auto text = read_text(spec->reference.path);
-    if (!text) {
-      add_error_row(summary, task, spec->family, "cannot read " + spec->reference.path.string());
-      continue;
-    }
-    CandidateInput reference;
-    reference.name = "reference";
-    reference.source = std::move(*text);
-    reference.mode = CandidateMode::launcher;
-    auto report = evaluator.evaluate_one(*spec, reference, TimingTier::confirm);
-    if (!report) {
-      add_error_row(summary, task, spec->family, report.error().message);
-      continue;
-    }
-    add_rows(summary, task, *spec, *report, "", std::nullopt, target.ceilings, RowSource::reference_only);
   }
   summarise_bench(summary);
   summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

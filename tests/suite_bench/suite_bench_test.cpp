@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 
+#include "kopt/store.hpp"
+#include "propose/propose_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
@@ -184,6 +186,66 @@ TEST(SuiteBench, RenderingsShowRowsNotesAndGoals) {
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   EXPECT_NE(svg.find("<title>2.50x</title>"), std::string::npos);
+}
+
+// The loop on a fake evaluator: a task whose only strategy is slower than its reference keeps the reference;
+// a task no strategy serves is timed as its reference; files are reported after every task.
+TEST(SuiteBench, RunsEveryTaskAndKeepsTheReferenceWhenNothingBeatsIt) {
+  test::TempDir dir;
+  test::write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common\n");
+  test::write_file(dir.path() / "lib" / "g" / "strategies.toml", R"kopt([[strategy]]
+name = "slow_tiles"
+families = ["elementwise"]
+template = "slow_tiles.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "Knob TILE."
+applies_when = "Always."
+)kopt");
+  test::write_file(
+      dir.path() / "lib" / "g" / "slow_tiles.cu",
+      "// kopt:knob TILE = [1, 2]\n"
+      "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n");
+  for (auto const* name : {"add-f32", "sorted-f32"}) {
+    std::string toml = test::add_task_toml("n");
+    if (std::string(name) == "sorted-f32") toml.replace(toml.find("elementwise"), 11, "sort");
+    test::write_file(dir.path() / "suite" / "algebra" / name / "task.toml", toml);
+    test::write_file(dir.path() / "suite" / "algebra" / name / "reference.cu", "\n");
+  }
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto tasks = discover_suite_tasks({dir.path() / "suite"}, {});
+  ASSERT_TRUE(tasks) << tasks.error().message;
+  auto store = Store::open(dir.path() / "kopt.db");
+  ASSERT_TRUE(store) << store.error().message;
+  // TILE=2 is the better configuration but still half the reference's speed; the reference runs at 1x.
+  FakeCandidateEvaluator fake([](std::map<std::string, std::string, std::less<>> const& knobs) {
+    double const speedup = knobs.empty() ? 1.0 : knobs.at("TILE") == "2" ? 0.5 : 0.25;
+    return FakeResult{CandidateStatus::ok, "", {100.0 / speedup}, {100.0}};
+  });
+  BenchOptions options;
+  options.propose.budget = 2;
+  options.propose.search = "exhaustive";
+  std::size_t partials = 0;
+  auto summary = run_suite_bench(*tasks, *library, options, fake, *store, [&](BenchProgress const& p) {
+    if (p.partial != nullptr) {
+      ++partials;
+      EXPECT_EQ(p.partial->rows.size(), p.task_index);
+    }
+  });
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(partials, 2u);
+  ASSERT_EQ(summary->rows.size(), 2u);
+  auto const& kept = summary->rows[0];
+  EXPECT_EQ(kept.task, "algebra/add-f32");
+  EXPECT_EQ(kept.status, "ok");
+  EXPECT_EQ(kept.strategy, "reference kept");
+  EXPECT_NEAR(*kept.speedup, 1.0, 1e-12);
+  EXPECT_NEAR(*kept.best_us, 100.0, 1e-9);
+  EXPECT_NE(kept.note.find("the best strategy (slow_tiles) measured 0.50x"), std::string::npos) << kept.note;
+  auto const& alone = summary->rows[1];
+  EXPECT_EQ(alone.task, "algebra/sorted-f32");
+  EXPECT_EQ(alone.status, "no_strategy");
+  EXPECT_NEAR(*summary->geomean_overall, 1.0, 1e-12);
 }
 
 }  // namespace
