@@ -92,10 +92,11 @@ class Compiler {
   std::shared_ptr<detail::CompilePool> pool_;  // kopt-compile processes, shared by copies; null = threads
 };
 
-// The kopt-compile executable for CompileOptions.compile_server: $KOPT_COMPILE_SERVER when set (a path;
-// "off" or "0" turns the pool off), else kopt-compile next to the running executable. Empty when there
-// is none (or it is not executable): compiles then run on threads, and the reason is written to stderr
-// once per process (always when KOPT_COMPILE_SERVER names a missing file, else only with KOPT_DEBUG set).
+// The kopt-compile executable for CompileOptions.compile_server: $KOPT_COMPILE_SERVER when set to a path
+// ("off" or "0" turns the pool off), else ("on" or unset) kopt-compile next to the running executable. Empty
+// when there is none (or it is not executable): compiles then run on threads, and the reason is written to
+// stderr once per process (always when KOPT_COMPILE_SERVER names a missing file, else only with KOPT_DEBUG
+// set).
 std::filesystem::path find_compile_server();
 // The pool the evaluator uses: none (threads) unless $KOPT_COMPILE_SERVER asks for one ("on": the
 // kopt-compile next to the running executable; a path: that one). Opt-in because on the H200 host threads

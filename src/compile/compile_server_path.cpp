@@ -30,7 +30,7 @@ void note_threads_once(std::string const& reason, bool always) {
 std::filesystem::path find_compile_server() {
   std::string const configured = env_or_empty("KOPT_COMPILE_SERVER");
   if (configured == "off" || configured == "0") return {};
-  if (!configured.empty()) {
+  if (!configured.empty() && configured != "on") {
     if (auto const server = find_program(configured)) return *server;
     note_threads_once(fmt::format("KOPT_COMPILE_SERVER={} is not an executable file", configured),
                       /*always=*/true);
@@ -39,21 +39,13 @@ std::filesystem::path find_compile_server() {
   std::filesystem::path const beside = executable_dir() / "kopt-compile";
   if (auto const server = find_program(beside.string())) return *server;
   note_threads_once(fmt::format("no kopt-compile next to this program ({})", beside.string()),
-                    /*always=*/false);
+                    /*always=*/configured == "on");
   return {};
 }
 
 std::filesystem::path compile_server_for_evaluation() {
   std::string const configured = env_or_empty("KOPT_COMPILE_SERVER");
   if (configured.empty() || configured == "off" || configured == "0") return {};
-  if (configured == "on") {
-    std::filesystem::path const beside = executable_dir() / "kopt-compile";
-    if (auto const server = find_program(beside.string())) return *server;
-    note_threads_once(
-        fmt::format("KOPT_COMPILE_SERVER=on but no kopt-compile next to this program ({})", beside.string()),
-        /*always=*/true);
-    return {};
-  }
   return find_compile_server();
 }
 
