@@ -4,7 +4,7 @@
 # go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
-#                  [--suite-bench]
+#                  [--suite-bench] [--pack]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
@@ -13,13 +13,15 @@
 #   a Markdown table in $OUT/suites/table.md.
 # --suite-bench: `kopt calibrate`, then `kopt bench suites/ $KOPT_BENCH_ARGS --out $OUT/suite-bench` (the built-in
 #   proposer on every task; e.g. KOPT_BENCH_ARGS="--filter llm/ --budget 8"); docs/bench.md.
+# --pack: at the end, pack everything under $OUT into one $OUT/gpu-out.tar.gz and remove the loose files
+#   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
 # after `cmake --build build`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --kernel-tuner) RUN_KT=1; shift ;;
     --suites) RUN_SUITES=1; shift ;;
     --suite-bench) RUN_SUITE_BENCH=1; shift ;;
+    --pack) PACK=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -221,3 +224,9 @@ fi
 echo
 echo "==== kopt on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d) ===="
 printf '%s\n' "${summary[@]}" | tee "$OUT_DIR/summary.txt"
+
+if [ $PACK = 1 ]; then
+  archive="$(mktemp -d)/gpu-out.tar.gz"
+  tar czf "$archive" -C "$OUT_DIR" . && find "$OUT_DIR" -mindepth 1 -delete && mv "$archive" "$OUT_DIR/"
+  echo "packed into $OUT_DIR/gpu-out.tar.gz"
+fi

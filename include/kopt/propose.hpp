@@ -22,10 +22,11 @@ struct LibraryStrategy {
   std::vector<std::string> families;  // task families it serves
   std::filesystem::path template_path;
   std::string template_text;
-  std::string signature;               // "void (T* out, const T* in, int n)"
-  std::vector<std::string> params;     // [strategy_params] keys it needs
-  std::vector<DType> dtypes;           // the element types it supports (f32, bf16)
-  int min_arch = 80;                   // lowest sm
+  std::string signature;            // "void (T* out, const T* in, int n)"
+  std::vector<std::string> params;  // [strategy_params] keys it needs
+  std::vector<DType> dtypes;        // the element types it supports (f32, bf16)
+  int min_arch = 80;                // lowest sm
+  std::string arch;  // the exact architecture it is built for ("sm_90a": wgmma); empty = the target's
   std::vector<std::string> addresses;  // bottleneck classes / finding names it answers
   std::string description;
   std::string applies_when;

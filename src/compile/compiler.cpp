@@ -12,6 +12,7 @@
 #include <regex>
 #include <thread>
 
+#include "compile/arch_directive.hpp"
 #include "compile/backends.hpp"
 #include "compile/cache.hpp"
 #include "compile/compile_pool.hpp"
@@ -178,7 +179,17 @@ Result<CompileOutcome> Compiler::compile(CompileRequest const& request) const {
       return std::move(*hit);
     }
   }
-  detail::BuildContext const context{options_, nvcc_, key};
+  // A `// kopt:arch sm_90a` line builds the candidate for the target's architecture-specific variant.
+  auto const arch = detail::requested_arch(request.source, options_.arch);
+  if (!arch) {
+    CompileOutcome refused;
+    refused.diagnostics = detail::origin_name(request) + ": " + arch.error().message;
+    refused.compile_ms = elapsed_ms();
+    return refused;
+  }
+  CompileOptions options = options_;
+  options.arch = *arch;
+  detail::BuildContext const context{options, nvcc_, key};
   Result<CompileOutcome> outcome = request.mode == CandidateMode::launcher
                                        ? detail::compile_launcher_nvcc(request, context)
                                    : pool_ ? pool_->compile(request, context)

@@ -80,6 +80,10 @@ Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec cons
     out.reason = "does not support " + std::string(to_string(out.element));
     return out;
   }
+  if (!strategy.arch.empty() && arch_sm != 0 && arch_sm != strategy.min_arch) {
+    out.reason = fmt::format("is built for {} only, the target is sm_{}", strategy.arch, arch_sm);
+    return out;
+  }
   if (arch_sm != 0 && arch_sm < strategy.min_arch) {
     out.reason = fmt::format("needs sm_{} or newer, the target is sm_{}", strategy.min_arch, arch_sm);
     return out;

@@ -36,6 +36,8 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   std::string const& text = strategy.template_text;
   std::string out = fmt::format("// kopt strategy '{}' for task {} ({}), from {}\n", strategy.name, task.name,
                                 values["T"], strategy.template_path.filename().string());
+  // The compiler builds the candidate for this architecture-specific target (docs/compile.md).
+  if (!strategy.arch.empty()) out += "// kopt:arch " + strategy.arch + "\n";
   out += library.common_header;
   if (!out.empty() && out.back() != '\n') out += '\n';
   out += "#line 1 \"" + strategy.template_path.filename().string() + "\"\n";

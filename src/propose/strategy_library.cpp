@@ -33,13 +33,13 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",   "families", "template",  "signature",   "params",
-        "dtypes", "min_arch", "addresses", "description", "applies_when"};
+        "name",     "families", "template",  "signature",   "params",      "dtypes",
+        "min_arch", "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, params, dtypes, min_arch, addresses, description, "
-             "applies_when");
+             "one of name, families, template, signature, params, dtypes, min_arch, arch, addresses, "
+             "description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -66,6 +66,16 @@ class EntryReader {
         fail("min_arch", "is not an architecture number", "an integer such as 80 or 90");
       } else {
         s.min_arch = static_cast<int>(integer->get());
+      }
+    }
+    if (table_.get("arch") != nullptr) {
+      s.arch = text("arch", false, "an architecture-specific target such as \"sm_90a\"");
+      static std::regex const specific(R"(sm_([0-9]+)a)");
+      std::smatch match;
+      if (!s.arch.empty() && !std::regex_match(s.arch, match, specific)) {
+        fail("arch", "'" + s.arch + "' is not an architecture-specific target", "a value such as \"sm_90a\"");
+      } else if (!s.arch.empty()) {
+        s.min_arch = std::stoi(match[1].str());
       }
     }
     if (!template_file.empty()) {

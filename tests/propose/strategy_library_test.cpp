@@ -171,6 +171,50 @@ TEST_F(LibraryFixture, ApplicabilitySaysWhyNot) {
             "the task declares no family");
 }
 
+TEST_F(LibraryFixture, AnArchitectureSpecificStrategyAppliesToItsGenerationOnlyAndAsksForIt) {
+  write_file(dir.path() / "lib" / "hopper" / "strategies.toml", R"kopt([[strategy]]
+name = "wgmma_map"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+params = ["op"]
+arch = "sm_90a"
+description = "Hopper's architecture-specific instructions."
+applies_when = "sm_90 only."
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto const* s = library->find("wgmma_map");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->arch, "sm_90a");
+  EXPECT_EQ(s->min_arch, 90);
+  EXPECT_TRUE(check_applicability(*s, task, 90).applies);
+  EXPECT_EQ(check_applicability(*s, task, 80).reason, "is built for sm_90a only, the target is sm_80");
+  EXPECT_EQ(check_applicability(*s, task, 100).reason, "is built for sm_90a only, the target is sm_100");
+  auto source = instantiate_strategy(*library, *s, task, 90);
+  ASSERT_TRUE(source) << source.error().message;
+  EXPECT_NE(source->find("\n// kopt:arch sm_90a\n"), std::string::npos) << *source;
+  // Other strategies do not ask for an architecture.
+  auto plain = instantiate_strategy(*library, *library->find("plain_map2"), task, 90);
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(plain->find("kopt:arch"), std::string::npos);
+
+  write_file(dir.path() / "lib" / "hopper" / "strategies.toml", std::string(R"kopt([[strategy]]
+name = "wgmma_map"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+arch = "sm_90"
+description = "x"
+applies_when = "y"
+)kopt"));
+  auto bad = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("strategy[0].arch: 'sm_90' is not an architecture-specific target"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 TEST_F(LibraryFixture, TheElementTypeIsWhateverMakesTheSignatureMatch) {
   auto library = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(library) << library.error().message;
