@@ -115,16 +115,7 @@ __global__ void __launch_bounds__(kFinalThreads) final_kernel(T* __restrict__ ou
   if (threadIdx.x == 0) *out = kopt_strategy::from_float<T>(total);
 }
 
-int multiprocessors() {
-  static int count = 0;
-  if (count <= 0) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || count <= 0)
-      count = 132;
-  }
-  return count;
-}
+// kopt:include ../common/multiprocessors.cuh
 
 }  // namespace reduce_two_pass
 

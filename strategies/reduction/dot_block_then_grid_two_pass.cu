@@ -106,16 +106,7 @@ __global__ void __launch_bounds__(kFinalThreads) final_kernel(T* __restrict__ re
   if (threadIdx.x == 0) *result = kopt_strategy::from_float<T>(total);
 }
 
-int multiprocessors() {
-  static int count = 0;
-  if (count <= 0) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || count <= 0)
-      count = 132;
-  }
-  return count;
-}
+// kopt:include ../common/multiprocessors.cuh
 
 }  // namespace dot_two_pass
 

@@ -184,16 +184,7 @@ __global__ void __launch_bounds__(BLOCK)
   }
 }
 
-int multiprocessors() {
-  static int count = 0;
-  if (count <= 0) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || count <= 0)
-      count = 132;
-  }
-  return count;
-}
+// kopt:include ../common/multiprocessors.cuh
 
 }  // namespace reduce_then_scan
 

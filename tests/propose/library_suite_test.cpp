@@ -59,7 +59,7 @@ std::vector<std::string> strategy_names() {
 
 // Families of the suite that no strategy serves yet (docs/strategies.md, "Coverage"). A family leaves this
 // list when it gets a strategy; the test below fails until it does.
-std::set<std::string> const kFamiliesWithoutStrategies = {"sort", "fft"};
+std::set<std::string> const kFamiliesWithoutStrategies = {};
 
 TEST(StrategyLibrary, LoadsAndEverySuiteFamilyHasAStrategyOrIsAKnownGap) {
   ASSERT_FALSE(library().strategies.empty());
