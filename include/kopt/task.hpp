@@ -78,9 +78,17 @@ struct ToleranceSpec {
   double mismatch_fraction = 0.0;  // fraction of elements allowed outside tolerance
 };
 
+// Which peak the work model's flops are held against (docs/task-format.md, "[work]").
+enum class WorkMath {
+  automatic,  // tensor cores when a buffer holds 16-bit floats, else FP32
+  fp32,       // CUDA-core FP32 (BF16 storage with FP32 math)
+  tensor,     // tensor cores
+};
+
 struct WorkModel {
   std::optional<Expr> bytes;  // minimum bytes moved through device memory per call
   std::optional<Expr> flops;  // floating-point operations per call
+  WorkMath math = WorkMath::automatic;
 };
 
 // Launch geometry for kernel-mode candidates (device code only): expressions over scalars.
@@ -121,6 +129,10 @@ struct TaskSpec {
   // Integer scalars of a size case as an expression environment (floating scalars are skipped).
   ScalarEnv env_for(SizeCase const& size) const;
 };
+
+// Whether the task's roofline holds its flops against the tensor-core peak: its `[work] math`, else
+// whether a buffer holds FP16/BF16.
+bool tensor_cores_allowed(TaskSpec const& task);
 
 // Loads and validates <dir>/task.toml (or a direct path to a .toml file).
 Result<TaskSpec> load_task(std::filesystem::path const& dir_or_file);

@@ -31,7 +31,7 @@ std::vector<CandidateInsight> build_roofline_insights(TaskSpec const& task, Cand
   std::vector<CandidateInsight> insights;
   if (report.status != CandidateStatus::ok) return insights;
   StaticFacts const facts = static_facts_of(report.resources);
-  bool const tensor = uses_16bit_floats(task);
+  bool const tensor = tensor_cores_allowed(task);
   for (SizeResult const& size : report.sizes) {
     if (size.verify_only || size.status != CandidateStatus::ok || !size.candidate) continue;
     double const median_us = size.candidate->us.median;

@@ -189,7 +189,7 @@ Result<CandidateProfile> profile_candidate(Evaluator& evaluator, TaskSpec const&
   DeviceInfo const& device = evaluator.device();
   out.work.sm_count = device.sm_count;
   out.work.ceilings = device.ceilings;
-  out.work.tensor_cores_allowed = uses_16bit_floats(task);
+  out.work.tensor_cores_allowed = tensor_cores_allowed(task);
   if (!task.buffers.empty()) out.work.dtype = task.buffers.front().dtype;
 
   out.classification = classify(out.metrics, out.work);

@@ -6,13 +6,6 @@
 
 namespace kopt {
 
-bool uses_16bit_floats(TaskSpec const& task) {
-  for (auto const& b : task.buffers) {
-    if (b.dtype == DType::f16 || b.dtype == DType::bf16) return true;
-  }
-  return false;
-}
-
 std::optional<double> work_model_value(std::optional<Expr> const& expr, ScalarEnv const& env) {
   if (!expr) return std::nullopt;
   auto v = expr->evaluate(env);
@@ -58,7 +51,7 @@ void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo c
   if (result.flops) result.achieved_gflops = *result.flops / (median_us * 1e-6) / 1e9;
 
   // Roofline for people: the precision the task computes in.
-  bool const tensor = uses_16bit_floats(task);
+  bool const tensor = tensor_cores_allowed(task);
   SpeedOfLight const sol = speed_of_light(result.bytes, result.flops, device.ceilings, tensor);
   result.sol_us = sol.bound_us();
   if (result.sol_us > 0) result.pct_of_sol = 100.0 * result.sol_us / median_us;

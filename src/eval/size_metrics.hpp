@@ -22,8 +22,6 @@ void apply_size_metrics(TaskSpec const& task, SizeCase const& size, DeviceInfo c
 
 double geomean(std::vector<double> const& values);
 
-// Whether the task has f16/bf16 buffers (its roofline then uses the tensor-core peak).
-bool uses_16bit_floats(TaskSpec const& task);
 // A work-model expression (bytes, flops) evaluated for one size case; nullopt when absent or invalid.
 std::optional<double> work_model_value(std::optional<Expr> const& expr, ScalarEnv const& env);
 

@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -17,11 +18,13 @@ std::string utc_now() {
                      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 }
 
-bool is_memory_bound(SizeResult const& size, DeviceCeilings const& ceilings) {
+// Against the peak of the task's math (tensor cores or FP32), like its % of speed of light.
+bool is_memory_bound(SizeResult const& size, DeviceCeilings const& ceilings, bool tensor) {
   if (!size.bytes || ceilings.dram_bytes_per_s <= 0.0) return false;
   double const memory_s = *size.bytes / ceilings.dram_bytes_per_s;
-  double const compute_s =
-      size.flops && ceilings.fp32_flops_per_s > 0.0 ? *size.flops / ceilings.fp32_flops_per_s : 0.0;
+  double const peak =
+      tensor ? std::max(ceilings.fp32_flops_per_s, ceilings.tensor_flops_per_s) : ceilings.fp32_flops_per_s;
+  double const compute_s = size.flops && peak > 0.0 ? *size.flops / peak : 0.0;
   return memory_s >= compute_s;
 }
 
@@ -68,7 +71,7 @@ void add_rows(BenchSummary& summary, SuiteTask const& task, TaskSpec const& spec
       row.pct_of_sol = s->pct_of_sol;
       row.achieved_gbps = s->achieved_gbps;
     }
-    row.memory_bound = is_memory_bound(*s, ceilings);
+    row.memory_bound = is_memory_bound(*s, ceilings, tensor_cores_allowed(spec));
     row.largest = s == timed.back();
     if (report.status != CandidateStatus::ok) row.note = report.message;
     summary.rows.push_back(std::move(row));

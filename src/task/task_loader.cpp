@@ -771,7 +771,19 @@ class TaskLoader {
   void read_work() {
     auto const* table = table_at(root_, "work", "work", false, "a table with bytes and flops expressions");
     if (table == nullptr) return;
-    check_keys(diag_, *table, "work", {"bytes", "flops"});
+    check_keys(diag_, *table, "work", {"bytes", "flops", "math"});
+    if (auto const* node = table->get("math")) {
+      auto const* value = node->as_string();
+      std::string_view const text = value != nullptr ? std::string_view(value->get()) : std::string_view();
+      if (text == "fp32") {
+        spec_.work.math = WorkMath::fp32;
+      } else if (text == "tensor") {
+        spec_.work.math = WorkMath::tensor;
+      } else {
+        error(node->source(), "work.math", value != nullptr ? "is '" + std::string(text) + "'" : is_a(*node),
+              "\"fp32\" (CUDA-core FP32 math) or \"tensor\" (tensor cores)");
+      }
+    }
     for (auto [name, target] :
          {std::pair{"bytes", &spec_.work.bytes}, std::pair{"flops", &spec_.work.flops}}) {
       if (auto const* node = table->get(name)) {

@@ -85,6 +85,8 @@ TEST(TaskLoader, SoftmaxFullExample) {
   ASSERT_TRUE(spec.work.bytes.has_value());
   EXPECT_EQ(*spec.work.bytes->evaluate(spec.env_for(spec.sizes[0])), 8 * 64 * 1000);
   EXPECT_EQ(*spec.work.flops->evaluate(spec.env_for(spec.sizes[0])), 5 * 64 * 1000);
+  EXPECT_EQ(spec.work.math, WorkMath::automatic);
+  EXPECT_FALSE(tensor_cores_allowed(spec)) << "FP32 buffers: the FP32 peak";
 
   ASSERT_TRUE(spec.launch.has_value());
   EXPECT_EQ(spec.launch->kernel, "softmax_kernel");
@@ -174,6 +176,21 @@ TEST(TaskLoader, StrategyParamsAreKeptAsText) {
   EXPECT_EQ(spec->strategy_params.size(), 2u);
   EXPECT_EQ(spec->strategy_params.at("op"), "x > 0.0f ? x : 0.0f");
   EXPECT_EQ(spec->strategy_params.at("identity"), "-INFINITY");
+}
+
+TEST(TaskLoader, WorkMathChoosesThePeakTheFlopsAreHeldAgainst) {
+  auto const suite = std::filesystem::path(KOPT_SOURCE_DIR) / "suites";
+  auto nbody = load_task(suite / "scientific" / "nbody-bf16");  // BF16 storage, FP32 arithmetic
+  ASSERT_TRUE(nbody) << nbody.error().message;
+  EXPECT_EQ(nbody->work.math, WorkMath::fp32);
+  EXPECT_FALSE(tensor_cores_allowed(*nbody));
+  auto gemm = load_task(suite / "algebra" / "gemm-bf16");
+  ASSERT_TRUE(gemm) << gemm.error().message;
+  EXPECT_EQ(gemm->work.math, WorkMath::tensor);
+  EXPECT_TRUE(tensor_cores_allowed(*gemm));
+  TaskSpec automatic = *nbody;
+  automatic.work.math = WorkMath::automatic;
+  EXPECT_TRUE(tensor_cores_allowed(automatic)) << "without math, BF16 buffers mean the tensor-core peak";
 }
 
 TEST(TaskLoader, HistogramIntegerTypes) {
