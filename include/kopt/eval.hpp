@@ -229,6 +229,9 @@ class Evaluator {
   // Starts compiling `candidates` in the background (all cores, in order), so that a later evaluate()
   // of them finds them built: a search hands over what it will ask for next while the GPU works.
   void compile_ahead(TaskSpec const& task, std::vector<CandidateSource> const& candidates);
+  // Starts building `task`'s reference and baseline on a background thread (into the compile cache), so
+  // that its first evaluate() finds them built. One at a time: waits for the previous one first.
+  void prepare(TaskSpec const& task);
   // Runs `candidate` once on one size case (trial-0 inputs) under Nsight Compute, which profiles the
   // kernels launched inside that call only (an NVTX range), clocks left alone (--clock-control none).
   // Error: kopt could not run it (no ncu, the worker failed); a candidate that does not compile or

@@ -78,6 +78,9 @@ class CandidateEvaluator {
   // A hint: these candidates will be evaluated soon, so an evaluator that builds them may start now
   // (the GPU evaluator compiles them while the current batch runs). Does nothing by default.
   virtual void compile_ahead(TaskSpec const& /*task*/, std::vector<CandidateInput> const& /*candidates*/) {}
+  // A hint: `task` comes next (a benchmark's next task), so an evaluator may build its reference and
+  // baseline now, while the GPU works on the current one. Does nothing by default.
+  virtual void prepare(TaskSpec const& /*task*/) {}
   // Joules per call of the candidate (and of the reference when options.reference) on one size case
   // (Evaluator::measure_energy). Error not_found when this evaluator cannot measure energy (the default).
   virtual Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
@@ -99,6 +102,7 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
                                                 std::vector<CandidateInput> const& candidates,
                                                 TimingTier tier) override;
   void compile_ahead(TaskSpec const& task, std::vector<CandidateInput> const& candidates) override;
+  void prepare(TaskSpec const& task) override;
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
 
@@ -133,6 +137,8 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
                                                 TimingTier tier) override;
   std::size_t calls() const noexcept { return calls_; }  // candidates evaluated
   std::size_t confirm_calls() const noexcept { return confirm_calls_; }
+  void prepare(TaskSpec const& task) override { prepared_.push_back(task.name); }
+  std::vector<std::string> const& prepared() const noexcept { return prepared_; }  // task names, in order
   // Energy from FakeResult::energy_j (the same for every trial, spread 2 %); counts its calls.
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
@@ -147,6 +153,7 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::size_t confirm_calls_ = 0;
   std::size_t energy_calls_ = 0;
   std::size_t reference_energy_calls_ = 0;
+  std::vector<std::string> prepared_;
 };
 
 // For ablations and tests: answers each candidate with the evaluation a recorded run (typically an

@@ -200,6 +200,18 @@ void Evaluator::compile_ahead(TaskSpec const& task, std::vector<CandidateSource>
   }
 }
 
+void Evaluator::prepare(TaskSpec const& task) {
+  if (impl_->preparing.joinable()) impl_->preparing.join();
+  Compiler const* compiler = &*impl_->trusted_compiler;
+  impl_->preparing = std::thread([compiler, task] {
+    try {
+      // Only the cache matters here: a failure shows again, with its message, when the task is evaluated.
+      (void)build_trusted(*compiler, task);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): best effort, as above
+    }
+  });
+}
+
 Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCallback const& progress) {
   auto& opts = impl_->options;
   TaskCheckReport report;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
@@ -20,6 +21,14 @@ struct Evaluator::Impl {
   std::optional<worker::WorkerClient> worker;
   DeviceInfo device;  // the worker's, with the cached calibration's measured peaks applied
   std::filesystem::path worker_path;
+  std::thread preparing;  // prepare(): the next task's reference and baseline, building
+
+  Impl() = default;
+  Impl(Impl const&) = delete;
+  Impl& operator=(Impl const&) = delete;
+  ~Impl() {
+    if (preparing.joinable()) preparing.join();
+  }
 };
 
 // "compilation failed: <the compiler's first error line>" (or its first line when none says error).

@@ -75,6 +75,11 @@ void KoptCandidateEvaluator::compile_ahead(TaskSpec const& task,
     (*evaluator)->compile_ahead(task, sources_of(candidates));
 }
 
+void KoptCandidateEvaluator::prepare(TaskSpec const& task) {
+  // The screen tier's evaluator builds first; the others share its compile cache.
+  if (auto evaluator = impl_->evaluator_for(TimingTier::screen)) (*evaluator)->prepare(task);
+}
+
 Result<std::vector<CandidateReport>> KoptCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   // Flags travel with each candidate (CandidateSource::flags), so one evaluate() call takes them all

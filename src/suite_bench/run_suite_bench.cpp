@@ -169,6 +169,9 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
     auto const say = [&](std::string message) {
       if (progress) progress(BenchProgress{index, tasks.size(), task.id, std::move(message), nullptr});
     };
+    if (index < tasks.size()) {  // the next task's reference and baseline build while this one runs
+      if (auto next = load_task(tasks[index].dir)) evaluator.prepare(*next);
+    }
     bench_task(task, library, options, evaluator, store, target.ceilings, summary, say);
     if (progress) {  // the rows so far, for a caller that writes them as it goes
       summarise_bench(summary);
