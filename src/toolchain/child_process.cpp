@@ -20,7 +20,9 @@ std::string errno_text(char const* what) {
   return std::string(what) + ": " + std::strerror(errno);
 }
 
-ExitInfo decode(int status) {
+}  // namespace
+
+ExitInfo exit_info_from_wait_status(int status) {
   ExitInfo info;
   if (WIFEXITED(status)) {
     info.exited = true;
@@ -30,8 +32,6 @@ ExitInfo decode(int status) {
   }
   return info;
 }
-
-}  // namespace
 
 std::string ExitInfo::describe() const {
   if (exited) return "exited with code " + std::to_string(code);
@@ -175,12 +175,12 @@ ExitInfo ChildProcess::kill_and_wait() {
   int status = 0;
   // It may have exited on its own already.
   if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-    exit_ = decode(status);
+    exit_ = exit_info_from_wait_status(status);
   } else {
     ::kill(pid_, SIGKILL);
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
-    exit_ = decode(status);
+    exit_ = exit_info_from_wait_status(status);
   }
   pid_ = -1;
   return *exit_;
@@ -195,7 +195,7 @@ ExitInfo ChildProcess::close_and_wait(std::chrono::milliseconds timeout) {
   while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      exit_ = decode(status);
+      exit_ = exit_info_from_wait_status(status);
       pid_ = -1;
       return *exit_;
     }

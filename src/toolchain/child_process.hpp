@@ -20,6 +20,9 @@ struct ExitInfo {
   std::string describe() const;
 };
 
+// A waitpid() status as an ExitInfo.
+ExitInfo exit_info_from_wait_status(int status);
+
 class ChildProcess {
  public:
   ChildProcess() = default;
