@@ -50,28 +50,7 @@ constexpr unsigned kEpochMask = 0x3fffffffu;
 __device__ unsigned long long tile_status[kMaxTiles];  // zero at load: flag 0 = nothing published
 __device__ unsigned long long ticket_counter = 0ull;   // epoch << 32 | tickets drawn in this launch
 
-__device__ __forceinline__ unsigned long long make_status(unsigned epoch, unsigned long long flag,
-                                                          float value) {
-  return (static_cast<unsigned long long>(epoch) << 34) | (flag << 32) |
-         static_cast<unsigned long long>(__float_as_uint(value));
-}
-__device__ __forceinline__ void store_status(long long tile, unsigned long long word) {
-  *reinterpret_cast<volatile unsigned long long*>(&tile_status[tile]) = word;
-}
-__device__ __forceinline__ unsigned long long load_status(long long tile) {
-  return *reinterpret_cast<volatile unsigned long long*>(&tile_status[tile]);
-}
-
-// Warp-wide inclusive scan of v (every lane gets its inclusive sum).
-__device__ __forceinline__ float warp_inclusive(float v, int lane) {
-#pragma unroll
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    float const other = __shfl_up_sync(0xffffffffu, v, offset);
-    if (lane >= offset) v += other;
-  }
-  return v;
-}
-
+// kopt:include tile_status.cuh
 // Warp 0: the sum of all tiles before `tile` (tile > 0), waiting for predecessors as needed.
 __device__ __forceinline__ float look_back(long long tile, unsigned epoch, int lane) {
   float prefix = 0.0f;

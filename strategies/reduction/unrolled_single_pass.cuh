@@ -1,0 +1,190 @@
+// Shared body of reduce_unrolled_single_pass and dot_unrolled_single_pass (spliced in by
+// `// kopt:include unrolled_single_pass.cuh`). The including template defines, before this line, the
+// knobs BLOCK, UNROLL, GRID, HINT and a struct `unrolled_single_pass_op::Op` with
+//   static constexpr int kStreams;                       1 (reduce: x only) or 2 (dot: x and y)
+//   __device__ static float identity();
+//   __device__ static float combine(float a, float b);   associative: partials of threads and blocks
+//   __device__ static float element(float acc, float x, float y);   folds one element (y unused if 1)
+//
+// One kernel, one wave: GRID blocks (fewer for small n) are all resident at once (__launch_bounds__
+// asks for GRID / 132 blocks per SM, so the compiler keeps registers low enough), each thread walks
+// the 16-byte packs p = tid, tid + S, ... (S = threads in the grid) and issues UNROLL independent
+// 128-bit loads per stream (p, p + S, ..., p + (UNROLL-1) S: every load instruction of a warp reads 512
+// contiguous bytes) before folding any of them into its UNROLL accumulators; the at most UNROLL-1 packs
+// left to a thread after the unrolled loop are read by one predicated round (independent loads again),
+// so medium sizes do not end in a chain of dependent single loads. The loads carry an L2 evict-first
+// policy (HINT): data read once must not push other lines out of L2 -- in particular dirty lines a
+// previous kernel left there, whose write-back would otherwise share the DRAM with this stream. The
+// block reduces with warp shuffles; thread 0 stores the block's partial, fences and draws a ticket from
+// a __device__ counter with atomicInc, which wraps to 0 when the last block draws (self-resetting, so
+// back-to-back launches work); the last block combines all partials in a fixed order and rounds once
+// to T. Deterministic; any n (scalar head up to the first 16-byte boundary, scalar tail) and any
+// alignment (two streams with different offsets from a 16-byte boundary go element by element).
+
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
+namespace unrolled_single_pass {
+
+using T = {{T}};
+using Op = unrolled_single_pass_op::Op;
+constexpr int kVec = 16 / static_cast<int>(sizeof(T));  // elements per 128-bit pack
+constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
+constexpr int kMaxGrid = 4096;  // >= every GRID value
+constexpr int kSms = 132;       // an H100/H200: GRID / kSms blocks must fit on one SM
+constexpr int kMinBlocksPerSm = (GRID + kSms - 1) / kSms;
+static_assert(GRID <= kMaxGrid, "the partials array holds one value per block");
+static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
+static_assert(Op::kStreams == 1 || Op::kStreams == 2, "one or two input streams");
+
+__device__ float partials[kMaxGrid];
+__device__ unsigned int ticket = 0u;
+
+// Element e (0 <= e < kVec; a constant once the loops are unrolled) of a pack, as float. BF16 is the
+// high half of a float: element 2k is the low half of word k (little endian).
+__device__ __forceinline__ float pack_value(uint4 const& v, int e) {
+  int const w = e / kPerWord;
+  unsigned const word = w == 0 ? v.x : (w == 1 ? v.y : (w == 2 ? v.z : v.w));
+  if (kPerWord == 1) return __uint_as_float(word);
+  return __uint_as_float((e & 1) != 0 ? (word & 0xffff0000u) : (word << 16));
+}
+
+// One 128-bit load. HINT 2: non-coherent, no L1 allocation, L2 evict-first policy and 256-byte L2
+// fetches; HINT 1: ld.global.cs (cache streaming: evict-first in L1 and L2); HINT 0: ld.global.nc.
+__device__ __forceinline__ unsigned long long evict_first_policy() {
+  unsigned long long policy = 0ull;
+#if HINT == 2
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+#endif
+  return policy;
+}
+
+__device__ __forceinline__ uint4 load16(T const* p, unsigned long long policy) {
+#if HINT == 2
+  uint4 r;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+      : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+      : "l"(p), "l"(policy));
+  return r;
+#elif HINT == 1
+  (void)policy;
+  return __ldcs(reinterpret_cast<uint4 const*>(p));
+#else
+  (void)policy;
+  return __ldg(reinterpret_cast<uint4 const*>(p));
+#endif
+}
+
+__device__ __forceinline__ float warp_combine(float v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v = Op::combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// The block's combined value, valid in thread 0. Two calls must be separated by a __syncthreads().
+__device__ __forceinline__ float block_combine(float v) {
+  __shared__ float warp_values[BLOCK / 32];
+  int const lane = static_cast<int>(threadIdx.x) & 31;
+  int const warp = static_cast<int>(threadIdx.x) >> 5;
+  v = warp_combine(v);
+  if (lane == 0) warp_values[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < BLOCK / 32 ? warp_values[lane] : Op::identity();
+    v = warp_combine(v);
+  }
+  return v;
+}
+
+__device__ __forceinline__ float scalar_y(T const* y, long long i) {
+  return Op::kStreams == 2 ? kopt_strategy::to_float(y[i]) : 0.0f;
+}
+
+// This thread's share of the grid-wide result.
+__device__ __forceinline__ float thread_partial(T const* __restrict__ x, T const* __restrict__ y, int n) {
+  using kopt_strategy::to_float;
+  float acc[UNROLL];
+#pragma unroll
+  for (int u = 0; u < UNROLL; ++u) acc[u] = Op::identity();
+  long long const tid = static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x;
+  long long const stride = static_cast<long long>(gridDim.x) * BLOCK;
+  unsigned long long const ax = reinterpret_cast<unsigned long long>(x);
+  unsigned long long const ay = reinterpret_cast<unsigned long long>(y);
+  // Head: the elements before x's first 16-byte boundary (fewer than kVec). No vectors at all when x is
+  // not element-aligned or (dot) y sits at another offset from a 16-byte boundary.
+  long long head = static_cast<long long>(((16ull - (ax & 15ull)) & 15ull) / sizeof(T));
+  if (ax % sizeof(T) != 0 || (Op::kStreams == 2 && ((ax ^ ay) & 15ull) != 0) || head > n) head = n;
+  for (long long i = tid; i < head; i += stride) acc[0] = Op::element(acc[0], to_float(x[i]), scalar_y(y, i));
+  T const* xb = x + head;
+  T const* yb = y + head;
+  long long const m = n - head;
+  long long const packs = m / kVec;
+  unsigned long long const policy = evict_first_policy();
+  long long p = tid;
+  for (; p + (UNROLL - 1) * stride < packs; p += UNROLL * stride) {
+    uint4 a[UNROLL];
+    uint4 b[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      a[u] = load16(xb + (p + u * stride) * kVec, policy);
+      if (Op::kStreams == 2) b[u] = load16(yb + (p + u * stride) * kVec, policy);
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        acc[u] = Op::element(acc[u], pack_value(a[u], e), Op::kStreams == 2 ? pack_value(b[u], e) : 0.0f);
+    }
+  }
+  // At most UNROLL - 1 packs are left to this thread: p, p + stride, ... below packs. One round of
+  // independent predicated loads reads them.
+  if (p < packs) {
+    uint4 a[UNROLL];
+    uint4 b[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL - 1; ++u) {
+      if (p + u * stride < packs) {
+        a[u] = load16(xb + (p + u * stride) * kVec, policy);
+        if (Op::kStreams == 2) b[u] = load16(yb + (p + u * stride) * kVec, policy);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL - 1; ++u) {
+      if (p + u * stride < packs) {
+#pragma unroll
+        for (int e = 0; e < kVec; ++e)
+          acc[u] = Op::element(acc[u], pack_value(a[u], e), Op::kStreams == 2 ? pack_value(b[u], e) : 0.0f);
+      }
+    }
+  }
+  // Tail: fewer than kVec elements after the last full pack.
+  long long const t = packs * kVec + tid;
+  if (t < m) acc[0] = Op::element(acc[0], to_float(xb[t]), scalar_y(yb, t));
+#pragma unroll
+  for (int u = 1; u < UNROLL; ++u) acc[0] = Op::combine(acc[0], acc[u]);
+  return acc[0];
+}
+
+// The whole reduction of x (and y) into *out, called by every thread of the entry kernel.
+__device__ __forceinline__ void run(T* __restrict__ out, T const* __restrict__ x, T const* __restrict__ y,
+                                    int n) {
+  __shared__ bool last_block;
+  float const block_value = block_combine(thread_partial(x, y, n < 0 ? 0 : n));
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = block_value;
+    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    unsigned int const drawn = atomicInc(&ticket, gridDim.x - 1u);  // wraps to 0 after the last block
+    last_block = drawn == gridDim.x - 1u;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  float acc = Op::identity();
+  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += BLOCK)
+    acc = Op::combine(acc, __ldcg(&partials[i]));  // from L2: other SMs wrote them
+  float const total = block_combine(acc);
+  if (threadIdx.x == 0) *out = kopt_strategy::from_float<T>(total);
+}
+
+}  // namespace unrolled_single_pass
