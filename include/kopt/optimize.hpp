@@ -137,8 +137,9 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
                                                 TimingTier tier) override;
   std::size_t calls() const noexcept { return calls_; }  // candidates evaluated
   std::size_t confirm_calls() const noexcept { return confirm_calls_; }
-  void prepare(TaskSpec const& task) override { prepared_.push_back(task.name); }
-  std::vector<std::string> const& prepared() const noexcept { return prepared_; }  // task names, in order
+  void prepare(TaskSpec const& task) override { prepared_.push_back(task.dir); }
+  // The folders of the tasks handed to prepare(), in order.
+  std::vector<std::filesystem::path> const& prepared() const noexcept { return prepared_; }
   // Energy from FakeResult::energy_j (the same for every trial, spread 2 %); counts its calls.
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
@@ -153,7 +154,7 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::size_t confirm_calls_ = 0;
   std::size_t energy_calls_ = 0;
   std::size_t reference_energy_calls_ = 0;
-  std::vector<std::string> prepared_;
+  std::vector<std::filesystem::path> prepared_;
 };
 
 // For ablations and tests: answers each candidate with the evaluation a recorded run (typically an
