@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "kopt/result.hpp"
+
 namespace kopt {
 
 struct ToolStatus {
@@ -37,5 +39,20 @@ std::vector<ToolStatus> probe_toolchain();
 
 // Path of the running executable's directory (for finding kopt-worker).
 std::filesystem::path executable_dir();
+
+// A folder of data kopt reads at run time (the strategy library, the prompt templates).
+struct DataFolder {
+  std::string name;       // its folder name: "strategies"
+  std::string marker;     // a file it must hold, relative to it: "common/strategy.cuh"
+  std::string env_var;    // the variable that names it: "KOPT_STRATEGIES"
+  std::string what;       // "a strategy library"
+  std::string not_found;  // "the strategy library was not found"
+  std::string hint;       // "pass --strategies DIR or set KOPT_STRATEGIES"
+};
+// `explicit_dir` when given, else $env_var, else `name` or share/kopt/`name` next to or up to three levels
+// above the running executable (a build tree, an install prefix), else `name` in the current directory.
+// Error not_found: names the folder that is not one, or every place tried, and the hint.
+Result<std::filesystem::path> find_data_folder(DataFolder const& folder,
+                                               std::optional<std::filesystem::path> const& explicit_dir);
 
 }  // namespace kopt
