@@ -2,12 +2,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "kopt/compile.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
@@ -24,11 +24,6 @@ std::vector<std::string> split_lines(std::string const& text) {
     start = end + 1;
   }
   return lines;
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 bool is_blank(std::string const& line) {
@@ -58,7 +53,7 @@ std::string trim_compiler_log(std::string const& log, std::size_t max_lines) {
   std::vector<std::string> const lines = split_lines(log);
   std::vector<bool> keep(lines.size(), false);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string const lowered = lower(lines[i]);
+    std::string const lowered = ascii_lower(lines[i]);
     bool const error = mentions_error(lowered);
     if (!error && lowered.find("warning") == std::string::npos && !has_location(lines[i])) continue;
     keep[i] = true;

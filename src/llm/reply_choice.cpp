@@ -1,20 +1,12 @@
 // The planner's reply (a plan paragraph and `CHOICE: name`) and the judge's (`VERDICT: accept|reject`),
 // read tolerantly: surrounding prose, markdown emphasis, list markers and backticks are ignored.
-#include <algorithm>
-#include <cctype>
 
 #include "kopt/llm_roles.hpp"
+#include "kopt/text.hpp"
 #include "llm/text_lines.hpp"
 
 namespace kopt {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return out;
-}
 
 std::string_view trim_chars(std::string_view text, std::string_view chars) {
   auto const first = text.find_first_not_of(chars);
@@ -30,7 +22,7 @@ std::optional<std::string_view> after_key(std::string_view line, std::string_vie
   auto text = trim_chars(line, kDecoration);
   if (text.size() > 2 && (text[0] == '-' || text[0] == '+') && text[1] == ' ')
     text = trim_chars(text.substr(2), kDecoration);
-  if (text.size() <= key.size() || lower(text.substr(0, key.size())) != key) return std::nullopt;
+  if (text.size() <= key.size() || ascii_lower(text.substr(0, key.size())) != key) return std::nullopt;
   auto rest = trim_chars(text.substr(key.size()), " \t*_");
   if (rest.empty() || rest.front() != ':') return std::nullopt;
   return trim_chars(rest.substr(1), kDecoration);
@@ -72,7 +64,7 @@ ReplyResult<PlannerReply> parse_planner_reply(std::string_view reply,
   if (!options.empty()) {
     auto match = [&](std::string_view name) -> std::optional<std::string> {
       for (auto const& option : options) {
-        if (lower(option) == lower(name)) return option;
+        if (ascii_lower(option) == ascii_lower(name)) return option;
       }
       return std::nullopt;
     };
@@ -116,7 +108,7 @@ ReplyResult<JudgeReply> parse_judge_reply(std::string_view reply) {
     auto rest = after_key(lines[i], "verdict");
     if (!rest) continue;
     auto const end = rest->find_first_of(" \t:,.;-");
-    auto const word = lower(trim_chars(rest->substr(0, end), kDecoration));
+    auto const word = ascii_lower(trim_chars(rest->substr(0, end), kDecoration));
     if (word != "accept" && word != "reject") continue;
     JudgeReply judged;
     judged.accept = word == "accept";

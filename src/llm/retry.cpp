@@ -9,15 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "kopt/text.hpp"
+
 namespace kopt::llm {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool contains(std::string const& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
@@ -87,7 +82,7 @@ HttpFailure classify_http_failure(long status, std::string_view body, std::strin
                                   std::string const& server_message) {
   std::string const said = server_message.empty() ? std::string() : ": " + server_message;
   std::string const http = "HTTP " + std::to_string(status);
-  std::string const text = lower(body);
+  std::string const text = ascii_lower(body);
   bool const quota = contains(text, "insufficient_quota") || contains(text, "exceeded your current quota") ||
                      contains(text, "spend_limit") || contains(text, "spend limit") ||
                      contains(text, "credit balance is too low");

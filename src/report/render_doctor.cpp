@@ -1,10 +1,8 @@
 // `kopt doctor` for people: which tools were found, whether a GPU can be used, and what is missing.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-
 #include "kopt/report.hpp"
+#include "kopt/text.hpp"
 #include "report/render_shared.hpp"
 #include "report/text_table.hpp"
 
@@ -15,16 +13,9 @@ using report_text::Align;
 using report_text::Cell;
 using report_text::Style;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // kopt cannot compile or run candidates without these.
 bool required_tool(std::string_view name) {
-  std::string key = lower(name);
+  std::string key = ascii_lower(name);
   return key == "nvcc" || key == "nvrtc" || key == "driver";
 }
 

@@ -3,11 +3,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
+#include "kopt/measure.hpp"
 #include "kopt/suite_bench.hpp"
 
 namespace kopt {
@@ -18,14 +19,10 @@ std::string utc_now() {
                      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 }
 
-// Against the peak of the task's math (tensor cores or FP32), like its % of speed of light.
+// The same bound as the row's % of speed of light: against the peak of the task's math.
 bool is_memory_bound(SizeResult const& size, DeviceCeilings const& ceilings, bool tensor) {
-  if (!size.bytes || ceilings.dram_bytes_per_s <= 0.0) return false;
-  double const memory_s = *size.bytes / ceilings.dram_bytes_per_s;
-  double const peak =
-      tensor ? std::max(ceilings.fp32_flops_per_s, ceilings.tensor_flops_per_s) : ceilings.fp32_flops_per_s;
-  double const compute_s = size.flops && peak > 0.0 ? *size.flops / peak : 0.0;
-  return memory_s >= compute_s;
+  SpeedOfLight const sol = speed_of_light(size.bytes, size.flops, ceilings, tensor);
+  return sol.memory_us > 0.0 && sol.memory_us >= sol.compute_us;
 }
 
 // What a task's row reports as kopt's kernel.
@@ -101,10 +98,10 @@ std::optional<std::string> read_text(std::filesystem::path const& path) {
 
 // One task's rows: tuned by the proposer and confirmed, or (no strategy, --no-search) its reference timed
 // as the candidate; a failure is an error row.
-void bench_task(SuiteTask const& task, StrategyLibrary const& library, BenchOptions const& options,
-                CandidateEvaluator& evaluator, Store& store, DeviceCeilings const& ceilings,
-                BenchSummary& summary, std::function<void(std::string)> const& say) {
-  auto spec = load_task(task.dir);
+void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLibrary const& library,
+                BenchOptions const& options, CandidateEvaluator& evaluator, Store& store,
+                DeviceCeilings const& ceilings, BenchSummary& summary,
+                std::function<void(std::string)> const& say) {
   if (!spec) {
     add_error_row(summary, task, "", spec.error().message);
     say("error: " + spec.error().message);
@@ -164,15 +161,19 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
   auto const target = evaluator.target();
   summary.device = target.device_name;
   std::size_t index = 0;
+  std::optional<Result<TaskSpec>> next;  // the next task, loaded when it was handed to prepare()
   for (auto const& task : tasks) {
     ++index;
     auto const say = [&](std::string message) {
       if (progress) progress(BenchProgress{index, tasks.size(), task.id, std::move(message), nullptr});
     };
+    Result<TaskSpec> const spec = next ? std::move(*next) : load_task(task.dir);
+    next.reset();
     if (index < tasks.size()) {  // the next task's reference and baseline build while this one runs
-      if (auto next = load_task(tasks[index].dir)) evaluator.prepare(*next);
+      next = load_task(tasks[index].dir);
+      if (*next) evaluator.prepare(**next);
     }
-    bench_task(task, library, options, evaluator, store, target.ceilings, summary, say);
+    bench_task(task, spec, library, options, evaluator, store, target.ceilings, summary, say);
     if (progress) {  // the rows so far, for a caller that writes them as it goes
       summarise_bench(summary);
       summary.elapsed_seconds =

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <vector>
 
+#include "kopt/text.hpp"
 #include "kopt/toolchain.hpp"
 
 namespace kopt {
@@ -18,12 +19,6 @@ std::string trim(std::string_view text) {
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   return std::string(text);
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
 }
 
 // The first output line mentioning `keyword` (case-insensitive), trimmed; else the first non-empty line.
@@ -38,7 +33,7 @@ std::string version_line(std::string const& output, std::string const& keyword) 
     start = end + 1;
   }
   for (auto const& line : lines) {
-    if (lower(line).find(keyword) != std::string::npos) return line;
+    if (ascii_lower(line).find(keyword) != std::string::npos) return line;
   }
   return lines.empty() ? std::string() : lines.front();
 }

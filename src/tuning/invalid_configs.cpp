@@ -1,22 +1,14 @@
 // Learning configurations that fail for resource reasons, and what they rule out.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <string_view>
 
+#include "kopt/text.hpp"
 #include "kopt/tuning.hpp"
 
 namespace kopt {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return out;
-}
 
 bool contains(std::string const& text, std::string_view part) {
   return text.find(part) != std::string::npos;
@@ -35,7 +27,7 @@ std::string_view to_string(ResourceKind kind) noexcept {
 }
 
 std::optional<ResourceKind> classify_resource_failure(CandidateStatus status, std::string_view message) {
-  std::string const text = lower(message);
+  std::string const text = ascii_lower(message);
   if (status == CandidateStatus::compile_error) {
     // ptxas: "Entry function 'k' uses too much shared data (0x10400 bytes, 0xc000 max)".
     if (contains(text, "too much shared data") ||
