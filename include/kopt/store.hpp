@@ -22,6 +22,7 @@ namespace kopt {
 using RunId = StrongId<struct RunIdTag>;
 using EvaluationId = StrongId<struct EvaluationIdTag>;
 using InsightId = StrongId<struct InsightIdTag>;
+using LlmCallId = StrongId<struct LlmCallIdTag>;
 // Content hash of a candidate (source, mode, knobs, flags), computed by the caller; opaque to the store.
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
 
@@ -112,6 +113,33 @@ struct StoredInsight {
   InsightRecord insight;
 };
 
+// One call to a language model (docs/store.md, "llm_calls"). Holds no prompt text and never the API key:
+// the caller redacts `error` (redact_secret) before it is stored.
+struct LlmCallRecord {
+  std::optional<CandidateId> candidate;  // the candidate the reply became, when there is one
+  std::string role;                      // generator, coder, planner, judge
+  std::string purpose;                   // what the call was for, e.g. "softmax_warp_per_row, repair 1"
+  std::string model;
+  std::string backend;         // openai, anthropic, command, replay
+  std::string request_sha256;  // llm_request_hash of the request
+  std::optional<std::int64_t> input_tokens;
+  std::optional<std::int64_t> output_tokens;
+  std::optional<std::int64_t> cached_input_tokens;
+  std::optional<std::int64_t> reasoning_tokens;
+  std::optional<double> cost_usd;  // unknown when the model has no price
+  double latency_ms = 0.0;
+  bool from_cache = false;
+  std::string status = "ok";  // "ok" or "error"
+  std::string error;          // why the call failed ("" when ok)
+};
+
+struct StoredLlmCall {
+  LlmCallId id;
+  RunId run;
+  std::string created_at;
+  LlmCallRecord call;
+};
+
 // A run with everything recorded for it, in insertion order (for --resume).
 struct RunHistory {
   StoredRun run;
@@ -197,6 +225,12 @@ class Store {
   // changes nothing and returns Ok (a resumed run replays outcomes it may already have recorded).
   Status record_search_memory(RunId run, std::string_view task_family,
                               std::vector<ActionOutcome> const& outcomes);
+
+  // Language-model calls of a run (oldest first). The candidate may be set later, once the reply's kernel
+  // is recorded as a candidate of the same run.
+  Result<LlmCallId> add_llm_call(RunId run, LlmCallRecord const& call);
+  Status set_llm_call_candidate(LlmCallId call, CandidateId candidate);
+  Result<std::vector<StoredLlmCall>> llm_calls_for_run(RunId run);
 
   // PRAGMA integrity_check; an Error lists what it found.
   Status check_integrity();

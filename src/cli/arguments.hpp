@@ -9,6 +9,7 @@
 
 #include "cli/calibrate_arguments.hpp"
 #include "cli/energy_arguments.hpp"
+#include "cli/generate_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
@@ -71,7 +72,8 @@ enum class Command {
   calibrate,
   energy,
   strategies,
-  bench
+  bench,
+  generate
 };
 
 struct CliArguments {
@@ -90,6 +92,7 @@ struct CliArguments {
   EnergyArgs energy;
   StrategiesArgs strategies;
   BenchArgs bench;
+  GenerateArgs generate;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

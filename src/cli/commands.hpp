@@ -37,5 +37,6 @@ int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& 
 std::string optimize_progress_line(OptimizeProgress const& p);
 int run_strategies(StrategiesArgs const& args, Console const& console);
 int run_bench(BenchArgs const& args, Console const& console);
+int run_generate(GenerateArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

@@ -29,6 +29,7 @@ int run(int argc, char** argv) {
     case Command::energy: return run_energy(args.energy, console);
     case Command::strategies: return run_strategies(args.strategies, console);
     case Command::bench: return run_bench(args.bench, console);
+    case Command::generate: return run_generate(args.generate, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

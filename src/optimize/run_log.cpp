@@ -133,22 +133,7 @@ Result<CandidateId> RunLog::record(CandidateKey const& key, CandidateInput const
   row.mode = std::string(to_string(candidate.mode));
   auto id = store_->add_candidate(id_, row);
   if (!id) return id.error();
-  kopt::EvaluationRecord stored;
-  stored.status = evaluation.status;
-  stored.message = evaluation.message;
-  stored.device_name = target.device_name;
-  stored.device_uuid = target.device_uuid;
-  stored.driver = target.driver;
-  stored.toolkit = target.toolkit;
-  stored.tier = evaluation.tier;
-  stored.geomean_speedup = evaluation.geomean_speedup;
-  stored.objective_score = evaluation.objective_score;
-  stored.sizes = evaluation.sizes;
-  auto added = store_->add_evaluation(*id, stored);
-  if (!added) return added.error();
-  for (CandidateInsight const& insight : evaluation.insights) {
-    if (auto kept = store_->add_insight(*added, insight_record(insight)); !kept) return kept.error();
-  }
+  if (auto added = store_evaluation(*store_, *id, evaluation, target); !added) return added.error();
   ids_[key.value()] = *id;
   own_[{key.value(), evaluation.tier}] = evaluation;
   return *id;
@@ -164,6 +149,27 @@ Status RunLog::record_memory(std::vector<std::pair<std::string, double>> const& 
 
 Status RunLog::finish(bool finished) {
   return store_->finish_run(id_, finished ? RunStatus::finished : RunStatus::interrupted);
+}
+
+Result<EvaluationId> store_evaluation(Store& store, CandidateId candidate,
+                                      RecordedEvaluation const& evaluation, EvaluationTarget const& target) {
+  kopt::EvaluationRecord stored;
+  stored.status = evaluation.status;
+  stored.message = evaluation.message;
+  stored.device_name = target.device_name;
+  stored.device_uuid = target.device_uuid;
+  stored.driver = target.driver;
+  stored.toolkit = target.toolkit;
+  stored.tier = evaluation.tier;
+  stored.geomean_speedup = evaluation.geomean_speedup;
+  stored.objective_score = evaluation.objective_score;
+  stored.sizes = evaluation.sizes;
+  auto added = store.add_evaluation(candidate, stored);
+  if (!added) return added.error();
+  for (CandidateInsight const& insight : evaluation.insights) {
+    if (auto kept = store.add_insight(*added, insight_record(insight)); !kept) return kept.error();
+  }
+  return *added;
 }
 
 }  // namespace kopt::optimize_detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kopt/optimize.hpp"
+#include "kopt/store.hpp"
 
 namespace kopt::optimize_detail {
 
@@ -29,6 +30,10 @@ RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier);
 // record_of plus the report's cheap insights (build_roofline_insights; none for a failed candidate).
 RecordedEvaluation record_with_insights(CandidateReport const& report, TimingTier tier, TaskSpec const& task,
                                         DeviceCeilings const& ceilings);
+
+// Adds `evaluation` of `candidate` (evaluated on `target`) to the store, then its insights.
+Result<EvaluationId> store_evaluation(Store& store, CandidateId candidate,
+                                      RecordedEvaluation const& evaluation, EvaluationTarget const& target);
 
 // What the search sees: timed sizes only. Built from the recorded form, so a fresh report and the same
 // report read back from the store give identical numbers.

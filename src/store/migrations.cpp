@@ -97,11 +97,40 @@ CREATE INDEX insights_by_candidate ON insights (candidate_id);
 // score is geomean_speedup). best_candidate ranks by COALESCE(objective_score, geomean_speedup).
 constexpr char const* kObjectiveScore = "ALTER TABLE evaluations ADD COLUMN objective_score REAL;";
 
+// Version 5: every call kopt made to a language model (`kopt generate`, docs/llm.md): the run, the candidate
+// the reply became (NULL until it is known, or when the reply held no kernel), the role and what the call
+// was for, model, backend kind, the request's SHA-256, token counts, cost, latency and outcome. Never the
+// prompt's secrets: the API key is redacted from `error` by the caller and nothing else holds it.
+constexpr char const* kLlmCalls = R"sql(
+CREATE TABLE llm_calls (
+  id                  INTEGER PRIMARY KEY,
+  run_id              INTEGER NOT NULL REFERENCES runs (id),
+  candidate_id        INTEGER REFERENCES candidates (id),
+  role                TEXT NOT NULL,
+  purpose             TEXT NOT NULL,
+  model               TEXT NOT NULL,
+  backend             TEXT NOT NULL,
+  request_sha256      TEXT NOT NULL,
+  input_tokens        INTEGER,
+  output_tokens       INTEGER,
+  cached_input_tokens INTEGER,
+  reasoning_tokens    INTEGER,
+  cost_usd            REAL,
+  latency_ms          REAL NOT NULL,
+  from_cache          INTEGER NOT NULL DEFAULT 0,
+  status              TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+  error               TEXT NOT NULL,
+  created_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX llm_calls_by_run ON llm_calls (run_id);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
     Migration{"insights", kInsights},
     Migration{"evaluations.objective_score", kObjectiveScore},
+    Migration{"llm_calls", kLlmCalls},
 };
 
 }  // namespace
