@@ -4,7 +4,7 @@
 # go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
-#                  [--suite-bench] [--pack]
+#                  [--suite-bench] [--generate] [--pack]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
@@ -13,6 +13,9 @@
 #   a Markdown table in $OUT/suites/table.md.
 # --suite-bench: `kopt calibrate`, then `kopt bench suites/ $KOPT_BENCH_ARGS --out $OUT/suite-bench` (the built-in
 #   proposer on every task; e.g. KOPT_BENCH_ARGS="--filter llm/ --budget 8"); docs/bench.md.
+#   KOPT_BENCH_GPUS=N splits the suite into N shards (`--shard i/N`), one per GPU, run at once and merged.
+# --generate: `kopt generate examples/softmax` with the recorded replies of examples/softmax/llm-replay (the
+#   replay backend: no model, deterministic), the verified kernel written to $OUT/generate/softmax_generated.cu.
 # --pack: at the end, pack everything under $OUT into one $OUT/gpu-out.tar.gz and remove the loose files
 #   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
@@ -21,7 +24,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 PACK=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
     --kernel-tuner) RUN_KT=1; shift ;;
     --suites) RUN_SUITES=1; shift ;;
     --suite-bench) RUN_SUITE_BENCH=1; shift ;;
+    --generate) RUN_GENERATE=1; shift ;;
     --pack) PACK=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -204,12 +208,48 @@ PY
 fi
 
 if [ $RUN_SUITE_BENCH = 1 ]; then
-  "$KOPT" calibrate > "$OUT_DIR/calibrate.txt" 2>&1
-  # shellcheck disable=SC2086
-  timeout "$STEP_TIMEOUT" "$KOPT" bench suites/ ${KOPT_BENCH_ARGS:-} --store "$OUT_DIR/suite-bench.db" \
-    --out "$OUT_DIR/suite-bench" > "$OUT_DIR/suite-bench.txt" 2> "$OUT_DIR/suite-bench.log"
-  rc=$?
+  gpus=${KOPT_BENCH_GPUS:-1}
+  if [ "$gpus" -le 1 ]; then
+    "$KOPT" calibrate > "$OUT_DIR/calibrate.txt" 2>&1
+    # shellcheck disable=SC2086
+    timeout "$STEP_TIMEOUT" "$KOPT" bench suites/ ${KOPT_BENCH_ARGS:-} --store "$OUT_DIR/suite-bench.db" \
+      --out "$OUT_DIR/suite-bench" > "$OUT_DIR/suite-bench.txt" 2> "$OUT_DIR/suite-bench.log"
+    rc=$?
+  else
+    # One shard of the suite per GPU, all at once, then one table (`kopt bench --merge`).
+    for i in $(seq 0 $((gpus - 1))); do
+      (
+        export CUDA_VISIBLE_DEVICES=$i
+        "$KOPT" calibrate > "$OUT_DIR/calibrate-$i.txt" 2>&1
+        # shellcheck disable=SC2086
+        timeout "$STEP_TIMEOUT" "$KOPT" bench suites/ ${KOPT_BENCH_ARGS:-} --shard "$i/$gpus" \
+          --store "$OUT_DIR/suite-bench-$i.db" --out "$OUT_DIR/suite-bench-$i" \
+          > "$OUT_DIR/suite-bench-$i.txt" 2> "$OUT_DIR/suite-bench-$i.log"
+        echo $? > "$OUT_DIR/suite-bench-$i.rc"
+      ) &
+    done
+    wait
+    rc=0
+    for i in $(seq 0 $((gpus - 1))); do
+      part_rc=$(cat "$OUT_DIR/suite-bench-$i.rc" 2>/dev/null || echo 9)
+      [ "$part_rc" -gt "$rc" ] && rc=$part_rc
+    done
+    "$KOPT" bench --merge "$OUT_DIR"/suite-bench-[0-9]*/bench.json --out "$OUT_DIR/suite-bench" \
+      > "$OUT_DIR/suite-bench.txt" 2>> "$OUT_DIR/suite-bench.log"
+  fi
   add "suite bench (exit $rc)" "$(grep -E '^Geomean|MISSED|\[met\]' "$OUT_DIR/suite-bench.txt" | tr '\n' ';' | cut -c1-400)"
+fi
+
+if [ $RUN_GENERATE = 1 ]; then
+  mkdir -p "$OUT_DIR/generate"
+  KOPT_LLM_BACKEND=replay KOPT_LLM_REPLAY_FILE=examples/softmax/llm-replay/generate.jsonl \
+    timeout "$STEP_TIMEOUT" "$KOPT" generate examples/softmax \
+    --intent "row-wise softmax over C columns, numerically stable" \
+    -o "$OUT_DIR/generate/softmax_generated.cu" --store "$OUT_DIR/generate/generate.db" \
+    > "$OUT_DIR/generate/generate.txt" 2> "$OUT_DIR/generate/generate.log"
+  rc=$?
+  add "kopt generate softmax (replayed replies)" \
+    "exit $rc; $(grep -E '^(best|confirmed|wrote)' "$OUT_DIR/generate/generate.txt" | tr '\n' ';' | cut -c1-200)"
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then

@@ -174,4 +174,17 @@ std::vector<std::string> stage2_metrics(BottleneckClass bottleneck);
 std::vector<Finding> analyze(Classification const& classification, Metrics const& metrics,
                              StaticFacts const& facts, WorkFacts const& work);
 
+// The few numbers a summary of a profile quotes (Nsight Compute's speed-of-light section), from stage 1's
+// metrics; each is unset when it was not collected.
+struct MetricHeadline {
+  std::optional<double> duration_us;             // gpu__time_duration
+  std::optional<double> dram_pct;                // DRAM throughput, % of peak
+  std::optional<double> memory_pct;              // the busiest memory unit, % of peak
+  std::optional<double> l2_pct;                  // L2 throughput, % of peak
+  std::optional<double> sm_pct;                  // SM throughput, % of peak
+  std::optional<double> achieved_occupancy_pct;  // active warps, % of the SM's maximum
+  std::optional<double> dram_bytes;              // read + written
+};
+MetricHeadline metric_headline(Metrics const& metrics);
+
 }  // namespace kopt

@@ -72,6 +72,13 @@ struct SizeResult {
   std::optional<KernelActivity> reference_activity;  // the reference's, when it is a launcher
 };
 
+// The size's kernel activity as profiling should read it: launches and busy time from CUPTI's one extra call,
+// but the call's time from the timing protocol (the candidate's median), not from that single call. Measured
+// on the H200 (docs/bench.md, "Evidence for the gaps"): the extra call of a one-kernel launcher took 790 us
+// against a 203 us median, its host work no longer hidden behind the GPU, which made a compute-bound GEMM
+// look launch-overhead-bound. nullopt when the size has no activity.
+std::optional<KernelActivity> activity_for_profile(SizeResult const& size);
+
 struct PhaseTimes {
   double compile_ms = 0.0;
   double load_ms = 0.0;

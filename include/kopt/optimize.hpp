@@ -18,6 +18,7 @@
 #include "kopt/eval.hpp"
 #include "kopt/insight.hpp"
 #include "kopt/measure.hpp"
+#include "kopt/profile_candidate.hpp"
 #include "kopt/result.hpp"
 #include "kopt/search.hpp"
 #include "kopt/strong_id.hpp"
@@ -85,6 +86,10 @@ class CandidateEvaluator {
   // (Evaluator::measure_energy). Error not_found when this evaluator cannot measure energy (the default).
   virtual Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                               EnergyOptions const& options);
+  // One call of the candidate under Nsight Compute, classified and analysed (profile_candidate). Error
+  // not_found when this evaluator cannot profile (the default).
+  virtual Result<CandidateProfile> profile(TaskSpec const& task, CandidateInput const& candidate,
+                                           ProfileOptions const& options);
 };
 
 // The GPU: kopt::Evaluator, one per timing tier, started on first use. Per-candidate knob values travel
@@ -105,6 +110,8 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
   void prepare(TaskSpec const& task) override;
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
+  Result<CandidateProfile> profile(TaskSpec const& task, CandidateInput const& candidate,
+                                   ProfileOptions const& options) override;
 
   struct Impl;
 
@@ -124,6 +131,7 @@ struct FakeResult {
   // them measure_energy answers as a machine without NVML does (not_found).
   std::optional<double> energy_j;
   std::optional<double> reference_energy_j;
+  std::vector<double> baseline_us;  // the vendor baseline per timed size case (empty: none)
 };
 using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
 
@@ -144,6 +152,12 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
   std::size_t energy_calls() const noexcept { return energy_calls_; }
+  // Profiles from `profiler` (unset: not_found, as a machine without Nsight Compute); counts its calls.
+  using FakeProfiler = std::function<CandidateProfile(TaskSpec const&, CandidateInput const&)>;
+  void set_profiler(FakeProfiler profiler) { profiler_ = std::move(profiler); }
+  Result<CandidateProfile> profile(TaskSpec const& task, CandidateInput const& candidate,
+                                   ProfileOptions const& options) override;
+  std::vector<std::string> const& profiled() const noexcept { return profiled_; }  // candidate names
   std::size_t reference_energy_calls() const noexcept { return reference_energy_calls_; }
   static EvaluationTarget fake_target();
 
@@ -155,6 +169,8 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::size_t energy_calls_ = 0;
   std::size_t reference_energy_calls_ = 0;
   std::vector<std::filesystem::path> prepared_;
+  FakeProfiler profiler_;
+  std::vector<std::string> profiled_;
 };
 
 // For ablations and tests: answers each candidate with the evaluation a recorded run (typically an

@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "kopt/analysis.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/result.hpp"
 
@@ -28,6 +30,30 @@ struct SuiteTask {
 // `filters`: keep a task when any filter is a substring of its id (empty: keep all).
 Result<std::vector<SuiteTask>> discover_suite_tasks(std::vector<std::filesystem::path> const& roots,
                                                     std::vector<std::string> const& filters);
+
+// A part of a suite, for running it on several GPUs at once: shard `index` (0-based) of `count` takes every
+// count-th task of the sorted list, starting at `index`, so the shards together cover each task once.
+struct BenchShard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+// "I/N" with 0 <= I < N; error invalid_argument naming --shard and the expected form.
+Result<BenchShard> parse_bench_shard(std::string_view text);
+std::vector<SuiteTask> shard_tasks(std::vector<SuiteTask> tasks, BenchShard shard);
+
+// What Nsight Compute says about one kernel of a row that misses a goal (`kopt bench --profile-gaps`): the
+// classifier's verdict and the speed-of-light numbers, for kopt's kernel and for the vendor library's.
+struct BenchEvidence {
+  std::string subject;  // "kopt" or "vendor"
+  std::string status;   // "ok", else why there is no profile (the profiler's error or the kernel's status)
+  std::string message;
+  std::string main_kernel;  // the longest kernel of the call
+  std::size_t kernels = 0;  // kernels launched by one call
+  std::string bottleneck;   // to_string(BottleneckClass), with the memory level when known
+  std::string summary;      // the classifier's sentence, with its numbers
+  MetricHeadline headline;
+  std::vector<std::string> findings;  // "tool: explanation", most severe first (at most 4)
+};
 
 // One timed size case of one task.
 struct BenchRow {
@@ -49,7 +75,14 @@ struct BenchRow {
   bool memory_bound = false;  // the work model's memory time exceeds its compute time
   bool largest = false;       // the task's largest timed size case
   std::string note;
+  std::vector<BenchEvidence> evidence;  // --profile-gaps: kopt's kernel then the vendor's, on a missed goal
 };
+
+// The goals a row misses (issue #5; only the largest size case is held to them): the DRAM-bandwidth goal
+// (memory-bound rows) and the vendor-ratio goal of the task's family (0 when the family has none).
+double vendor_goal(std::string_view family);
+bool misses_bandwidth_goal(BenchRow const& row);
+bool misses_vendor_goal(BenchRow const& row);
 
 struct BenchGoal {
   std::string name;
@@ -70,6 +103,10 @@ struct BenchSummary {
 struct BenchOptions {
   ProposeOptions propose;  // budget, search, seed ... per task
   bool search = true;      // false: the reference and baseline only (no tuning)
+  // Profile kopt's kernel (both stages) and the vendor baseline (stage 1) under Nsight Compute on the
+  // largest size case of every task whose row misses a goal; the evidence goes into that row.
+  bool profile_gaps = false;
+  std::filesystem::path ncu;  // empty: found on PATH or under /opt/nvidia/nsight-compute
 };
 
 struct BenchProgress {

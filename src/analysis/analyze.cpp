@@ -27,6 +27,8 @@ std::vector<std::string> stage1_metrics() {
                                 metric::l2_throughput,
                                 metric::l1_throughput,
                                 metric::duration_ns,
+                                metric::dram_bytes_read,
+                                metric::dram_bytes_write,
                                 metric::waves_per_sm,
                                 metric::grid_size,
                                 metric::block_size,

@@ -78,8 +78,15 @@ int run_bench(BenchArgs const& args, Console const& console) {
   std::vector<std::filesystem::path> roots(args.roots.begin(), args.roots.end());
   auto tasks = discover_suite_tasks(roots, args.filters);
   if (!tasks) return fail(tasks.error(), ErrorOrigin::input);
+  if (!args.shard.empty()) {
+    auto shard = parse_bench_shard(args.shard);
+    if (!shard) return fail(shard.error(), ErrorOrigin::input);
+    *tasks = shard_tasks(std::move(*tasks), *shard);
+  }
   if (tasks->empty()) {
-    return fail(make_error(ErrorCode::not_found, "no task.toml under the given folders matches the filters"),
+    return fail(make_error(ErrorCode::not_found,
+                           std::string("no task.toml under the given folders matches the filters") +
+                               (args.shard.empty() ? "" : " in shard " + args.shard)),
                 ErrorOrigin::input);
   }
   if (!args.arch.empty()) {
@@ -105,6 +112,8 @@ int run_bench(BenchArgs const& args, Console const& console) {
 
   BenchOptions options;
   options.search = !args.no_search;
+  options.profile_gaps = args.profile_gaps;
+  options.ncu = args.ncu;
   options.propose.budget = args.budget;
   options.propose.max_wall_seconds = args.time_per_task_s;
   options.propose.search = args.search;

@@ -48,6 +48,8 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
       "  kopt bench suites/ --filter llm/ --filter gemv      # tasks whose id contains either text\n"
       "  kopt bench suites/ --budget 48 --out bench-out      # writes bench.json, bench.md, bench.svg\n"
       "  kopt bench suites/ --no-search                      # reference and vendor baseline only\n"
+      "  kopt bench suites/ --filter sparse/ --profile-gaps   # Nsight Compute on every missed goal\n"
+      "  CUDA_VISIBLE_DEVICES=1 kopt bench suites/ --shard 1/2 --out b   # half the suite on a second GPU\n"
       "  kopt bench --merge a/bench.json b/bench.json --out all   # parts run on two GPUs, as one\n\n"
       "Progress goes to stderr, one line per task. Exit code 0 when every task's best kernel verified,\n"
       "1 when some did not, 2 bad input, 3 no GPU. docs/bench.md explains the columns and the goals.");
@@ -72,6 +74,14 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
   bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
   bench->add_option("--device", b.device, "CUDA device index")->check(CLI::NonNegativeNumber);
   bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
+  bench->add_option("--shard", b.shard,
+                    "I/N: run only every N-th task from the I-th (0-based), to split a suite over GPUs");
+  bench->add_flag(
+      "--profile-gaps", b.profile_gaps,
+      "when a task's largest size misses a goal (85% of DRAM bandwidth, the vendor ratio), profile\n"
+      "kopt's kernel and the vendor's under Nsight Compute (clocks left alone) and add the\n"
+      "evidence to the table: bottleneck class, DRAM/L2/SM throughput, occupancy, findings");
+  bench->add_option("--ncu", b.ncu, "the ncu executable (default: on PATH, else /opt/nvidia/nsight-compute)");
   bench->add_option("--merge", b.merge,
                     "combine these bench.json files (parts of a suite run separately) into one table\n"
                     "instead of running anything; a task in several files keeps its last rows");

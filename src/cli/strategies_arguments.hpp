@@ -36,6 +36,9 @@ struct BenchArgs {
   std::vector<std::string> use;
   std::vector<std::string> merge;  // kopt.bench/1 files to combine instead of running
   bool no_search = false;
+  std::string shard;          // "I/N": this part of the suite (several GPUs at once)
+  bool profile_gaps = false;  // Nsight Compute evidence for rows that miss a goal
+  std::string ncu;            // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
   bool json = false;
   int device = 0;
 };

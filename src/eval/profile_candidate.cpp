@@ -84,7 +84,7 @@ void record_launcher_activity(Evaluator& evaluator, TaskSpec const& task, Candid
                                     to_string(report.status), report.message));
   }
   for (SizeResult const& size : report.sizes) {
-    if (size.activity) activity.emplace(size.size, *size.activity);
+    if (auto timed = activity_for_profile(size)) activity.emplace(size.size, std::move(*timed));
   }
 }
 

@@ -23,6 +23,12 @@ Result<EnergyReport> CandidateEvaluator::measure_energy(TaskSpec const& task, Ca
                         "', candidate " + candidate.name + ")");
 }
 
+Result<CandidateProfile> CandidateEvaluator::profile(TaskSpec const& task, CandidateInput const& candidate,
+                                                     ProfileOptions const& /*options*/) {
+  return make_error(ErrorCode::not_found, "profile: unavailable: this evaluator does not profile (task '" +
+                                              task.name + "', candidate " + candidate.name + ")");
+}
+
 FakeCandidateEvaluator::FakeCandidateEvaluator(FakeFunction function, EvaluationTarget target)
     : function_(std::move(function)), target_(std::move(target)) {}
 
@@ -89,6 +95,10 @@ Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
         sr.candidate = timing(result.candidate_us[timed]);
         sr.reference = timing(result.reference_us[timed]);
         sr.speedup = result.reference_us[timed] / result.candidate_us[timed];
+        if (timed < result.baseline_us.size()) {
+          sr.baseline = timing(result.baseline_us[timed]);
+          sr.vs_baseline = result.baseline_us[timed] / result.candidate_us[timed];
+        }
         log_sum += std::log(*sr.speedup);
         ++timed;
       }
@@ -130,6 +140,14 @@ Result<EnergyReport> FakeCandidateEvaluator::measure_energy(TaskSpec const& task
     report.ratio = *result.energy_j / *result.reference_energy_j;
   }
   return report;
+}
+
+Result<CandidateProfile> FakeCandidateEvaluator::profile(TaskSpec const& task,
+                                                         CandidateInput const& candidate,
+                                                         ProfileOptions const& options) {
+  if (!profiler_) return CandidateEvaluator::profile(task, candidate, options);
+  profiled_.push_back(candidate.name);
+  return profiler_(task, candidate);
 }
 
 }  // namespace kopt

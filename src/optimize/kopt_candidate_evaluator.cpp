@@ -106,4 +106,13 @@ Result<EnergyReport> KoptCandidateEvaluator::measure_energy(TaskSpec const& task
   return (*evaluator)->measure_energy(task, sources_of({candidate}).front(), options);
 }
 
+Result<CandidateProfile> KoptCandidateEvaluator::profile(TaskSpec const& task,
+                                                         CandidateInput const& candidate,
+                                                         ProfileOptions const& options) {
+  // The screen tier's evaluator is running already; a profile does not depend on the timing tier.
+  auto evaluator = impl_->evaluator_for(TimingTier::screen);
+  if (!evaluator) return evaluator.error();
+  return profile_candidate(**evaluator, task, sources_of({candidate}).front(), options);
+}
+
 }  // namespace kopt

@@ -45,8 +45,6 @@ struct SearchState {
   bool compile_neighbours = false;
 };
 
-// How many proposals of an outcome-independent strategy are evaluated together: enough to keep every
-// core compiling while the GPU verifies and times.
 // Candidates per evaluate() call of outcome-independent strategies: one per core (4..32). They look
 // twice as far ahead: the batch after the current one compiles while the current one is on the GPU.
 std::size_t lookahead_batch() {

@@ -3,26 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "common/toml_include.hpp"
 #include "kopt/propose.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<std::string> read_text(fs::path const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Reads one [[strategy]] entry; problems are appended to `errors` as "file: strategy[i].field: ...".
 class EntryReader {
@@ -80,7 +72,7 @@ class EntryReader {
     }
     if (!template_file.empty()) {
       s.template_path = manifest_.parent_path() / template_file;
-      if (auto body = read_text(s.template_path)) {
+      if (auto body = read_text_file(s.template_path)) {
         s.template_text = expand_includes(*body, s.template_path);
       } else {
         fail("template", "'" + s.template_path.string() + "' cannot be read", "an existing template file");
@@ -151,7 +143,7 @@ class EntryReader {
         continue;
       }
       auto const file = path.parent_path() / match[1].str();
-      auto body = read_text(file);
+      auto body = read_text_file(file);
       if (!body) {
         fail("template",
              fmt::format("{}:{}: kopt:include '{}' cannot be read", path.string(), number, file.string()),
@@ -183,7 +175,7 @@ class EntryReader {
 
 void read_manifest(fs::path const& manifest, std::vector<LibraryStrategy>& out,
                    std::vector<std::string>& errors) {
-  auto text = read_text(manifest);
+  auto text = read_text_file(manifest);
   if (!text) {
     errors.push_back(manifest.string() + ": cannot be read");
     return;
@@ -230,7 +222,7 @@ Result<StrategyLibrary> load_strategy_library(fs::path const& root) {
   StrategyLibrary library;
   library.root = root;
   auto const common = root / "common" / "strategy.cuh";
-  auto header = read_text(common);
+  auto header = read_text_file(common);
   if (!header) {
     return make_error(ErrorCode::not_found, common.string() +
                                                 ": cannot be read; expected the strategy library's "

@@ -11,11 +11,61 @@ nlohmann::json optional(std::optional<double> v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+nlohmann::json evidence_to_json(BenchEvidence const& e) {
+  MetricHeadline const& h = e.headline;
+  return {{"subject", e.subject},
+          {"status", e.status},
+          {"message", e.message},
+          {"main_kernel", e.main_kernel},
+          {"kernels", e.kernels},
+          {"bottleneck", e.bottleneck},
+          {"summary", e.summary},
+          {"duration_us", optional(h.duration_us)},
+          {"dram_pct", optional(h.dram_pct)},
+          {"memory_pct", optional(h.memory_pct)},
+          {"l2_pct", optional(h.l2_pct)},
+          {"sm_pct", optional(h.sm_pct)},
+          {"achieved_occupancy_pct", optional(h.achieved_occupancy_pct)},
+          {"dram_bytes", optional(h.dram_bytes)},
+          {"findings", e.findings}};
+}
+
+std::optional<double> number(nlohmann::json const& object, char const* key) {
+  if (!object.contains(key) || !object[key].is_number()) return std::nullopt;
+  return object[key].get<double>();
+}
+
+BenchEvidence evidence_from_json(nlohmann::json const& j) {
+  BenchEvidence e;
+  e.subject = j.value("subject", "");
+  e.status = j.value("status", "");
+  e.message = j.value("message", "");
+  e.main_kernel = j.value("main_kernel", "");
+  e.kernels = j.value("kernels", std::size_t{0});
+  e.bottleneck = j.value("bottleneck", "");
+  e.summary = j.value("summary", "");
+  e.headline.duration_us = number(j, "duration_us");
+  e.headline.dram_pct = number(j, "dram_pct");
+  e.headline.memory_pct = number(j, "memory_pct");
+  e.headline.l2_pct = number(j, "l2_pct");
+  e.headline.sm_pct = number(j, "sm_pct");
+  e.headline.achieved_occupancy_pct = number(j, "achieved_occupancy_pct");
+  e.headline.dram_bytes = number(j, "dram_bytes");
+  if (j.contains("findings") && j["findings"].is_array()) {
+    for (auto const& f : j["findings"]) {
+      if (f.is_string()) e.findings.push_back(f.get<std::string>());
+    }
+  }
+  return e;
+}
+
 }  // namespace
 
 nlohmann::json bench_to_json(BenchSummary const& summary) {
   nlohmann::json rows = nlohmann::json::array();
   for (auto const& r : summary.rows) {
+    nlohmann::json evidence = nlohmann::json::array();
+    for (auto const& e : r.evidence) evidence.push_back(evidence_to_json(e));
     rows.push_back({{"task", r.task},
                     {"scenario", r.scenario},
                     {"family", r.family},
@@ -33,7 +83,8 @@ nlohmann::json bench_to_json(BenchSummary const& summary) {
                     {"achieved_gbps", optional(r.achieved_gbps)},
                     {"memory_bound", r.memory_bound},
                     {"largest", r.largest},
-                    {"note", r.note}});
+                    {"note", r.note},
+                    {"evidence", evidence}});
   }
   nlohmann::json geomeans = nlohmann::json::object();
   for (auto const& [scenario, value] : summary.geomean_by_scenario) geomeans[scenario] = value;
@@ -61,10 +112,6 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
   summary.device = json.value("device", "");
   summary.started_at = json.value("started_at", "");
   summary.elapsed_seconds = json.value("elapsed_seconds", 0.0);
-  auto const number = [](nlohmann::json const& row, char const* key) -> std::optional<double> {
-    if (!row.contains(key) || !row[key].is_number()) return std::nullopt;
-    return row[key].get<double>();
-  };
   std::size_t index = 0;
   for (auto const& row : json["rows"]) {
     if (!row.is_object() || !row.contains("task") || !row["task"].is_string() || !row.contains("status")) {
@@ -89,6 +136,12 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
     r.memory_bound = row.value("memory_bound", false);
     r.largest = row.value("largest", false);
     r.note = row.value("note", "");
+    if (row.contains("evidence") && row["evidence"].is_array()) {
+      for (auto const& e : row["evidence"]) {
+        if (!e.is_object()) return bad("rows[" + std::to_string(index) + "].evidence", "an array of objects");
+        r.evidence.push_back(evidence_from_json(e));
+      }
+    }
     summary.rows.push_back(std::move(r));
     ++index;
   }

@@ -5,6 +5,7 @@
 
 #include "kopt/report.hpp"
 #include "kopt/suite_bench.hpp"
+#include "suite_bench/bench_render.hpp"
 
 namespace kopt {
 namespace {
@@ -56,7 +57,7 @@ std::string footer(BenchSummary const& summary, bool markdown) {
     out += markdown ? fmt::format("| {} | {} | {} |\n", g.name, g.met ? "yes" : "**no**", g.detail)
                     : fmt::format("  [{}] {}: {}\n", g.met ? "met" : "MISSED", g.name, g.detail);
   }
-  return out;
+  return out + bench_detail::render_evidence(summary, markdown);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 // Finding the tasks of a suite: every folder with a task.toml under the given roots.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 
 #include "kopt/suite_bench.hpp"
 
@@ -44,6 +47,33 @@ Result<std::vector<SuiteTask>> discover_suite_tasks(std::vector<std::filesystem:
   }
   std::sort(tasks.begin(), tasks.end(), [](SuiteTask const& a, SuiteTask const& b) { return a.id < b.id; });
   return tasks;
+}
+
+Result<BenchShard> parse_bench_shard(std::string_view text) {
+  auto const bad = [&] {
+    return make_error(
+        ErrorCode::invalid_argument,
+        fmt::format("--shard '{}': expected I/N with 0 <= I < N, e.g. 0/2 and 1/2 for two GPUs", text));
+  };
+  auto const slash = text.find('/');
+  if (slash == std::string_view::npos) return bad();
+  auto const number = [](std::string_view part) -> std::optional<std::size_t> {
+    std::size_t value = 0;
+    auto const [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size()) return std::nullopt;
+    return value;
+  };
+  auto const index = number(text.substr(0, slash));
+  auto const count = number(text.substr(slash + 1));
+  if (!index || !count || *count == 0 || *index >= *count) return bad();
+  return BenchShard{*index, *count};
+}
+
+std::vector<SuiteTask> shard_tasks(std::vector<SuiteTask> tasks, BenchShard shard) {
+  if (shard.count <= 1) return tasks;
+  std::vector<SuiteTask> part;
+  for (std::size_t i = shard.index; i < tasks.size(); i += shard.count) part.push_back(std::move(tasks[i]));
+  return part;
 }
 
 }  // namespace kopt

@@ -3,13 +3,16 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <span>
 
 #include "kopt/measure.hpp"
+#include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
+#include "kopt/text.hpp"
+#include "suite_bench/gap_evidence.hpp"
 
 namespace kopt {
 namespace {
@@ -88,12 +91,50 @@ void add_error_row(BenchSummary& summary, SuiteTask const& task, std::string fam
   summary.rows.push_back(std::move(row));
 }
 
-std::optional<std::string> read_text(std::filesystem::path const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// The confirmed best of a proposer run as the evaluator takes it (for profiling).
+std::optional<CandidateInput> stored_best(Store& store, RunId run) {
+  auto best = store.best_verified_candidate(run);
+  if (!best || !*best) return std::nullopt;
+  Candidate const& stored = (*best)->candidate.candidate;
+  CandidateInput input;
+  input.name = stored.key.value();
+  input.source = stored.source;
+  for (auto const& flag : stored.flags) {
+    if (flag.is_string()) input.flags.push_back(flag.get<std::string>());
+  }
+  input.mode = stored.mode == "launcher" ? CandidateMode::launcher : CandidateMode::kernel;
+  return input;
+}
+
+// The CUPTI activity a report recorded on its largest timed size case, with the timed call time.
+std::optional<KernelActivity> largest_activity(CandidateReport const& report) {
+  for (auto it = report.sizes.rbegin(); it != report.sizes.rend(); ++it) {
+    if (!it->verify_only) return activity_for_profile(*it);
+  }
+  return std::nullopt;
+}
+
+CandidateInput reference_input(std::string text) {
+  CandidateInput reference;
+  reference.name = "reference";
+  reference.source = std::move(text);
+  reference.mode = CandidateMode::launcher;
+  return reference;
+}
+
+// With --profile-gaps: Nsight Compute evidence on the task's rows (from `first_row`) that miss a goal.
+void profile_gaps(BenchSummary& summary, std::size_t first_row, TaskSpec const& spec,
+                  std::optional<CandidateInput> const& kernel, std::optional<KernelActivity> const& activity,
+                  BenchOptions const& options, CandidateEvaluator& evaluator,
+                  std::function<void(std::string)> const& say) {
+  if (!options.profile_gaps || !kernel || first_row >= summary.rows.size()) return;
+  std::span<BenchRow> rows(summary.rows.data() + first_row, summary.rows.size() - first_row);
+  bool const gap = std::any_of(rows.begin(), rows.end(), [](BenchRow const& r) {
+    return misses_bandwidth_goal(r) || misses_vendor_goal(r);
+  });
+  if (!gap) return;
+  say("profiling the gap under Nsight Compute");
+  bench_detail::add_gap_evidence(rows, spec, *kernel, activity, options, evaluator);
 }
 
 // One task's rows: tuned by the proposer and confirmed, or (no strategy, --no-search) its reference timed
@@ -124,30 +165,41 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
     auto const& confirmed = *outcome->confirmed;
     bool const slower = confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
                         *confirmed.geomean_speedup < 1.0;
+    std::size_t const first_row = summary.rows.size();
     add_rows(summary, task, *spec, confirmed, outcome->best_strategy.value_or(""),
              outcome->best_run ? std::optional<std::int64_t>(outcome->best_run->value()) : std::nullopt,
              ceilings, slower ? RowSource::reference_kept : RowSource::candidate);
+    if (options.profile_gaps) {
+      std::optional<CandidateInput> kernel;
+      std::optional<KernelActivity> activity;
+      if (!slower && outcome->best_run) {
+        kernel = stored_best(store, *outcome->best_run);
+        activity = largest_activity(confirmed);
+      } else if (auto text = read_text_file(spec->reference.path)) {
+        kernel = reference_input(std::move(*text));
+      }
+      profile_gaps(summary, first_row, *spec, kernel, activity, options, evaluator, say);
+    }
     say(fmt::format("best {} ({})", to_string(outcome->confirmed->status),
                     outcome->best_strategy.value_or("-")));
     return;
   }
   // No strategy (or --no-search): the reference itself, timed on the confirm tier with the baseline.
   say(has_strategy ? "reference and baseline" : "no strategy applies: reference and baseline");
-  auto text = read_text(spec->reference.path);
+  auto text = read_text_file(spec->reference.path);
   if (!text) {
     add_error_row(summary, task, spec->family, "cannot read " + spec->reference.path.string());
     return;
   }
-  CandidateInput reference;
-  reference.name = "reference";
-  reference.source = std::move(*text);
-  reference.mode = CandidateMode::launcher;
+  CandidateInput const reference = reference_input(std::move(*text));
   auto report = evaluator.evaluate_one(*spec, reference, TimingTier::confirm);
   if (!report) {
     add_error_row(summary, task, spec->family, report.error().message);
     return;
   }
+  std::size_t const first_row = summary.rows.size();
   add_rows(summary, task, *spec, *report, "", std::nullopt, ceilings, RowSource::reference_only);
+  profile_gaps(summary, first_row, *spec, reference, largest_activity(*report), options, evaluator, say);
 }
 
 }  // namespace

@@ -17,15 +17,6 @@ std::optional<double> geomean(std::vector<double> const& values) {
   return std::exp(log_sum / static_cast<double>(values.size()));
 }
 
-// Families whose largest size must reach a fraction of the vendor library (issue #5).
-double vendor_goal(std::string const& family) {
-  static std::set<std::string, std::less<>> const at_09{"gemm",     "gemv", "spmv_csr", "spmv_coo",
-                                                        "spmv_ell", "scan", "reduction"};
-  if (at_09.contains(family)) return 0.9;
-  if (family == "fft") return 0.7;
-  return 0.0;
-}
-
 std::string join(std::vector<std::string> const& items, std::size_t limit = 12) {
   std::string out;
   for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += (i ? ", " : "") + items[i];
@@ -33,7 +24,27 @@ std::string join(std::vector<std::string> const& items, std::size_t limit = 12) 
   return out;
 }
 
+constexpr double kBandwidthGoalPct = 85.0;
+
 }  // namespace
+
+// Families whose largest size must reach a fraction of the vendor library (issue #5).
+double vendor_goal(std::string_view family) {
+  static std::set<std::string, std::less<>> const at_09{"gemm",     "gemv", "spmv_csr", "spmv_coo",
+                                                        "spmv_ell", "scan", "reduction"};
+  if (at_09.contains(family)) return 0.9;
+  if (family == "fft") return 0.7;
+  return 0.0;
+}
+
+bool misses_bandwidth_goal(BenchRow const& row) {
+  return row.largest && row.memory_bound && (!row.pct_of_sol || *row.pct_of_sol < kBandwidthGoalPct);
+}
+
+bool misses_vendor_goal(BenchRow const& row) {
+  double const goal = vendor_goal(row.family);
+  return row.largest && goal > 0.0 && row.baseline_us && (!row.vs_vendor || *row.vs_vendor < goal);
+}
 
 void summarise_bench(BenchSummary& summary) {
   std::map<std::string, std::vector<double>> by_scenario;
@@ -70,7 +81,7 @@ void summarise_bench(BenchSummary& summary) {
     if (!row.largest) continue;
     if (row.memory_bound) {
       ++memory_rows;
-      if (!row.pct_of_sol || *row.pct_of_sol < 85.0) {
+      if (misses_bandwidth_goal(row)) {
         slow_memory.push_back(row.pct_of_sol ? fmt::format("{} {:.0f}%", row.task, *row.pct_of_sol)
                                              : row.task + " -");
       }
@@ -78,7 +89,7 @@ void summarise_bench(BenchSummary& summary) {
     double const goal = vendor_goal(row.family);
     if (goal > 0.0 && row.baseline_us) {
       ++vendor_rows;
-      if (!row.vs_vendor || *row.vs_vendor < goal) {
+      if (misses_vendor_goal(row)) {
         behind_vendor.push_back(row.vs_vendor
                                     ? fmt::format("{} {:.2f}x (goal {:.1f}x)", row.task, *row.vs_vendor, goal)
                                     : row.task + " -");

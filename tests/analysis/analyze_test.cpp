@@ -99,6 +99,31 @@ TEST(Stage1Metrics, HasSpeedOfLightAndLaunch) {
     EXPECT_TRUE(std::binary_search(metrics.begin(), metrics.end(), name)) << name;
 }
 
+// The headline reads stage 1's names (so every number it quotes was collected) and leaves the rest unset.
+TEST(MetricHeadline, QuotesStageOneNumbersAndLeavesMissingOnesUnset) {
+  std::vector<std::string> const stage1 = stage1_metrics();
+  Metrics metrics;
+  for (std::string const& name : stage1) metrics[name] = 1.0;
+  metrics["gpu__time_duration.sum"] = 2500.0;  // ns
+  metrics["gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"] = 62.5;
+  metrics["dram__bytes_read.sum"] = 3e9;
+  metrics["dram__bytes_write.sum"] = 1e9;
+  MetricHeadline const h = metric_headline(metrics);
+  ASSERT_TRUE(h.duration_us && h.dram_pct && h.memory_pct && h.l2_pct && h.sm_pct &&
+              h.achieved_occupancy_pct && h.dram_bytes);
+  EXPECT_DOUBLE_EQ(*h.duration_us, 2.5);
+  EXPECT_DOUBLE_EQ(*h.dram_pct, 62.5);
+  EXPECT_DOUBLE_EQ(*h.dram_bytes, 4e9);
+  EXPECT_DOUBLE_EQ(*h.sm_pct, 1.0);
+
+  MetricHeadline const empty =
+      metric_headline(Metrics{{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 40.0}});
+  EXPECT_EQ(empty.sm_pct, 40.0);
+  EXPECT_FALSE(empty.dram_pct);
+  EXPECT_FALSE(empty.duration_us);
+  EXPECT_FALSE(empty.dram_bytes);
+}
+
 std::vector<std::string> tools_of(std::vector<Finding> const& findings) {
   std::vector<std::string> out;
   for (Finding const& f : findings) out.push_back(f.tool);

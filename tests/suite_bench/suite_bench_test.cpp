@@ -31,6 +31,20 @@ BenchRow row(std::string task, std::string scenario, std::string family, std::st
   return r;
 }
 
+// A strategy library of one strategy `name` for `family`, whose template has one knob TILE in {1, 2}.
+void write_tile_library(fs::path const& root, std::string const& name, std::string const& family) {
+  test::write_file(root / "common" / "strategy.cuh", "// common\n");
+  test::write_file(root / "g" / "strategies.toml",
+                   "[[strategy]]\nname = \"" + name + "\"\nfamilies = [\"" + family + "\"]\ntemplate = \"" +
+                       name +
+                       ".cu\"\nsignature = \"void (T* c, const T* a, const T* b, int n)\"\n"
+                       "description = \"Knob TILE.\"\napplies_when = \"Always.\"\n");
+  test::write_file(
+      root / "g" / (name + ".cu"),
+      "// kopt:knob TILE = [1, 2]\n"
+      "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n");
+}
+
 BenchGoal const& goal(BenchSummary const& s, std::string const& prefix) {
   for (auto const& g : s.goals) {
     if (g.name.rfind(prefix, 0) == 0) return g;
@@ -62,6 +76,29 @@ TEST(SuiteBench, DiscoversTasksSortedAndFiltered) {
   auto missing = discover_suite_tasks({dir.path() / "nope"}, {});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("not a folder"), std::string::npos);
+}
+
+TEST(SuiteBench, ShardsCoverEveryTaskOnce) {
+  std::vector<SuiteTask> tasks;
+  for (int i = 0; i < 7; ++i) tasks.push_back(SuiteTask{{}, "t" + std::to_string(i), "s"});
+  std::vector<std::string> seen;
+  for (std::size_t index = 0; index < 3; ++index) {
+    auto shard = parse_bench_shard(std::to_string(index) + "/3");
+    ASSERT_TRUE(shard) << shard.error().message;
+    auto const part = shard_tasks(tasks, *shard);
+    EXPECT_EQ(part.size(), index == 0 ? 3u : 2u);
+    for (auto const& t : part) seen.push_back(t.id);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"t0", "t1", "t2", "t3", "t4", "t5", "t6"}));
+  EXPECT_EQ(shard_tasks(tasks, BenchShard{}).size(), 7u);
+  for (auto const* bad : {"2/2", "1", "a/2", "0/0", "-1/2", "1/2x", ""}) {
+    auto shard = parse_bench_shard(bad);
+    ASSERT_FALSE(shard) << bad;
+    EXPECT_EQ(shard.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(shard.error().message.find("--shard '" + std::string(bad) + "': expected I/N"),
+              std::string::npos);
+  }
 }
 
 TEST(SuiteBench, GeomeansPerScenarioAndOverall) {
@@ -192,19 +229,7 @@ TEST(SuiteBench, RenderingsShowRowsNotesAndGoals) {
 // a task no strategy serves is timed as its reference; files are reported after every task.
 TEST(SuiteBench, RunsEveryTaskAndKeepsTheReferenceWhenNothingBeatsIt) {
   test::TempDir dir;
-  test::write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common\n");
-  test::write_file(dir.path() / "lib" / "g" / "strategies.toml", R"kopt([[strategy]]
-name = "slow_tiles"
-families = ["elementwise"]
-template = "slow_tiles.cu"
-signature = "void (T* c, const T* a, const T* b, int n)"
-description = "Knob TILE."
-applies_when = "Always."
-)kopt");
-  test::write_file(
-      dir.path() / "lib" / "g" / "slow_tiles.cu",
-      "// kopt:knob TILE = [1, 2]\n"
-      "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n");
+  write_tile_library(dir.path() / "lib", "slow_tiles", "elementwise");
   for (auto const* name : {"add-f32", "sorted-f32"}) {
     std::string toml = test::add_task_toml("n");
     if (std::string(name) == "sorted-f32") toml.replace(toml.find("elementwise"), 11, "sort");
@@ -249,6 +274,102 @@ applies_when = "Always."
   EXPECT_EQ(alone.task, "algebra/sorted-f32");
   EXPECT_EQ(alone.status, "no_strategy");
   EXPECT_NEAR(*summary->geomean_overall, 1.0, 1e-12);
+}
+
+// --profile-gaps: a task whose largest size misses its vendor goal gets Nsight Compute evidence for kopt's
+// kernel and the vendor's; a task that meets its goals is not profiled; the evidence survives the JSON round
+// trip and is rendered.
+TEST(SuiteBench, ProfilesTheGapsAndKeepsTheEvidence) {
+  test::TempDir dir;
+  write_tile_library(dir.path() / "lib", "tiles", "gemm");
+  for (auto const* name : {"behind-f32", "ahead-f32"}) {
+    std::string toml = test::add_task_toml("n");
+    toml.replace(toml.find("elementwise"), 11, "gemm");
+    toml.replace(toml.find("name = \"add\""), 12, std::string("name = \"") + name + "\"");
+    toml += "[baseline]\nsource = \"baseline.cu\"\n";
+    test::write_file(dir.path() / "suite" / "algebra" / name / "task.toml", toml);
+    test::write_file(dir.path() / "suite" / "algebra" / name / "reference.cu", "\n");
+    test::write_file(dir.path() / "suite" / "algebra" / name / "baseline.cu", "// the vendor\n");
+  }
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  auto tasks = discover_suite_tasks({dir.path() / "suite"}, {});
+  ASSERT_TRUE(tasks) << tasks.error().message;
+  auto store = Store::open(dir.path() / "kopt.db");
+  ASSERT_TRUE(store) << store.error().message;
+  // kopt's best runs at 100 us; the vendor at 50 us on "behind" (0.5x, goal 0.9x) and 200 us on "ahead".
+  std::string current;
+  FakeCandidateEvaluator fake([&](std::map<std::string, std::string, std::less<>> const& knobs) {
+    double const us = knobs.empty() ? 1000.0 : knobs.at("TILE") == "2" ? 100.0 : 400.0;
+    return FakeResult{CandidateStatus::ok,
+                      "",
+                      {us},
+                      {1000.0},
+                      {},
+                      std::nullopt,
+                      std::nullopt,
+                      {current == "behind" ? 50.0 : 200.0}};
+  });
+  std::vector<std::string> sources;
+  fake.set_profiler([&](TaskSpec const& task, CandidateInput const& candidate) {
+    sources.push_back(task.name + ": " + candidate.source.substr(0, candidate.source.find('\n')));
+    CandidateProfile p;
+    p.status = CandidateStatus::ok;
+    p.main_kernel = candidate.mode == CandidateMode::launcher ? "vendor_gemm_kernel" : "tiles";
+    p.kernels = {p.main_kernel};
+    p.classification.bottleneck = BottleneckClass::compute_bound;
+    p.classification.summary = "SM throughput 71% of peak";
+    p.metrics["gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"] = 12.0;
+    p.metrics["sm__throughput.avg.pct_of_peak_sustained_elapsed"] = 71.0;
+    p.findings.push_back(Finding{"tensor_cores", Severity::high, {}, "no tensor instructions", {}});
+    return p;
+  });
+  BenchOptions options;
+  options.propose.budget = 2;
+  options.propose.search = "exhaustive";
+  options.profile_gaps = true;
+  auto summary = run_suite_bench(*tasks, *library, options, fake, *store, [&](BenchProgress const& p) {
+    if (p.partial == nullptr && p.message == "tuning")
+      current = p.task.find("behind") != std::string::npos ? "behind" : "ahead";
+  });
+  ASSERT_TRUE(summary) << summary.error().message;
+  ASSERT_EQ(summary->rows.size(), 2u);
+  auto const& ahead = summary->rows[0];
+  auto const& behind = summary->rows[1];
+  ASSERT_EQ(behind.task, "algebra/behind-f32");
+  ASSERT_TRUE(behind.vs_vendor);
+  EXPECT_NEAR(*behind.vs_vendor, 0.5, 1e-9);
+  EXPECT_TRUE(misses_vendor_goal(behind));
+  EXPECT_FALSE(misses_vendor_goal(ahead));
+  EXPECT_TRUE(ahead.evidence.empty());
+  // kopt's best (the stored TILE=2 source) and the vendor's launcher, on the behind task only.
+  ASSERT_EQ(fake.profiled().size(), 2u);
+  EXPECT_EQ(fake.profiled()[1], "vendor baseline");
+  ASSERT_EQ(sources.size(), 2u);
+  EXPECT_EQ(sources[0], "behind-f32: // kopt optimize: TILE=2");
+  EXPECT_EQ(sources[1], "behind-f32: // the vendor");
+  ASSERT_EQ(behind.evidence.size(), 2u);
+  EXPECT_EQ(behind.evidence[0].subject, "kopt");
+  EXPECT_EQ(behind.evidence[0].bottleneck, "compute_bound");
+  EXPECT_EQ(behind.evidence[0].headline.sm_pct, 71.0);
+  EXPECT_EQ(behind.evidence[0].findings, std::vector<std::string>{"tensor_cores: no tensor instructions"});
+  EXPECT_EQ(behind.evidence[1].subject, "vendor");
+  EXPECT_EQ(behind.evidence[1].main_kernel, "vendor_gemm_kernel");
+
+  auto back = bench_from_json(bench_to_json(*summary), "bench.json");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->rows[1].evidence.size(), 2u);
+  EXPECT_EQ(back->rows[1].evidence[0].headline.dram_pct, 12.0);
+  EXPECT_EQ(back->rows[1].evidence[0].findings, behind.evidence[0].findings);
+  auto const md = render_bench_markdown(*back);
+  EXPECT_NE(md.find("## Evidence for the gaps"), std::string::npos) << md;
+  EXPECT_NE(
+      md.find("| algebra/behind-f32 | small | 0.500x the vendor (goal 0.9x) | vendor | `vendor_gemm_kernel` "
+              "| compute_bound | 12% | - | 71% |"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(md.find("  - tensor_cores: no tensor instructions"), std::string::npos);
+  EXPECT_NE(render_bench_text(*back).find("Evidence for the gaps"), std::string::npos);
 }
 
 }  // namespace

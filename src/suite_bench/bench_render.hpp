@@ -1,0 +1,13 @@
+// Parts of the bench's renderings shared by the text and Markdown tables.
+#pragma once
+
+#include <string>
+
+#include "kopt/suite_bench.hpp"
+
+namespace kopt::bench_detail {
+
+// The "evidence for the gaps" section (rows profiled with --profile-gaps); empty when no row has evidence.
+std::string render_evidence(BenchSummary const& summary, bool markdown);
+
+}  // namespace kopt::bench_detail
