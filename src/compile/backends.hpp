@@ -18,6 +18,11 @@ struct BuildContext {
 // Kernel mode: NVRTC in-process, CUBIN for options.arch, written to <cache>/<key>.cubin.
 Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, BuildContext const& context);
 
+// Loads and initialises NVRTC by compiling an empty kernel to PTX (result ignored): the first compile of a
+// process pays for mapping and initialising the library, so a compile server does it before its first
+// request.
+void warm_up_nvrtc();
+
 // Launcher mode: nvcc subprocess into <cache>/<key>.so.
 Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, BuildContext const& context);
 

@@ -85,6 +85,25 @@ void CompilePool::release(std::size_t index) {
   idle_.notify_one();
 }
 
+Status CompilePool::start(Slot& slot) {
+  if (slot.child.running()) return Ok{};
+  auto child = ChildProcess::spawn({server_.string()}, environment_);
+  if (!child) {
+    return make_error(ErrorCode::toolchain_error, fmt::format("cannot start the compile server {}: {}",
+                                                              server_.string(), child.error().message));
+  }
+  slot.child = std::move(*child);
+  starts_.fetch_add(1);
+  return Ok{};
+}
+
+void CompilePool::start_all() {
+  std::lock_guard lock(mutex_);
+  for (Slot& slot : slots_) {
+    if (!slot.busy) (void)start(slot);  // a failure shows again, with its reason, at the first compile
+  }
+}
+
 Error CompilePool::child_failed(Slot& slot, CompileRequest const& request, std::string const& what) {
   int const pid = slot.child.pid();
   ExitInfo const exit = slot.child.kill_and_wait();
@@ -100,15 +119,7 @@ Error CompilePool::child_failed(Slot& slot, CompileRequest const& request, std::
 
 Result<CompileOutcome> CompilePool::exchange(Slot& slot, std::string const& line, std::int64_t id,
                                              CompileRequest const& request) {
-  if (!slot.child.running()) {
-    auto child = ChildProcess::spawn({server_.string()}, environment_);
-    if (!child) {
-      return make_error(ErrorCode::toolchain_error, fmt::format("cannot start the compile server {}: {}",
-                                                                server_.string(), child.error().message));
-    }
-    slot.child = std::move(*child);
-    starts_.fetch_add(1);
-  }
+  if (auto started = start(slot); !started) return started.error();
   if (auto status = slot.child.write_line(line); !status) {
     return child_failed(slot, request, "was gone before it could compile");
   }

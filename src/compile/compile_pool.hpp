@@ -34,6 +34,10 @@ class CompilePool {
   CompilePool(CompilePool&&) = delete;
   CompilePool& operator=(CompilePool&&) = delete;
 
+  // Starts every process that is not running yet, so that their start-up (and NVRTC's) overlaps other
+  // work instead of the first compiles. A process that cannot be started is left for compile() to report.
+  void start_all();
+
   // Compiles a kernel-mode request in one of the processes (waits for an idle one). A request whose
   // text is not valid UTF-8 cannot travel as JSON and is compiled in this process instead.
   Result<CompileOutcome> compile(CompileRequest const& request, BuildContext const& context);
@@ -55,6 +59,7 @@ class CompilePool {
   void release(std::size_t index);
   Result<CompileOutcome> exchange(Slot& slot, std::string const& line, std::int64_t id,
                                   CompileRequest const& request);
+  Status start(Slot& slot);
   Error child_failed(Slot& slot, CompileRequest const& request, std::string const& what);
 
   std::filesystem::path server_;

@@ -146,7 +146,8 @@ Result<Compiler> Compiler::create(CompileOptions options) {
                       options.compile_server.string()));
     }
     options.compile_server = *server;
-    pool = std::make_shared<detail::CompilePool>(*server, options.jobs);  // processes start on first use
+    pool = std::make_shared<detail::CompilePool>(*server, options.jobs);
+    pool->start_all();  // their start-up overlaps the reference build and the inputs
   }
 
   Compiler compiler;

@@ -196,4 +196,14 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   return outcome;
 }
 
+void warm_up_nvrtc() {
+  nvrtcProgram program = nullptr;
+  if (nvrtcCreateProgram(&program, "extern \"C\" __global__ void kopt_warm_up() {}", "warm_up.cu", 0, nullptr,
+                         nullptr) != NVRTC_SUCCESS)
+    return;
+  char const* const options[] = {"-default-device"};
+  (void)nvrtcCompileProgram(program, 1, options);
+  nvrtcDestroyProgram(&program);
+}
+
 }  // namespace kopt::detail

@@ -199,6 +199,23 @@ TEST(CompilePool, AKilledServerIsReportedAsAnErrorAndReplaced) {
   EXPECT_NE(pool.pids()[0], pids[0]);
 }
 
+// start_all starts every process up front (their start-up overlaps other work); compiles then use them.
+TEST(CompilePool, StartAllStartsEveryProcessBeforeTheFirstCompile) {
+  REQUIRE_SERVER();
+  PoolFixture fixture;
+  detail::CompilePool pool(kServer, 3);
+  EXPECT_TRUE(pool.pids().empty());
+  pool.start_all();
+  EXPECT_EQ(pool.starts(), 3u);
+  EXPECT_EQ(pool.pids().size(), 3u);
+  pool.start_all();  // nothing more to start
+  EXPECT_EQ(pool.starts(), 3u);
+  auto compiled =
+      pool.compile(kernel_request(kSmallKernel, "k"), fixture.context("000000000000000000000000000000f1"));
+  ASSERT_TRUE(compiled && compiled->ok) << (compiled ? compiled->diagnostics : compiled.error().message);
+  EXPECT_EQ(pool.starts(), 3u);
+}
+
 TEST(CompilePool, AServerThatDiesWhileCompilingIsReportedWithItsStderr) {
   TempDir scripts;
   PoolFixture fixture;

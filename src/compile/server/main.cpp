@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "compile/backends.hpp"
 #include "compile/compile_server.hpp"
 
 int main(int argc, char** argv) {
@@ -17,5 +18,8 @@ int main(int argc, char** argv) {
   // (see disable_driver_compile_cache in compiler.cpp). Set before the first NVRTC call.
   ::setenv("CUDA_CACHE_DISABLE", "1", 1);
   std::ios::sync_with_stdio(false);
+  // kopt starts its servers with the compiler, so this runs while kopt builds the task's reference and
+  // generates inputs, not in front of the first candidate.
+  kopt::detail::warm_up_nvrtc();
   return kopt::detail::run_compile_server(std::cin, std::cout);
 }
