@@ -222,6 +222,12 @@ struct KernelReply {
   bool from_edits = false;
   std::vector<std::string> notes;
 };
+// The prose of a reply, its rationale ("Strategy softmax_warp_per_row: each warp owns one row, ..."): the
+// reply without its fenced code blocks (an unclosed one to the end) and SEARCH/REPLACE blocks, runs of blank
+// lines kept to one, whitespace-trimmed. Longer than `max_bytes`: cut to at most `max_bytes` bytes on a
+// UTF-8 character boundary and " ..." appended. "" when the reply is only code.
+std::string reply_prose(std::string_view reply, std::size_t max_bytes = 1500);
+
 // A generator or coder reply: SEARCH/REPLACE blocks applied to `current_source` when the reply has any,
 // else extract_kernel.
 ReplyResult<KernelReply> parse_kernel_reply(std::string_view reply, std::string_view current_source);

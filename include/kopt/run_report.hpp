@@ -55,6 +55,35 @@ struct RunReportEvaluation {
   std::vector<RunReportSize> sizes;
 };
 
+// One call to a language model (`kopt generate`), as the store's llm_calls row holds it: the reply it made
+// became the candidate it is attached to (the step's rationale, cost and latency).
+struct RunReportLlmCall {
+  LlmCallId id;
+  std::optional<CandidateId> candidate;  // unset: the call made no candidate (it failed, or held no kernel)
+  std::string role;                      // generator, coder, planner, judge
+  std::string purpose;                   // "softmax_warp_per_row, repair 1"
+  std::string model;
+  std::string backend;
+  std::optional<std::int64_t> input_tokens;
+  std::optional<std::int64_t> output_tokens;
+  std::optional<double> cost_usd;  // unset: the model has no price
+  double latency_ms = 0.0;
+  bool from_cache = false;
+  std::string status;  // "ok" or "error"
+  std::string error;
+  std::string rationale;  // the reply's prose (reply_prose), "" when none
+};
+
+// The run's LLM calls in total (set only when the run made any).
+struct RunReportLlmTotals {
+  std::size_t calls = 0;
+  std::size_t failed = 0;          // status "error"
+  std::optional<double> cost_usd;  // the sum; unset unless every call has a price
+  std::int64_t input_tokens = 0;   // the sums of the counts reported
+  std::int64_t output_tokens = 0;
+  std::vector<RunReportLlmCall> failed_without_candidate;  // failed calls that made no candidate, in order
+};
+
 // One candidate of the run and its verdict: its screen evaluation (the search's), else its latest one.
 struct RunReportCandidate {
   CandidateId id;
@@ -72,6 +101,9 @@ struct RunReportCandidate {
   // What the analysis found (current_insights of all its evaluations: Nsight Compute ones first, then the
   // roofline ones per size); empty when none was recorded (failed candidates, stores from before insights).
   std::vector<CandidateInsight> insights;
+  // The LLM calls whose reply became this candidate (llm_calls.candidate_id), in the order they were made;
+  // empty for candidates that no model wrote.
+  std::vector<RunReportLlmCall> llm_calls;
 };
 
 // A unified line diff (3 lines of context) of a candidate's source against its parent's.
@@ -181,6 +213,7 @@ struct RunReport {
   std::vector<RunReportStep> steps;              // from the starting kernel to the best; empty without a best
   std::vector<RunReportFailureGroup> failures;   // by status, largest group first
   std::vector<KnobEffect> knob_effects;          // largest spread first (compute_knob_effects)
+  std::optional<RunReportLlmTotals> llm;         // unset: the run made no LLM call
 };
 
 // Reads run `run` from the store. Errors: not_found for an unknown run (the message names the store),

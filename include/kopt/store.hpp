@@ -114,7 +114,7 @@ struct StoredInsight {
 };
 
 // One call to a language model (docs/store.md, "llm_calls"). Holds no prompt text and never the API key:
-// the caller redacts `error` (redact_secret) before it is stored.
+// the caller redacts `error` and `rationale` (redact_secret) before they are stored.
 struct LlmCallRecord {
   std::optional<CandidateId> candidate;  // the candidate the reply became, when there is one
   std::string role;                      // generator, coder, planner, judge
@@ -131,6 +131,7 @@ struct LlmCallRecord {
   bool from_cache = false;
   std::string status = "ok";  // "ok" or "error"
   std::string error;          // why the call failed ("" when ok)
+  std::string rationale;      // reply_prose of the reply, redacted ("" without a reply; schema version 6)
 };
 
 struct StoredLlmCall {

@@ -182,6 +182,7 @@ class Session {
     record.cost_usd = reply->cost_usd;
     record.latency_ms = reply->latency_ms;
     record.from_cache = reply->from_cache;
+    record.rationale = redact_secret(reply_prose(reply->text), options_.secret);
     auto id = log_.record_call(record);
     if (!id) return id.error();
     attempt.call = *id;

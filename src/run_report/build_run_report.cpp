@@ -134,6 +134,59 @@ Status attach_insights(Store& store, RunReport& report, std::map<std::int64_t, s
   return Ok{};
 }
 
+RunReportLlmCall llm_call_of(StoredLlmCall const& stored) {
+  LlmCallRecord const& call = stored.call;
+  RunReportLlmCall result;
+  result.id = stored.id;
+  result.candidate = call.candidate;
+  result.role = call.role;
+  result.purpose = call.purpose;
+  result.model = call.model;
+  result.backend = call.backend;
+  result.input_tokens = call.input_tokens;
+  result.output_tokens = call.output_tokens;
+  result.cost_usd = call.cost_usd;
+  result.latency_ms = call.latency_ms;
+  result.from_cache = call.from_cache;
+  result.status = call.status;
+  result.error = call.error;
+  result.rationale = call.rationale;
+  return result;
+}
+
+// Each candidate's LLM calls and the run's totals (left unset when the run made no call).
+Status attach_llm_calls(Store& store, RunReport& report,
+                        std::map<std::int64_t, std::size_t> const& position) {
+  auto stored = store.llm_calls_for_run(report.run);
+  if (!stored) return stored.error();
+  if (stored->empty()) return Ok{};
+  RunReportLlmTotals totals;
+  bool priced = true;
+  double cost = 0.0;
+  for (StoredLlmCall const& row : *stored) {
+    RunReportLlmCall call = llm_call_of(row);
+    ++totals.calls;
+    bool const failed = call.status != "ok";
+    if (failed) ++totals.failed;
+    if (call.cost_usd) {
+      cost += *call.cost_usd;
+    } else {
+      priced = false;
+    }
+    totals.input_tokens += call.input_tokens.value_or(0);
+    totals.output_tokens += call.output_tokens.value_or(0);
+    auto const at = call.candidate ? position.find(call.candidate->value()) : position.end();
+    if (at != position.end()) {
+      report.candidates[at->second].llm_calls.push_back(std::move(call));
+    } else if (failed) {
+      totals.failed_without_candidate.push_back(std::move(call));
+    }
+  }
+  if (priced) totals.cost_usd = cost;
+  report.llm = std::move(totals);
+  return Ok{};
+}
+
 std::vector<RunReportFailureGroup> group_failures(std::vector<RunReportCandidate> const& candidates) {
   std::map<CandidateStatus, RunReportFailureGroup> groups;
   for (RunReportCandidate const& candidate : candidates) {
@@ -269,6 +322,7 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
   report.toolkit = distinct(toolkits);
   attach_evaluations(report, position);
   if (auto status = attach_insights(store, report, position); !status) return status.error();
+  if (auto status = attach_llm_calls(store, report, position); !status) return status.error();
   report.failures = group_failures(report.candidates);
 
   auto best = store.best_verified_candidate(run);

@@ -6,6 +6,7 @@
 
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
+#include "run_report/llm_text.hpp"
 #include "run_report/report_text.hpp"
 
 namespace kopt {
@@ -102,6 +103,18 @@ footer { color:var(--muted); font-size:12.5px; text-align:center; margin-top:22p
 .insight-head { margin-top:14px; }
 )css";
 
+// Only in pages of runs that called a language model, so that other pages stay as they were.
+constexpr char const* kLlmStyle = R"css(
+.llm { margin-top:10px; border:1px solid #b6e3ff; background:#f5fbff; border-radius:8px; padding:8px 12px; }
+.llm.failed { border-color:#ffcecb; background:#fff8f7; }
+.llm-head { display:flex; gap:10px; align-items:center; flex-wrap:wrap; font-size:13.5px; }
+.llm-head .purpose { font-weight:600; }
+.llm .rationale { margin:6px 0 0; white-space:pre-wrap; overflow-wrap:anywhere; font-size:14px; }
+.llm .numbers { color:var(--muted); font-size:12.5px; margin-top:4px; }
+.llm-summary { margin:14px 0 0; font-weight:600; }
+.llm-failed-list { margin:4px 0 0; padding-left:20px; font-size:13.5px; }
+)css";
+
 std::string badge(std::string const& text, char const* tone) {
   return fmt::format(R"(<span class="badge {}">{}</span>)", tone, html_escape(text));
 }
@@ -120,6 +133,51 @@ std::string run_status_badge(std::string const& status) {
 
 std::string meta_item(char const* label, std::string const& value) {
   return fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, html_escape(value.empty() ? "-" : value));
+}
+
+// The box of one LLM call next to the step its reply became: who was asked for what, the reply's prose,
+// cost, tokens and latency (and the error of a failed call).
+std::string llm_box(RunReportLlmCall const& call) {
+  bool const failed = call.status != "ok";
+  std::string html = fmt::format(R"(<div class="llm{}"><div class="llm-head">{})", failed ? " failed" : "",
+                                 badge(call.role, failed ? "bad" : "info"));
+  html += fmt::format(R"(<span class="purpose">{}</span>)", html_escape(call.purpose));
+  if (!call.model.empty()) {
+    html += fmt::format(R"(<span class="muted">{}{}</span>)", html_escape(call.model),
+                        call.backend.empty() ? std::string() : html_escape(" (" + call.backend + ")"));
+  }
+  html += "</div>";
+  if (!call.rationale.empty())
+    html += fmt::format(R"(<p class="rationale">{}</p>)", html_escape(call.rationale));
+  if (failed) html += fmt::format(R"(<p class="rationale">Failed: {}</p>)", html_escape(call.error));
+  html += fmt::format(R"(<div class="numbers">{}</div></div>)", html_escape(llm_call_numbers(call)));
+  return html;
+}
+
+std::string step_llm_calls(RunReport const& report, CandidateId candidate) {
+  auto const found = std::find_if(report.candidates.begin(), report.candidates.end(),
+                                  [&](RunReportCandidate const& c) { return c.id == candidate; });
+  if (found == report.candidates.end()) return "";
+  std::string html;
+  for (RunReportLlmCall const& call : found->llm_calls) html += llm_box(call);
+  return html;
+}
+
+// Under the header of a run that called a model: "LLM: N calls (M failed), $X, T tokens" and the failed
+// calls that made no candidate.
+std::string llm_summary(RunReport const& report) {
+  if (!report.llm) return "";
+  RunReportLlmTotals const& totals = *report.llm;
+  std::string html =
+      fmt::format(R"(<p class="llm-summary" id="llm">{}</p>)", html_escape(llm_totals_text(totals)));
+  if (totals.failed_without_candidate.empty()) return html;
+  html += "<div class=\"muted\">Failed LLM calls that made no candidate:</div><ul class=\"llm-failed-list\">";
+  for (RunReportLlmCall const& call : totals.failed_without_candidate) {
+    html += fmt::format(R"(<li>{}: <span class="mono">{}</span></li>)", html_escape(llm_call_title(call)),
+                        html_escape(one_line(call.error, 300)));
+  }
+  html += "</ul>";
+  return html;
 }
 
 std::string header(RunReport const& report) {
@@ -142,7 +200,9 @@ std::string header(RunReport const& report) {
   html += meta_item("tunable source", report.source_path);
   if (!report.flags.empty())
     html += meta_item("extra flags", fmt::format("{}", fmt::join(report.flags, " ")));
-  html += "</dl></header>";
+  html += "</dl>";
+  html += llm_summary(report);
+  html += "</header>";
   return html;
 }
 
@@ -363,6 +423,7 @@ std::string steps_section(RunReport const& report) {
       html +=
           "<div class=\"evidence\">No parent was recorded for this candidate (a fresh proposal of the "
           "search); it is compared with the starting kernel.</div>";
+    html += step_llm_calls(report, step.candidate);
     std::string const evidence = evidence_text(step);
     html += fmt::format(R"(<div class="evidence">Evidence (screen tier): {}</div>)",
                         evidence.empty() ? "no timed sizes" : html_escape(evidence));
@@ -477,6 +538,7 @@ std::string render_run_html(RunReport const& report) {
   html += fmt::format("<title>kopt run {} · {}</title>", report.run.value(), html_escape(report.task_name));
   html += "<style>";
   html += kStyle;
+  if (report.llm) html += kLlmStyle;
   html += "</style></head><body><main>";
   html += header(report);
   html += best_section(report);

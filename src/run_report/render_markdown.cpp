@@ -5,6 +5,7 @@
 
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
+#include "run_report/llm_text.hpp"
 #include "run_report/report_text.hpp"
 
 namespace kopt {
@@ -46,6 +47,33 @@ std::string step_line(RunReport const& report, RunReportStep const& step, std::s
                          ? std::string(", ") + std::string(to_string(*step.status))
                          : "",
                      analysis_text(report, step));
+}
+
+// Under a step that came from a model: "   - coder · purpose: rationale ($0.0042 · 1200 in / 800 out tokens
+// · 3.2 s)", the rationale on one line and cut (the HTML and JSON reports hold it whole).
+constexpr std::size_t kMarkdownRationale = 300;
+
+std::string step_llm_lines(RunReport const& report, CandidateId candidate) {
+  auto const found = std::find_if(report.candidates.begin(), report.candidates.end(),
+                                  [&](RunReportCandidate const& c) { return c.id == candidate; });
+  if (found == report.candidates.end()) return "";
+  std::string md;
+  for (RunReportLlmCall const& call : found->llm_calls) {
+    std::string const text = call.status != "ok"      ? "failed: " + one_line(call.error, kMarkdownRationale)
+                             : call.rationale.empty() ? std::string("(no prose in the reply)")
+                                                      : one_line(call.rationale, kMarkdownRationale);
+    md += fmt::format("   - {}: {} ({})\n", llm_call_title(call), text, llm_call_numbers(call));
+  }
+  return md;
+}
+
+std::string llm_text(RunReport const& report) {
+  if (!report.llm) return "";
+  std::string md = "\n" + llm_totals_text(*report.llm) + "\n";
+  for (RunReportLlmCall const& call : report.llm->failed_without_candidate)
+    md += fmt::format("- failed without a candidate: {}: {}\n", llm_call_title(call),
+                      one_line(call.error, 200));
+  return md;
 }
 
 // At most this many knobs get a line; the HTML and JSON reports hold them all.
@@ -109,8 +137,12 @@ std::string render_run_markdown(RunReport const& report) {
   if (!report.steps.empty()) {
     md += "\nSteps (screen tier):\n";
     std::size_t number = 0;
-    for (RunReportStep const& step : report.steps) md += step_line(report, step, ++number);
+    for (RunReportStep const& step : report.steps) {
+      md += step_line(report, step, ++number);
+      md += step_llm_lines(report, step.candidate);
+    }
   }
+  md += llm_text(report);
   md += knob_effects_text(report.knob_effects);
   if (!report.failures.empty()) {
     std::string counts;

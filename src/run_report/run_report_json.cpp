@@ -80,6 +80,41 @@ nlohmann::json insights_json(std::vector<CandidateInsight> const& insights) {
   return list;
 }
 
+nlohmann::json optional_count(std::optional<std::int64_t> count) {
+  return count ? nlohmann::json(*count) : nlohmann::json(nullptr);
+}
+
+nlohmann::json llm_calls_json(std::vector<RunReportLlmCall> const& calls) {
+  nlohmann::json list = nlohmann::json::array();
+  for (RunReportLlmCall const& call : calls) {
+    list.push_back({{"id", call.id.value()},
+                    {"candidate", optional_id(call.candidate)},
+                    {"role", call.role},
+                    {"purpose", call.purpose},
+                    {"model", call.model},
+                    {"backend", call.backend},
+                    {"input_tokens", optional_count(call.input_tokens)},
+                    {"output_tokens", optional_count(call.output_tokens)},
+                    {"cost_usd", optional_number(call.cost_usd)},
+                    {"latency_ms", number(call.latency_ms)},
+                    {"from_cache", call.from_cache},
+                    {"status", call.status},
+                    {"error", call.error},
+                    {"rationale", call.rationale}});
+  }
+  return list;
+}
+
+nlohmann::json llm_totals_json(std::optional<RunReportLlmTotals> const& totals) {
+  if (!totals) return nullptr;
+  return {{"calls", totals->calls},
+          {"failed", totals->failed},
+          {"cost_usd", optional_number(totals->cost_usd)},
+          {"input_tokens", totals->input_tokens},
+          {"output_tokens", totals->output_tokens},
+          {"failed_without_candidate", llm_calls_json(totals->failed_without_candidate)}};
+}
+
 nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates) {
   nlohmann::json list = nlohmann::json::array();
   for (RunReportCandidate const& candidate : candidates) {
@@ -94,7 +129,8 @@ nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates
                     {"screen_speedup", optional_number(candidate.screen_speedup)},
                     {"confirm_speedup", optional_number(candidate.confirm_speedup)},
                     {"evaluations", candidate.evaluations},
-                    {"insights", insights_json(candidate.insights)}});
+                    {"insights", insights_json(candidate.insights)},
+                    {"llm_calls", llm_calls_json(candidate.llm_calls)}});
   }
   return list;
 }
@@ -206,7 +242,8 @@ nlohmann::json to_json(RunReport const& report) {
           {"evaluations", evaluations_json(report.evaluations)},
           {"steps", steps_json(report)},
           {"failures", failures_json(report.failures)},
-          {"knob_effects", knob_effects_json(report.knob_effects)}};
+          {"knob_effects", knob_effects_json(report.knob_effects)},
+          {"llm", llm_totals_json(report.llm)}};
 }
 
 }  // namespace kopt

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kLlmCallColumns =
     "l.id, l.run_id, l.candidate_id, l.role, l.purpose, l.model, l.backend, l.request_sha256, "
     "l.input_tokens, l.output_tokens, l.cached_input_tokens, l.reasoning_tokens, l.cost_usd, l.latency_ms, "
-    "l.from_cache, l.status, l.error, l.created_at";
+    "l.from_cache, l.status, l.error, l.created_at, l.rationale";
 
 StoredLlmCall read_llm_call(store_detail::Statement const& row) {
   StoredLlmCall stored;
@@ -37,6 +37,7 @@ StoredLlmCall read_llm_call(store_detail::Statement const& row) {
   stored.call.status = row.text_column(15);
   stored.call.error = row.text_column(16);
   stored.created_at = row.text_column(17);
+  stored.call.rationale = row.text_column(18);
   return stored;
 }
 
@@ -63,7 +64,9 @@ Result<LlmCallId> Store::add_llm_call(RunId run, LlmCallRecord const& call) {
   auto insert = connection_->prepare(
       "INSERT INTO llm_calls (run_id, candidate_id, role, purpose, model, backend, request_sha256, "
       "input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, latency_ms, from_cache, "
-      "status, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) "
+      "status, error, rationale) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16, "
+      "?17) "
       "RETURNING id");
   if (!insert) return std::move(insert).error();
   insert->bind_int(1, run.value());
@@ -83,6 +86,7 @@ Result<LlmCallId> Store::add_llm_call(RunId run, LlmCallRecord const& call) {
   insert->bind_int(14, call.from_cache ? 1 : 0);
   insert->bind_text(15, call.status);
   insert->bind_text(16, call.error);
+  insert->bind_text(17, call.rationale);
   auto row = insert->step();
   if (!row) return std::move(row).error();
   if (!*row) return connection_->error("INSERT INTO llm_calls returned no id");

@@ -125,12 +125,18 @@ CREATE TABLE llm_calls (
 CREATE INDEX llm_calls_by_run ON llm_calls (run_id);
 )sql";
 
+// Version 6: the prose of each LLM call's reply around its code (reply_prose, redacted like `error`): the
+// rationale the run report shows next to the step the reply became. '' for calls without a reply.
+constexpr char const* kLlmCallRationale =
+    "ALTER TABLE llm_calls ADD COLUMN rationale TEXT NOT NULL DEFAULT '';";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
     Migration{"insights", kInsights},
     Migration{"evaluations.objective_score", kObjectiveScore},
     Migration{"llm_calls", kLlmCalls},
+    Migration{"llm_calls.rationale", kLlmCallRationale},
 };
 
 }  // namespace

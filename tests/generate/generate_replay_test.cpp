@@ -70,6 +70,7 @@ TEST_F(GenerateWithReplay, ScriptedRepliesAreConsumedInOrder) {
   ASSERT_EQ(calls->size(), 3U);
   EXPECT_EQ((*calls)[0].call.backend, "replay");
   EXPECT_EQ((*calls)[2].call.role, "coder");
+  EXPECT_EQ((*calls)[0].call.rationale, "Here is the kernel.");  // the reply's prose, without its code
 
   auto const json = generate_to_json(*result);
   EXPECT_EQ(json["schema"], "kopt.generate/1");
