@@ -54,16 +54,8 @@ class AnthropicProtocol final : public Protocol {
     }
     if (!any_text)
       return make_error(ErrorCode::io_error, "field content: no text block (the model gave no text)");
-    auto stop = optional_string(reply, "stop_reason", "stop_reason");
-    if (!stop) return stop.error();
-    out.finish_reason = *stop;
-    auto model = optional_string(reply, "model", "model");
-    if (!model) return model.error();
-    out.model = *model;
-    if (auto usage = reply.find("usage"); usage != reply.end() && usage->is_object()) {
-      auto status = parse_usage(*usage, out.usage);
-      if (!status) return status.error();
-    }
+    if (auto tail = read_reply_tail(reply, reply, "stop_reason", "stop_reason", parse_usage, out); !tail)
+      return tail.error();
     return out;
   }
 

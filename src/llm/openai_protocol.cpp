@@ -51,16 +51,10 @@ class OpenAiProtocol final : public Protocol {
     }
     LlmReply out;
     out.text = content->get<std::string>();
-    auto finish = optional_string(choice, "finish_reason", "choices[0].finish_reason");
-    if (!finish) return finish.error();
-    out.finish_reason = *finish;
-    auto model = optional_string(reply, "model", "model");
-    if (!model) return model.error();
-    out.model = *model;
-    if (auto usage = reply.find("usage"); usage != reply.end() && usage->is_object()) {
-      auto status = parse_usage(*usage, out.usage);
-      if (!status) return status.error();
-    }
+    if (auto tail =
+            read_reply_tail(reply, choice, "finish_reason", "choices[0].finish_reason", parse_usage, out);
+        !tail)
+      return tail.error();
     return out;
   }
 

@@ -22,4 +22,19 @@ Result<std::string> optional_string(nlohmann::json const& object, char const* na
   return it->get<std::string>();
 }
 
+Status read_reply_tail(nlohmann::json const& reply, nlohmann::json const& holder, char const* finish_name,
+                       std::string const& finish_path,
+                       std::function<Status(nlohmann::json const&, LlmUsage&)> const& parse_usage,
+                       LlmReply& out) {
+  auto finish = optional_string(holder, finish_name, finish_path);
+  if (!finish) return finish.error();
+  out.finish_reason = *finish;
+  auto model = optional_string(reply, "model", "model");
+  if (!model) return model.error();
+  out.model = *model;
+  if (auto usage = reply.find("usage"); usage != reply.end() && usage->is_object())
+    return parse_usage(*usage, out.usage);
+  return Ok{};
+}
+
 }  // namespace kopt::llm

@@ -5,13 +5,10 @@
 #include <cctype>
 
 #include "kopt/llm_roles.hpp"
+#include "llm/text_lines.hpp"
 
 namespace kopt {
 namespace {
-
-std::string_view strip_cr(std::string_view line) {
-  return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
-}
 
 // The number of backticks of a fence line (at most 3 spaces of indentation), 0 when it is none.
 std::size_t fence_length(std::string_view line, std::string_view* info) {
@@ -69,12 +66,8 @@ std::vector<FencedBlock> fenced_blocks(std::string_view reply) {
   std::optional<FencedBlock> open;
   std::size_t open_length = 0;
   int line_number = 0;
-  std::size_t pos = 0;
-  while (pos < reply.size()) {
-    auto end = reply.find('\n', pos);
-    if (end == std::string_view::npos) end = reply.size();
-    auto const line = strip_cr(reply.substr(pos, end - pos));
-    pos = end + 1;
+  for (std::string_view const raw : detail::split_lines(reply)) {
+    auto const line = detail::strip_cr(raw);
     ++line_number;
     std::string_view info;
     auto const length = fence_length(line, &info);

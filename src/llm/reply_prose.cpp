@@ -11,10 +11,6 @@
 namespace kopt {
 namespace {
 
-std::string_view strip_cr(std::string_view line) {
-  return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
-}
-
 bool is_space(char c) {
   return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
@@ -72,7 +68,7 @@ std::string reply_prose(std::string_view reply, std::size_t max_bytes) {
   bool in_edit = false;   // inside a SEARCH/REPLACE block outside any fence
   bool blank_pending = false;
   for (std::string_view const raw : detail::split_lines(reply)) {
-    std::string_view const line = strip_cr(raw);
+    std::string_view const line = detail::strip_cr(raw);
     std::string_view info;
     std::size_t const length = fence_length(line, info);
     if (fence > 0) {

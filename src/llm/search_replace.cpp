@@ -3,13 +3,10 @@
 #include <algorithm>
 
 #include "kopt/llm_roles.hpp"
+#include "llm/text_lines.hpp"
 
 namespace kopt {
 namespace {
-
-std::string_view strip_cr(std::string_view line) {
-  return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
-}
 
 std::string_view rstrip(std::string_view text) {
   auto const last = text.find_last_not_of(" \t\r");
@@ -112,12 +109,8 @@ ReplyResult<std::vector<SearchReplace>> parse_search_replace(std::string_view re
                             "; each block is <<<<<<< SEARCH, the lines to find, =======, the new lines, "
                             ">>>>>>> REPLACE"};
   };
-  std::size_t pos = 0;
-  while (pos < reply.size()) {
-    auto end = reply.find('\n', pos);
-    if (end == std::string_view::npos) end = reply.size();
-    auto const line = strip_cr(reply.substr(pos, end - pos));
-    pos = end + 1;
+  for (std::string_view const raw : detail::split_lines(reply)) {
+    auto const line = detail::strip_cr(raw);
     ++line_number;
     bool const search_marker = is_marker(line, '<', "SEARCH");
     switch (state) {

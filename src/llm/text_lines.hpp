@@ -18,4 +18,9 @@ inline std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
+// A line without its trailing '\r' (replies and sources may come with CRLF line ends).
+inline std::string_view strip_cr(std::string_view line) {
+  return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
+}
+
 }  // namespace kopt::detail

@@ -61,17 +61,21 @@ BenchEvidence evidence_from_profile(CandidateProfile const& profile, std::string
   return e;
 }
 
-void add_gap_evidence(std::span<BenchRow> rows, TaskSpec const& task, CandidateInput const& kernel,
+BenchRow* gap_row(std::span<BenchRow> rows) {
+  auto const largest = std::find_if(rows.begin(), rows.end(), [](BenchRow const& r) { return r.largest; });
+  if (largest == rows.end() || largest->status != "ok") return nullptr;
+  if (!misses_bandwidth_goal(*largest) && !misses_vendor_goal(*largest)) return nullptr;
+  return &*largest;
+}
+
+void add_gap_evidence(BenchRow& row, TaskSpec const& task, CandidateInput const& kernel,
                       std::optional<KernelActivity> const& activity, BenchOptions const& options,
                       CandidateEvaluator& evaluator) {
-  auto const largest = std::find_if(rows.begin(), rows.end(), [](BenchRow const& r) { return r.largest; });
-  if (largest == rows.end() || largest->status != "ok") return;
-  if (!misses_bandwidth_goal(*largest) && !misses_vendor_goal(*largest)) return;
   ProfileOptions profile;
-  profile.size = largest->size;
+  profile.size = row.size;
   profile.ncu = options.ncu;
-  if (activity) profile.activity.emplace(largest->size, *activity);
-  largest->evidence.push_back(profile_one(task, kernel, profile, "kopt", evaluator));
+  if (activity) profile.activity.emplace(row.size, *activity);
+  row.evidence.push_back(profile_one(task, kernel, profile, "kopt", evaluator));
   auto baseline = vendor_baseline(task);
   if (!baseline) return;
   // The vendor's verdict and speed-of-light numbers are the comparison; its tools' findings are not ours
@@ -79,7 +83,7 @@ void add_gap_evidence(std::span<BenchRow> rows, TaskSpec const& task, CandidateI
   profile.activity.clear();
   profile.second_stage = false;
   profile.evaluate_launchers = false;
-  largest->evidence.push_back(profile_one(task, *baseline, profile, "vendor", evaluator));
+  row.evidence.push_back(profile_one(task, *baseline, profile, "vendor", evaluator));
 }
 
 }  // namespace kopt::bench_detail

@@ -3,7 +3,6 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <span>
@@ -128,13 +127,11 @@ void profile_gaps(BenchSummary& summary, std::size_t first_row, TaskSpec const& 
                   BenchOptions const& options, CandidateEvaluator& evaluator,
                   std::function<void(std::string)> const& say) {
   if (!options.profile_gaps || !kernel || first_row >= summary.rows.size()) return;
-  std::span<BenchRow> rows(summary.rows.data() + first_row, summary.rows.size() - first_row);
-  bool const gap = std::any_of(rows.begin(), rows.end(), [](BenchRow const& r) {
-    return misses_bandwidth_goal(r) || misses_vendor_goal(r);
-  });
-  if (!gap) return;
+  BenchRow* const row = bench_detail::gap_row(
+      std::span<BenchRow>(summary.rows.data() + first_row, summary.rows.size() - first_row));
+  if (row == nullptr) return;
   say("profiling the gap under Nsight Compute");
-  bench_detail::add_gap_evidence(rows, spec, *kernel, activity, options, evaluator);
+  bench_detail::add_gap_evidence(*row, spec, *kernel, activity, options, evaluator);
 }
 
 // One task's rows: tuned by the proposer and confirmed, or (no strategy, --no-search) its reference timed
