@@ -44,12 +44,20 @@ struct TimingPolicy {
   // cannot be the best (0: never stop early).
   double race_ratio = 0.0;
   int race_samples = 2;
+  // Precision (screen): sampling may also stop once the median is known to this fraction, i.e. the
+  // half-width of its 95% confidence interval, 1.57 * IQR / sqrt(n) (McGill, Tukey and Larsen's notch),
+  // is at most median_precision * median, after at least precision_min_samples samples (0: never).
+  double median_precision = 0.0;
+  int precision_min_samples = 10;
 };
 
 TimingPolicy policy_for(TimingTier tier) noexcept;
 
 // Whether sampling may stop: enough samples and enough measured time, or out of budget.
 bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms, double wall_ms) noexcept;
+
+// Whether the samples pin their median down to policy.median_precision (see TimingPolicy).
+bool precise_enough(TimingPolicy const& policy, std::span<double const> samples_us);
 
 // Whether a candidate's sampling may stop early because it is clearly slower than `best_us` (the
 // fastest candidate median seen on this size; <= 0: none yet): policy.race_ratio is set, it has

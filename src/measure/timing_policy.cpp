@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "kopt/measure.hpp"
 
@@ -21,11 +22,12 @@ std::optional<TimingTier> timing_tier_from_string(std::string_view text) noexcep
 TimingPolicy policy_for(TimingTier tier) noexcept {
   TimingPolicy policy;  // the header defaults are the confirm protocol
   if (tier == TimingTier::screen) {
-    policy.warmup_ms = 2.0;
-    policy.min_warmup_calls = 1;  // verification has just run the kernel on this size: it is loaded and warm
+    policy.warmup_ms = 0.5;
+    policy.min_warmup_calls = 2;  // verification has just run the kernel on this size: it is loaded and warm
     policy.min_samples = 5;       // long kernels: 5 flushed samples rank them; short ones sample for 5 ms
     policy.race_ratio = 1.5;      // clear losers stop after 2 samples
     policy.min_total_ms = 5.0;
+    policy.median_precision = 0.01;  // ... or until their median is known to 1 % (docs/timing.md)
     policy.max_wall_ms = 500.0;
     policy.flush_l2 = true;
     policy.interleave = false;
@@ -38,6 +40,15 @@ bool clearly_slower(TimingPolicy const& policy, std::span<double const> samples_
   if (policy.race_ratio <= 0.0 || best_us <= 0.0) return false;
   if (samples_us.empty() || static_cast<int>(samples_us.size()) < policy.race_samples) return false;
   return *std::min_element(samples_us.begin(), samples_us.end()) > policy.race_ratio * best_us;
+}
+
+bool precise_enough(TimingPolicy const& policy, std::span<double const> samples_us) {
+  if (policy.median_precision <= 0.0) return false;
+  auto const n = static_cast<int>(samples_us.size());
+  if (n < std::max(policy.min_samples, policy.precision_min_samples)) return false;
+  SampleStats const stats = summarize(samples_us);
+  return stats.median > 0 &&
+         1.57 * stats.iqr() / std::sqrt(static_cast<double>(n)) <= policy.median_precision * stats.median;
 }
 
 bool sampling_done(TimingPolicy const& policy, int samples, double total_sample_ms, double wall_ms) noexcept {

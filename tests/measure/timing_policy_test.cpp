@@ -32,8 +32,8 @@ TEST(TimingPolicy, ConfirmIsTheFullProtocol) {
 
 TEST(TimingPolicy, ScreenIsCheap) {
   auto const policy = policy_for(TimingTier::screen);
-  EXPECT_DOUBLE_EQ(policy.warmup_ms, 2.0);
-  EXPECT_EQ(policy.min_warmup_calls, 1);
+  EXPECT_DOUBLE_EQ(policy.warmup_ms, 0.5);
+  EXPECT_EQ(policy.min_warmup_calls, 2);
   EXPECT_EQ(policy.min_samples, 5);
   EXPECT_DOUBLE_EQ(policy.race_ratio, 1.5);
   EXPECT_DOUBLE_EQ(policy.min_total_ms, 5.0);
@@ -41,6 +41,8 @@ TEST(TimingPolicy, ScreenIsCheap) {
   EXPECT_TRUE(policy.flush_l2);
   EXPECT_FALSE(policy.interleave);
   EXPECT_DOUBLE_EQ(policy.graph_below_us, 0.0);
+  EXPECT_DOUBLE_EQ(policy.median_precision, 0.01);
+  EXPECT_DOUBLE_EQ(policy_for(TimingTier::confirm).median_precision, 0.0) << "confirm keeps its minimums";
 }
 
 TEST(SamplingDone, NeedsBothSampleCountAndMeasuredTime) {
@@ -57,6 +59,25 @@ TEST(SamplingDone, ScreenStopsLongKernelsAfterFiveSamplesAndTimesShortOnesForFiv
   EXPECT_TRUE(sampling_done(policy, 5, 25.0, 30.0)) << "5 samples of a 5 ms kernel";
   EXPECT_FALSE(sampling_done(policy, 5, 0.5, 2.0)) << "5 samples of a 100 us kernel: only 0.5 ms measured";
   EXPECT_TRUE(sampling_done(policy, 50, 5.0, 12.0)) << "50 samples of a 100 us kernel";
+}
+
+TEST(PreciseEnough, StopsOnceTheMediansConfidenceIntervalIsWithinOnePercent) {
+  auto const screen = policy_for(TimingTier::screen);
+  // Ten samples of a 77 us kernel spread over 76.6..77.5 us: IQR 0.2 us, half-width 1.57 * 0.2 / sqrt(10)
+  // = 0.1 us, 0.13 % of the median.
+  std::vector<double> steady = {76.9, 77.0, 77.1, 76.8, 77.2, 77.0, 76.6, 77.5, 77.1, 76.9};
+  EXPECT_TRUE(precise_enough(screen, steady));
+  steady.pop_back();
+  EXPECT_FALSE(precise_enough(screen, steady)) << "fewer than precision_min_samples";
+  // A noisy 5 us kernel: an IQR of 0.5 us around a 5 us median needs (1.57 * 0.1 / 0.01)^2 = 246 samples;
+  // 100 give a half-width of 1.57 %.
+  std::vector<double> noisy;
+  for (int i = 0; i < 100; ++i) noisy.push_back(4.5 + (i % 4) * 0.333);
+  EXPECT_FALSE(precise_enough(screen, noisy));
+  EXPECT_FALSE(precise_enough(policy_for(TimingTier::confirm), std::vector<double>(50, 10.0)))
+      << "confirm never stops on precision";
+  EXPECT_TRUE(precise_enough(screen, std::vector<double>(10, 10.0))) << "identical samples";
+  EXPECT_FALSE(precise_enough(screen, std::vector<double>(10, 0.0))) << "a zero median proves nothing";
 }
 
 TEST(ClearlySlower, StopsOnlyCandidatesWhoseFastestSampleIsFarBehindTheBest) {

@@ -103,7 +103,8 @@ TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
       return true;
     }
     return sampling_done(policy_, static_cast<int>(subjects[i]->samples_us.size()), total_ms[i],
-                         ms_since(t_start));
+                         ms_since(t_start)) ||
+           precise_enough(policy_, subjects[i]->samples_us);
   };
   if (policy_.interleave) {
     for (;;) {
