@@ -384,6 +384,21 @@ def read_kt_cache(path, tune_params):
     return [plain_result(entry, tune_params) for entry in data.get("cache", {}).values()]
 
 
+def fresh_cache_env(out, tuner):
+    """Environment variables that point every on-disk compile cache of `tuner` at an empty folder under
+    `out`, so that each run of a repeated comparison starts cold: CuPy's kernel cache and the driver's
+    compute cache (PTX JIT) for Kernel Tuner; kopt's CUBIN cache for kopt (kopt turns the driver's cache
+    off itself). Without this only the first run on a fresh machine is a cold measurement."""
+    root = out / "caches" / tuner
+    if tuner == "kernel_tuner":
+        env = {"CUPY_CACHE_DIR": str(root / "cupy"), "CUDA_CACHE_PATH": str(root / "cuda")}
+    else:
+        env = {"KOPT_CACHE_DIR": str(root / "kopt")}
+    for folder in env.values():
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    return env
+
+
 def run_kernel_tuner(args, space, kernel_path, out, verify, label):
     summary = {"tuner": "Kernel Tuner", "verify": verify, "label": label}
     try:
@@ -398,7 +413,7 @@ def run_kernel_tuner(args, space, kernel_path, out, verify, label):
         spec = out / f"kt_spec_{label}.json"
         spec.write_text(json.dumps({"size": args.size, "kernel": str(kernel_path), "problem": problem,
                                     "verify": verify, "cache": str(cache), "result": str(result)}))
-        env = dict(os.environ, CUPY_TF32="0")
+        env = dict(os.environ, CUPY_TF32="0", **fresh_cache_env(out, "kernel_tuner"))
         if site:
             env["PYTHONPATH"] = str(site) + os.pathsep + env.get("PYTHONPATH", "")
         log(f"Kernel Tuner ({label}): brute force over {problem['python_count']} configurations")
@@ -487,7 +502,7 @@ def run_kopt(args, space_size, kernel_path, out):
                "--budget", str(space_size), "--store", str(store), "--json"]
         if not args.kopt_confirm:
             cmd.append("--no-confirm")
-        env = dict(os.environ)
+        env = dict(os.environ, **fresh_cache_env(out, "kopt"))
         if args.worker:
             env["KOPT_WORKER"] = str(Path(args.worker).resolve())
         log("kopt: " + " ".join(cmd))
@@ -514,6 +529,8 @@ def run_kopt(args, space_size, kernel_path, out):
         summary.update(summarise(rows, wall, started, "median_ms") if started else {"evaluated": 0})
         if report and report.get("best") and report["best"].get("config"):
             summary["incumbent_config"] = parse_config_key(report["best"]["config"])
+        if report and report.get("search_time"):
+            summary["search_time"] = report["search_time"]
     except Exception as e:
         summary["failure"] = f"{type(e).__name__}: {e}"
         log(f"kopt failed: {summary['failure']}\n{traceback.format_exc()}")
@@ -654,6 +671,32 @@ def dry_run(args, space, kernel_path, restricted):
     return 0 if counts_agree else 1
 
 
+def run_ratios(kt, ko, rt):
+    ratios = {}
+    if kt.get("configs_per_second") and ko.get("configs_per_second"):
+        ratios["kopt_configs_per_second_over_kernel_tuner"] = ko["configs_per_second"] / kt["configs_per_second"]
+    if kt.get("time_to_best_seconds") and ko.get("time_to_best_seconds"):
+        ratios["kernel_tuner_time_to_best_over_kopt"] = kt["time_to_best_seconds"] / ko["time_to_best_seconds"]
+    a, b = rt.get("kernel_tuner_best", {}).get("median_ms"), rt.get("kopt_best", {}).get("median_ms")
+    if a and b:
+        ratios["kopt_best_speed_over_kernel_tuner_best"] = a / b  # > 1: kopt's winner is faster
+    return ratios
+
+
+def repeat_summary(runs):
+    """The configurations-per-second ratio of every paired run, its median and its minimum (a goal is
+    met only when the minimum meets it)."""
+    ratios = [r["ratios"]["kopt_configs_per_second_over_kernel_tuner"] for r in runs
+              if r.get("ratios", {}).get("kopt_configs_per_second_over_kernel_tuner")]
+    rates = {side: [r[side]["configs_per_second"] for r in runs if r.get(side, {}).get("configs_per_second")]
+             for side in ("kopt", "kernel_tuner")}
+    out = {"runs": len(runs), "ratios": ratios, "kopt_configs_per_second": rates["kopt"],
+           "kernel_tuner_configs_per_second": rates["kernel_tuner"]}
+    if ratios:
+        out.update({"median_ratio": statistics.median(ratios), "min_ratio": min(ratios), "max_ratio": max(ratios)})
+    return out
+
+
 def print_table(report):
     rows = [("", "Kernel Tuner", "kopt")]
     kt, ko = report.get("kernel_tuner", {}), report.get("kopt", {})
@@ -686,6 +729,20 @@ def print_table(report):
                   + ("" if t.get("verified", True) else "  WRONG OUTPUT"))
     if report.get("ratios"):
         print("ratios: " + json.dumps(report["ratios"]))
+    summary = report.get("repeat_summary", {})
+    if summary.get("runs", 0) > 1:
+        for run in report.get("runs", []):
+            ko, kt = run.get("kopt", {}), run.get("kernel_tuner", {})
+            ratio = run.get("ratios", {}).get("kopt_configs_per_second_over_kernel_tuner")
+            print(f"run {run['run']} ({run['first']} first): kopt {fmt(ko.get('configs_per_second'), '{:.1f}')}/s, "
+                  f"Kernel Tuner {fmt(kt.get('configs_per_second'), '{:.2f}')}/s, ratio {fmt(ratio, '{:.1f}')}x")
+        if summary.get("ratios"):
+            print(f"ratio over {len(summary['ratios'])} paired runs: median {summary['median_ratio']:.1f}x, "
+                  f"min {summary['min_ratio']:.1f}x, max {summary['max_ratio']:.1f}x")
+    search_time = report.get("kopt", {}).get("search_time")
+    if search_time:
+        print("kopt's search time (run 1): " + json.dumps({k: round(v, 1) if isinstance(v, float) else v
+                                                          for k, v in search_time.items()}))
 
 
 def main():
@@ -705,6 +762,8 @@ def main():
                         help="also run Kernel Tuner without answer= (its default, no verification)")
     parser.add_argument("--kopt-confirm", action="store_true",
                         help="let kopt confirm its best on the full timing tier (off: Kernel Tuner has no such step)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="paired runs, each with empty compile caches on both sides (default 1)")
     parser.add_argument("--skip-kt", action="store_true")
     parser.add_argument("--skip-kopt", action="store_true")
     parser.add_argument("--dry-run", action="store_true", help="print both space counts and exit (no GPU)")
@@ -737,15 +796,29 @@ def main():
               "knobs": space.knobs, "constraints": space.constraints}
     log(f"space: {space_size} valid configurations; size {args.size}^3; output in {out}")
 
-    # kopt first: it is the shorter run, so a tight overall time limit cuts Kernel Tuner's (which then
-    # reports what its cache holds) rather than losing kopt's.
-    if not args.skip_kopt:
-        report["kopt"] = run_kopt(args, space_size, kernel_path, out)
-    if not args.skip_kt:
-        report["kernel_tuner"] = run_kernel_tuner(args, space, kernel_path, out, verify=True, label="verified")
-        if args.kt_unverified:
-            report["kernel_tuner_unverified"] = run_kernel_tuner(args, space, kernel_path, out, verify=False,
-                                                                 label="unverified")
+    # Paired runs, each with every compile cache empty (fresh_cache_env). kopt goes first in odd runs and
+    # Kernel Tuner in even ones, so neither always finds the GPU and the file system warm.
+    report["runs"] = []
+    for index in range(args.repeat):
+        run_out = out if args.repeat == 1 else out / f"run{index + 1}"
+        run_out.mkdir(parents=True, exist_ok=True)
+        paired = {"run": index + 1, "first": "kopt" if index % 2 == 0 else "kernel_tuner"}
+        order = ["kopt", "kernel_tuner"] if index % 2 == 0 else ["kernel_tuner", "kopt"]
+        for tuner in order:
+            if tuner == "kopt" and not args.skip_kopt:
+                paired["kopt"] = run_kopt(args, space_size, kernel_path, run_out)
+            if tuner == "kernel_tuner" and not args.skip_kt:
+                paired["kernel_tuner"] = run_kernel_tuner(args, space, kernel_path, run_out, verify=True,
+                                                          label="verified")
+                if args.kt_unverified:
+                    paired["kernel_tuner_unverified"] = run_kernel_tuner(args, space, kernel_path, run_out,
+                                                                         verify=False, label="unverified")
+        paired["ratios"] = run_ratios(paired.get("kernel_tuner", {}), paired.get("kopt", {}), {})
+        report["runs"].append(paired)
+    # The first run's sides are the report's (their winners are re-timed below); every run is in "runs".
+    for key in ("kopt", "kernel_tuner", "kernel_tuner_unverified"):
+        if key in report["runs"][0]:
+            report[key] = report["runs"][0][key]
 
     to_time = {}
     kt_best = report.get("kernel_tuner", {}).get("best_config")
@@ -767,16 +840,8 @@ def main():
         report["retime"] = {"failure": {"failure": f"{type(e).__name__}: {e}"}}
         log(f"re-timing failed: {e}")
 
-    kt, ko, rt = report.get("kernel_tuner", {}), report.get("kopt", {}), report.get("retime", {})
-    ratios = {}
-    if kt.get("configs_per_second") and ko.get("configs_per_second"):
-        ratios["kopt_configs_per_second_over_kernel_tuner"] = ko["configs_per_second"] / kt["configs_per_second"]
-    if kt.get("time_to_best_seconds") and ko.get("time_to_best_seconds"):
-        ratios["kernel_tuner_time_to_best_over_kopt"] = kt["time_to_best_seconds"] / ko["time_to_best_seconds"]
-    a, b = rt.get("kernel_tuner_best", {}).get("median_ms"), rt.get("kopt_best", {}).get("median_ms")
-    if a and b:
-        ratios["kopt_best_speed_over_kernel_tuner_best"] = a / b  # > 1: kopt's winner is faster
-    report["ratios"] = ratios
+    report["ratios"] = run_ratios(report.get("kernel_tuner", {}), report.get("kopt", {}), report.get("retime", {}))
+    report["repeat_summary"] = repeat_summary(report["runs"])
     (out / "kernel_tuner_compare.json").write_text(json.dumps(report, indent=2, default=str))
     print_table(report)
     print(f"written: {out / 'kernel_tuner_compare.json'}")

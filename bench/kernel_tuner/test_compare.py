@@ -113,6 +113,32 @@ class ReadersTest(unittest.TestCase):
         self.assertEqual(compare.parse_config_key("BK=16;BM=128;PAD=4"), {"BK": 16, "BM": 128, "PAD": 4})
 
 
+class RepeatTest(unittest.TestCase):
+    def test_each_tuner_gets_empty_caches_of_its_own(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            kt = compare.fresh_cache_env(Path(tmp), "kernel_tuner")
+            kopt = compare.fresh_cache_env(Path(tmp), "kopt")
+            self.assertEqual(set(kt), {"CUPY_CACHE_DIR", "CUDA_CACHE_PATH"})
+            self.assertEqual(set(kopt), {"KOPT_CACHE_DIR"})
+            for folder in list(kt.values()) + list(kopt.values()):
+                self.assertTrue(Path(folder).is_dir())
+                self.assertEqual(list(Path(folder).iterdir()), [])
+
+    def test_summary_takes_the_minimum_ratio(self):
+        runs = []
+        for kopt, kt in ((40.0, 4.0), (45.0, 4.1), (38.0, 4.2)):
+            run = {"kopt": {"configs_per_second": kopt}, "kernel_tuner": {"configs_per_second": kt}}
+            run["ratios"] = compare.run_ratios(run["kernel_tuner"], run["kopt"], {})
+            runs.append(run)
+        runs.append({"kopt": {"failure": "x"}, "ratios": {}})  # a failed run adds no ratio
+        summary = compare.repeat_summary(runs)
+        self.assertEqual(summary["runs"], 4)
+        self.assertEqual(len(summary["ratios"]), 3)
+        self.assertAlmostEqual(summary["min_ratio"], 38.0 / 4.2)
+        self.assertAlmostEqual(summary["median_ratio"], 10.0)
+        self.assertAlmostEqual(summary["max_ratio"], 45.0 / 4.1)
+
+
 class TaskTest(unittest.TestCase):
     def test_another_size_gets_a_copy_with_an_absolute_reference(self):
         with tempfile.TemporaryDirectory() as tmp:

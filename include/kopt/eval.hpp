@@ -86,6 +86,12 @@ struct PhaseTimes {
   double time_ms = 0.0;
   double total_ms = 0.0;
   double activity_ms = 0.0;  // recording kernel activity (CUPTI) after timing; inside time_ms
+  // The evaluator's side: how long it waited for this candidate's compile (the GPU idle meanwhile), and the
+  // worker's round trip for it (load, verify, time and the protocol around them).
+  double compile_wait_ms = 0.0;
+  double worker_ms = 0.0;
+  double trusted_build_ms = 0.0;  // the reference and baseline built (or read from the cache) before the
+                                  // first candidate of an evaluate() call; 0 for the others
 };
 
 struct CandidateReport {

@@ -132,6 +132,7 @@ struct FakeResult {
   std::optional<double> energy_j;
   std::optional<double> reference_energy_j;
   std::vector<double> baseline_us;  // the vendor baseline per timed size case (empty: none)
+  PhaseTimes phases;                // what the report says the evaluation's phases took
 };
 using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
 
@@ -247,6 +248,29 @@ struct OptimizeProgress {
 };
 using OptimizeProgressCallback = std::function<void(OptimizeProgress const&)>;
 
+// Where a search's wall time went, summed over the evaluator's fresh screen evaluations (docs/optimize.md,
+// "Where the time goes"). Compiles run on all cores while the GPU works, so compile_cpu_ms overlaps the
+// rest; compile_wait_ms is the part the evaluator spent waiting for a compile (the GPU idle). The search's
+// wall time not in compile_wait_ms, worker_ms or trusted_build_ms is kopt's own work between evaluations
+// (the search, the store).
+struct SearchTimeAccount {
+  std::size_t evaluations = 0;
+  double compile_cpu_ms = 0.0;
+  double compile_wait_ms = 0.0;
+  double worker_ms = 0.0;  // worker round trips; load, verify and time are inside
+  double load_ms = 0.0;
+  double verify_ms = 0.0;
+  double time_ms = 0.0;
+  double activity_ms = 0.0;  // inside time_ms
+  double trusted_build_ms = 0.0;
+  double first_result_ms = 0.0;  // from the search's start to its first fresh report
+  void add(PhaseTimes const& phases) noexcept;
+};
+nlohmann::json search_time_to_json(SearchTimeAccount const& account, double search_seconds);
+// "search 6.6 s: worker 4.5 s (load 0.2 s, verify 1.1 s, time 3.0 s), waiting for compiles 1.2 s, kopt
+// 0.9 s; compiles 38 s of CPU time", empty when nothing was evaluated.
+std::string search_time_line(SearchTimeAccount const& account, double search_seconds);
+
 struct OptimizeResult {
   RunId run;
   std::size_t points = 0;   // unique points of the search (replayed ones included)
@@ -263,6 +287,8 @@ struct OptimizeResult {
   OptimizeObjective objective = OptimizeObjective::runtime;
   std::optional<double> incumbent_screen_score;  // objective score (unset for the runtime objective)
   std::optional<double> confirmed_score;         // the same on the confirm tier (full energy protocol)
+  SearchTimeAccount search_time;                 // the search's fresh evaluations (not the confirm)
+  double confirm_seconds = 0.0;                  // the confirm tier's evaluation of the incumbent
 };
 
 // A new run: search the source's tuning space on `task`, record everything in `store`.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kopt/result.hpp"
 #include "kopt/search.hpp"
 #include "kopt/tuning.hpp"
 
@@ -49,5 +50,13 @@ class TuningSearchSpace final : public SearchSpace {
 // knob the listed value closest to the default, flag knobs at their first value. nullopt when the
 // source gives no default for any integer knob.
 std::optional<Configuration> default_configuration(TuningSpace const& space, std::string const& source);
+
+struct TaskSpec;
+// The source's tuning space as a search space under the task's rules (the launch geometry of its
+// `// kopt:launch` line, else the task's; launcher sources have none), starting at the source's defaults;
+// nullopt when the source declares no knob. `origin` names the source in errors.
+Result<std::optional<TuningSearchSpace>> tuning_search_space_for(std::string const& source,
+                                                                 TaskSpec const& task,
+                                                                 std::string const& origin);
 
 }  // namespace kopt

@@ -43,10 +43,4 @@ std::filesystem::path find_compile_server() {
   return {};
 }
 
-std::filesystem::path compile_server_for_evaluation() {
-  std::string const configured = env_or_empty("KOPT_COMPILE_SERVER");
-  if (configured.empty() || configured == "off" || configured == "0") return {};
-  return find_compile_server();
-}
-
 }  // namespace kopt

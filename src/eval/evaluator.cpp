@@ -84,8 +84,7 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   impl->worker.emplace(std::move(*client));
   if (options.compile.arch.empty()) options.compile.arch = impl->worker->device().arch();
   // Kernel-mode candidates compile in kopt-compile processes when it is there (faster than threads).
-  if (options.compile.compile_server.empty())
-    options.compile.compile_server = compile_server_for_evaluation();
+  if (options.compile.compile_server.empty()) options.compile.compile_server = find_compile_server();
   auto compiler = Compiler::create(options.compile);
   if (!compiler) return compiler.error();
   impl->compiler.emplace(std::move(*compiler));
@@ -135,8 +134,10 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
 
   // The task's own code (trusted): reference and baseline, built once and cached on disk.
   step(0, "building reference");
+  auto const t_trusted = Clock::now();
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
+  double const trusted_ms = ms_since(t_trusted);
 
   for (std::size_t i = 0; i < plans.size(); ++i) {
     auto const& plan = plans[i];
@@ -144,6 +145,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     cr.name = plan.name;
     cr.path = plan.path;
     cr.mode = plan.mode;
+    if (i == 0) cr.phases.trusted_build_ms = trusted_ms;
     step(i, "evaluating " + plan.name);
     auto const t_cand = Clock::now();
     if (!plan.request) {
@@ -154,6 +156,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     }
     auto built = impl_->compiles->take(*plan.request);
     if (!built) return built.error();
+    cr.phases.compile_wait_ms = ms_since(t_cand);
     cr.phases.compile_ms = built->compile_ms;
     cr.cache_hit = built->cache_hit;
     cr.diagnostics = built->diagnostics;
@@ -176,8 +179,10 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
                  {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)},
                  {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
     auto const idle = std::chrono::milliseconds(static_cast<long long>(opts.timeout_ceiling_ms * 2 + 120000));
+    auto const t_worker = Clock::now();
     auto reply = impl_->worker->request(
         request, idle, [&](json const& event) { step(i, plan.name + ": " + event.value("what", "")); });
+    cr.phases.worker_ms = ms_since(t_worker);
     if (!reply) return reply.error();
     if (auto st = apply_reply(task, report.device, *reply, cr); !st) return st.error();
     if (opts.sanitize && cr.status == CandidateStatus::ok) {

@@ -83,6 +83,7 @@ Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
     report.status = result.status;
     report.message = result.message;
     report.resources = result.resources;
+    report.phases = result.phases;
     std::size_t timed = 0;
     double log_sum = 0.0;
     for (SizeCase const& size : task.sizes) {

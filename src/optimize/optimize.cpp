@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <set>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "kopt/optimize_space.hpp"
 #include "run_action_memory.hpp"
 #include "run_log.hpp"
+#include "search_outcome.hpp"
 
 namespace kopt {
 
@@ -22,7 +24,6 @@ bool is_optimize_strategy(std::string_view name) noexcept {
 
 namespace {
 
-using optimize_detail::OutcomeData;
 using optimize_detail::RecordedEvaluation;
 using optimize_detail::RunLog;
 
@@ -46,22 +47,11 @@ struct SearchState {
 };
 
 // Candidates per evaluate() call of outcome-independent strategies: one per core (4..32). They look
-// twice as far ahead: the batch after the current one compiles while the current one is on the GPU.
+// four batches ahead: the batches after the current one compile while the current one is on the GPU, and
+// the compilers stay busy while the first batch waits for the task's reference to be built (an nvcc build
+// of 1.1-1.4 s on the H200 host, against 0.3-0.5 s per batch of candidates; docs/optimize.md).
 std::size_t lookahead_batch() {
   return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 4, 32);
-}
-
-Outcome to_search_outcome(RecordedEvaluation const& evaluation, OptimizeObjective objective) {
-  OutcomeData data = optimize_detail::outcome_of(evaluation, objective);
-  Outcome outcome{data.status, std::move(data.medians_us), std::move(data.iqrs_us),
-                  std::move(data.reference_us), std::move(data.detail)};
-  if (outcome.status == CandidateStatus::ok && outcome.size_medians_us.empty()) {
-    // Verified, but the task times no size: it scores as the reference.
-    outcome.size_medians_us = {1.0};
-    outcome.size_iqr_us = {0.0};
-    outcome.reference_us = {1.0};
-  }
-  return outcome;
 }
 
 struct Context {
@@ -127,6 +117,7 @@ class StoreObjective final : public Objective {
         if (c_.state.compile_neighbours) compile_neighbours_ahead(point);
         auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);
         if (!report) return stop(report.error());
+        account(report->phases);
         recorded =
             optimize_detail::record_with_insights(*report, TimingTier::screen, c_.task, c_.target.ceilings);
         ++c_.result.evaluated;
@@ -156,7 +147,7 @@ class StoreObjective final : public Objective {
       p.best_score = p.score;
       p.best_config = candidate->name;
     }
-    return to_search_outcome(recorded, c_.options.objective);
+    return optimize_detail::search_outcome(recorded, c_.options.objective);
   }
 
  private:
@@ -192,7 +183,12 @@ class StoreObjective final : public Objective {
       configs.push_back(TuningSearchSpace::to_configuration(point));
       keys.push_back(std::move(key));
     }
-    if (!next_batch.empty()) c_.evaluator.compile_ahead(c_.task, next_batch);
+    if (!next_batch.empty()) {
+      // The batch first: compiles start in the order they are asked for, and this batch is needed first
+      // (asking again for one already queued changes nothing).
+      c_.evaluator.compile_ahead(c_.task, batch);
+      c_.evaluator.compile_ahead(c_.task, next_batch);
+    }
     auto reports = c_.evaluator.evaluate(c_.task, batch, TimingTier::screen);
     if (!reports) return reports.error();
     if (reports->size() != batch.size()) {
@@ -201,6 +197,7 @@ class StoreObjective final : public Objective {
                                                        std::to_string(reports->size()) + " reports back");
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
+      account((*reports)[i].phases);
       auto recorded = optimize_detail::record_with_insights((*reports)[i], TimingTier::screen, c_.task,
                                                             c_.target.ceilings);
       if (auto status = complete(recorded, batch[i], TimingTier::screen, c_); !status) return status;
@@ -240,12 +237,22 @@ class StoreObjective final : public Objective {
     if (!ahead.empty()) c_.evaluator.compile_ahead(c_.task, ahead);
   }
 
+  void account(PhaseTimes const& phases) {
+    SearchTimeAccount& time = c_.result.search_time;
+    if (time.evaluations == 0) {
+      time.first_result_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+    }
+    time.add(phases);
+  }
+
   Outcome stop(Error error) {
     if (!c_.state.fatal) c_.state.fatal = std::move(error);
     return Outcome{CandidateStatus::compile_error, {}, {}, {}, "stopped"};
   }
   Context& c_;
   std::set<std::string> prefetched_;  // keys recorded by a batch, not yet asked for by the search
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 // Forwards to the real strategy; remembers each proposal for the objective, skips points that a
@@ -257,7 +264,7 @@ class TrackingStrategy final : public Strategy {
       : inner_(std::move(inner)), c_(context), progress_(progress) {
     // Their proposals never depend on outcomes (observe does nothing), so asking ahead changes nothing
     // in what they propose or in which order.
-    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = 2 * lookahead_batch();
+    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = 4 * lookahead_batch();
   }
 
   std::string_view name() const override { return inner_->name(); }
@@ -343,23 +350,14 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
                            OptimizeProgressCallback const& progress) {
   std::string const origin =
       options.source_path.empty() ? std::string("candidate") : options.source_path.filename().string();
-  auto parsed = TuningSpace::parse(source, origin);
-  if (!parsed) return parsed.error();
-  if (parsed->empty()) {
+  auto built = tuning_search_space_for(source, task, origin);
+  if (!built) return built.error();
+  if (!*built) {
     return make_error(
         ErrorCode::invalid_argument,
         origin + ": no '// kopt:knob' annotations (expected at least one knob to tune; docs/tuning.md)");
   }
-  std::optional<LaunchSpec> launch;
-  // Launcher-mode sources have neither (not_found): their geometry is their own business.
-  if (auto annotated = candidate_launch(source, task.launch, task.signature.function)) {
-    launch = std::move(*annotated);
-  } else if (annotated.error().code != ErrorCode::not_found) {
-    return annotated.error();
-  }
-  TuningRules rules = tuning_rules_for(task, launch);
-  if (auto status = parsed->check_rules(rules); !status) return status.error();
-  TuningSearchSpace space(*parsed, rules, default_configuration(*parsed, source));
+  TuningSearchSpace& space = **built;
 
   auto memory = std::make_shared<optimize_detail::RunActionMemory>(log.memory_prior());
   auto strategy = make_optimize_strategy(options.strategy, options.mcts, memory);
@@ -411,7 +409,10 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
         state.progress.config = candidate->name;
         progress(state.progress);
       }
+      auto const t_confirm = std::chrono::steady_clock::now();
       auto report = evaluator.evaluate_one(task, *candidate, TimingTier::confirm);
+      result.confirm_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t_confirm).count();
       if (!report) {
         (void)log.finish(false);
         return report.error();

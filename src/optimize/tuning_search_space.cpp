@@ -1,7 +1,9 @@
 // TuningSearchSpace: a TuningSpace (plus learned resource failures) seen by the search strategies.
 #include <utility>
 
+#include "kopt/compile.hpp"
 #include "kopt/optimize_space.hpp"
+#include "kopt/task.hpp"
 
 namespace kopt {
 
@@ -62,6 +64,25 @@ std::optional<Point> TuningSearchSpace::start_point() const {
 
 bool TuningSearchSpace::learn(Configuration const& config, CandidateStatus status, std::string_view message) {
   return invalid_.record(config, status, message);
+}
+
+Result<std::optional<TuningSearchSpace>> tuning_search_space_for(std::string const& source,
+                                                                 TaskSpec const& task,
+                                                                 std::string const& origin) {
+  auto parsed = TuningSpace::parse(source, origin);
+  if (!parsed) return parsed.error();
+  if (parsed->empty()) return std::optional<TuningSearchSpace>();
+  std::optional<LaunchSpec> launch;
+  // Launcher-mode sources have neither (not_found): their geometry is their own business.
+  if (auto annotated = candidate_launch(source, task.launch, task.signature.function)) {
+    launch = std::move(*annotated);
+  } else if (annotated.error().code != ErrorCode::not_found) {
+    return annotated.error();
+  }
+  TuningRules rules = tuning_rules_for(task, launch);
+  if (auto status = parsed->check_rules(rules); !status) return status.error();
+  std::optional<Configuration> start = default_configuration(*parsed, source);
+  return std::optional<TuningSearchSpace>(TuningSearchSpace(std::move(*parsed), std::move(rules), start));
 }
 
 }  // namespace kopt

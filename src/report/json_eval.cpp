@@ -92,9 +92,15 @@ ResourceUsage decode_resources(JsonCursor const& cursor) {
 
 nlohmann::json encode(PhaseTimes const& phases) {
   return {
-      {"compile_ms", number_to_json(phases.compile_ms)}, {"load_ms", number_to_json(phases.load_ms)},
-      {"verify_ms", number_to_json(phases.verify_ms)},   {"time_ms", number_to_json(phases.time_ms)},
-      {"total_ms", number_to_json(phases.total_ms)},     {"activity_ms", number_to_json(phases.activity_ms)},
+      {"compile_ms", number_to_json(phases.compile_ms)},
+      {"load_ms", number_to_json(phases.load_ms)},
+      {"verify_ms", number_to_json(phases.verify_ms)},
+      {"time_ms", number_to_json(phases.time_ms)},
+      {"total_ms", number_to_json(phases.total_ms)},
+      {"activity_ms", number_to_json(phases.activity_ms)},
+      {"compile_wait_ms", number_to_json(phases.compile_wait_ms)},
+      {"worker_ms", number_to_json(phases.worker_ms)},
+      {"trusted_build_ms", number_to_json(phases.trusted_build_ms)},
   };
 }
 
@@ -106,6 +112,9 @@ PhaseTimes decode_phases(JsonCursor const& cursor) {
   phases.time_ms = cursor.field("time_ms").as_number();
   phases.total_ms = cursor.field("total_ms").as_number();
   phases.activity_ms = cursor.optional_field("activity_ms").as_optional_number().value_or(0.0);
+  phases.compile_wait_ms = cursor.optional_field("compile_wait_ms").as_optional_number().value_or(0.0);
+  phases.worker_ms = cursor.optional_field("worker_ms").as_optional_number().value_or(0.0);
+  phases.trusted_build_ms = cursor.optional_field("trusted_build_ms").as_optional_number().value_or(0.0);
   return phases;
 }
 

@@ -127,7 +127,7 @@ Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path
         ErrorCode::io_error,
         "store " + path.string() + ": cannot use the WAL journal (journal_mode is '" + *mode + "')");
   }
-  for (std::string_view pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"}) {
+  for (std::string_view pragma : {"PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"}) {
     auto status = connection->exec(pragma);
     if (!status) return std::move(status).error();
   }

@@ -37,7 +37,7 @@ struct Store::Connection {
 namespace store_detail {
 
 // Opens (creating) the file, checks that it is a SQLite database that kopt may use (application_id,
-// user_version), and sets the connection up: WAL journal, synchronous=FULL, foreign keys, busy timeout.
+// user_version), and sets the connection up: WAL journal, synchronous=NORMAL, foreign keys, busy timeout.
 // Does not migrate.
 Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path const& path);
 
