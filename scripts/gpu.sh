@@ -4,7 +4,7 @@
 # go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
-#                  [--suite-bench] [--generate] [--pack]
+#                  [--suite-bench] [--generate] [--llm-optimize] [--pack]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
@@ -16,6 +16,9 @@
 #   KOPT_BENCH_GPUS=N splits the suite into N shards (`--shard i/N`), one per GPU, run at once and merged.
 # --generate: `kopt generate examples/softmax` with the recorded replies of examples/softmax/llm-replay (the
 #   replay backend: no model, deterministic), the verified kernel written to $OUT/generate/softmax_generated.cu.
+# --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
+#   recorded planner/coder replies of examples/softmax/llm-replay/optimize.jsonl (replay, deterministic; one
+#   deliberately non-matching edit); JSON in $OUT/llm-optimize/llm-optimize.json, store llm.db, report.md.
 # --pack: at the end, pack everything under $OUT into one $OUT/gpu-out.tar.gz and remove the loose files
 #   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
@@ -24,7 +27,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 PACK=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --suites) RUN_SUITES=1; shift ;;
     --suite-bench) RUN_SUITE_BENCH=1; shift ;;
     --generate) RUN_GENERATE=1; shift ;;
+    --llm-optimize) RUN_LLM_OPT=1; shift ;;
     --pack) PACK=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -250,6 +254,21 @@ if [ $RUN_GENERATE = 1 ]; then
   rc=$?
   add "kopt generate softmax (replayed replies)" \
     "exit $rc; $(grep -E '^(best|confirmed|wrote)' "$OUT_DIR/generate/generate.txt" | tr '\n' ';' | cut -c1-200)"
+fi
+
+if [ $RUN_LLM_OPT = 1 ]; then
+  mkdir -p "$OUT_DIR/llm-optimize"
+  KOPT_LLM_BACKEND=replay KOPT_LLM_REPLAY_FILE=examples/softmax/llm-replay/optimize.jsonl \
+    timeout "$STEP_TIMEOUT" "$KOPT" optimize examples/softmax \
+    --from examples/softmax/candidates/softmax_warp_kernel.cu --proposer llm --budget 24 --max-calls 7 \
+    --store "$OUT_DIR/llm-optimize/llm.db" --json \
+    > "$OUT_DIR/llm-optimize/llm-optimize.json" 2> "$OUT_DIR/llm-optimize/llm-optimize.log"
+  rc=$?
+  run_id=$(grep -m1 '"run"' "$OUT_DIR/llm-optimize/llm-optimize.json" | tr -dc '0-9')
+  [ -n "$run_id" ] && "$KOPT" report "$run_id" --store "$OUT_DIR/llm-optimize/llm.db" \
+    -o "$OUT_DIR/llm-optimize/report.md" 2>> "$OUT_DIR/llm-optimize/llm-optimize.log"
+  add "kopt optimize --proposer llm softmax (replayed)" \
+    "exit $rc; $(grep -E '"(stop_reason|screen_speedup|confirmed_status|confirmed_speedup)"' "$OUT_DIR/llm-optimize/llm-optimize.json" | tr -d ' \n' | cut -c1-200)"
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <ostream>
 
+#include "cli/command_setup.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -62,10 +63,8 @@ int run_generate(GenerateArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
   if (auto checked = check_generate_args(args); !checked) return fail(checked.error(), ErrorOrigin::input);
-  auto task = load_task(args.task_dir);
+  auto task = load_search_task(args.task_dir, args.arch);
   if (!task) return fail(task.error(), ErrorOrigin::input);
-  if (auto generators = validate_generators(*task); !generators)
-    return fail(generators.error(), ErrorOrigin::input);
   CandidateMode const mode = args.mode == "kernel" ? CandidateMode::kernel : CandidateMode::launcher;
   // Everything the run needs is checked before the first call is paid for.
   auto context = prompt_context_for_task(*task, args.intent, mode);
@@ -77,16 +76,7 @@ int run_generate(GenerateArgs const& args, Console const& console) {
         make_error(status.error().code, "-o" + status.error().message.substr(std::string("--out").size())),
         ErrorOrigin::input);
   }
-  if (!args.arch.empty()) {
-    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
-  }
-  std::optional<std::filesystem::path> const prompts_dir =
-      args.prompts.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.prompts);
-  if (auto prompts = find_prompts_dir(prompts_dir); !prompts)
-    return fail(prompts.error(), ErrorOrigin::input);
-  auto config = llm_config_from_env();
-  if (!config) return fail(config.error(), ErrorOrigin::input);
-  auto llm = make_generate_llm(*config, LlmLimits{args.max_cost_usd, args.max_calls});
+  auto llm = command_llm(args.prompts, LlmLimits{args.max_cost_usd, args.max_calls});
   if (!llm) return fail(llm.error(), ErrorOrigin::input);
   auto library = library_for(args, console);
   if (!library) return fail(library.error(), ErrorOrigin::input);
@@ -102,17 +92,18 @@ int run_generate(GenerateArgs const& args, Console const& console) {
   options.repairs = args.repairs;
   options.mode = mode;
   options.arch_sm = arch_number((*evaluator)->target().arch);
-  options.prompt.prompts_dir = prompts_dir;
+  options.prompt.prompts_dir = llm->prompts_dir;
   options.confirm = !args.no_confirm;
   options.limits = LlmLimits{args.max_cost_usd, args.max_calls};
-  options.backend_kind = llm->kind;
-  options.model = llm->model;
-  options.secret = llm->secret;
+  options.backend_kind = llm->llm.kind;
+  options.model = llm->llm.model;
+  options.secret = llm->llm.secret;
 
   GenerateProgressCallback progress;
   if (!args.json) progress = [&](GenerateAttempt const& a) { console.err << progress_line(a) << '\n'; };
   StrategyLibrary const* const strategies = *library ? &**library : nullptr;
-  auto result = generate_kernels(*task, strategies, *llm->backend, **evaluator, *store, options, progress);
+  auto result =
+      generate_kernels(*task, strategies, *llm->llm.backend, **evaluator, *store, options, progress);
   if (!result) {
     auto const code = result.error().code;
     auto const origin = code == ErrorCode::invalid_argument || code == ErrorCode::invalid_spec

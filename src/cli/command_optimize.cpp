@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/command_setup.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -37,6 +38,8 @@ nlohmann::json result_json(OptimizeResult const& result) {
                          {"learned_invalid", result.learned_invalid},
                          {"stop_reason", result.stop_reason},
                          {"elapsed_seconds", result.elapsed_seconds},
+                         {"search_time", search_time_to_json(result.search_time, result.elapsed_seconds)},
+                         {"confirm_seconds", result.confirm_seconds},
                          {"objective", std::string(to_string(result.objective))},
                          {"best", nullptr}};
   if (result.incumbent) {
@@ -66,6 +69,8 @@ std::string result_text(OptimizeResult const& result) {
   std::string text =
       fmt::format("run {}: {} configurations ({} evaluated, {} from the store), stopped: {}\n",
                   result.run.value(), result.points, result.evaluated, result.from_store, result.stop_reason);
+  if (std::string const time = search_time_line(result.search_time, result.elapsed_seconds); !time.empty())
+    text += time + "\n";
   if (!result.incumbent) return text + "no configuration passed verification\n";
   std::string score;  // "energy gain 1.80x, speedup " for the energy and composite objectives
   if (result.objective != OptimizeObjective::runtime) {
@@ -128,23 +133,16 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     task_dir = info->task_dir.string();
   } else {
     if (args.from.empty()) return run_optimize_builtin(args, *store, console);
+    if (args.proposer != "builtin") return run_optimize_llm(args, *store, console);
     auto text = read_source(args.from);
     if (!text) return fail(text.error(), ErrorOrigin::input);
     source = std::move(*text);
     options.strategy = args.strategy;
-    options.max_evaluations = args.budget;
-    options.max_wall_seconds = args.time_s;
-    options.seed = args.seed;
-    options.source_path = std::filesystem::absolute(args.from);
-    options.flags = args.flags;
-    options.confirm = !args.no_confirm;
-    options.search_memory = !args.no_memory;
+    apply_search_args(args, options);
     options.objective = optimize_objective_from_string(args.objective).value_or(OptimizeObjective::runtime);
   }
-  auto task = load_task(task_dir);
+  auto task = load_search_task(task_dir, args.arch);
   if (!task) return fail(task.error(), ErrorOrigin::input);
-  if (auto generators = validate_generators(*task); !generators)
-    return fail(generators.error(), ErrorOrigin::input);
   auto space = TuningSpace::parse(source, options.source_path.filename().string());
   if (!space) return fail(space.error(), ErrorOrigin::input);
   if (space->empty() && !args.resume) {
@@ -158,10 +156,6 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
           fmt::join(generic->added, "; "));
     }
   }
-  if (!args.arch.empty()) {
-    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
-  }
-
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(options.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ostream>
 
+#include "cli/command_setup.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -75,13 +76,8 @@ int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& 
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
-  auto task = load_task(args.task_dir);
+  auto task = load_search_task(args.task_dir, args.arch);
   if (!task) return fail(task.error(), ErrorOrigin::input);
-  if (auto generators = validate_generators(*task); !generators)
-    return fail(generators.error(), ErrorOrigin::input);
-  if (!args.arch.empty()) {
-    if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
-  }
   auto root = find_strategy_library(
       args.library.empty() ? std::nullopt : std::optional<std::filesystem::path>(args.library));
   if (!root) return fail(root.error(), ErrorOrigin::input);

@@ -22,9 +22,21 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --strategy greedy --seed 7\n"
       "  kopt optimize tasks/softmax --from k.cu --objective energy --budget 30\n"
       "  kopt optimize --resume 3\n"
+      "  kopt optimize examples/softmax --from k.cu --proposer llm --budget 60 --max-cost 2.00\n"
+      "  KOPT_LLM_BACKEND=replay KOPT_LLM_REPLAY_FILE=examples/softmax/llm-replay/optimize.jsonl \\\n"
+      "    kopt optimize examples/softmax --from examples/softmax/candidates/softmax_warp_kernel.cu \\\n"
+      "    --proposer llm --budget 24\n"
       "\n"
       "Progress goes to stderr, one line per configuration with the best so far. A configuration the\n"
       "store already holds (same source, flags, arch and toolkit) is answered from it, not evaluated.\n"
+      "\n"
+      "--proposer llm|mixed searches over kernel SOURCES (docs/llm.md, \"kopt optimize --proposer\"): a\n"
+      "planner model chooses a change and says why, a coder model applies it (SEARCH/REPLACE or a whole\n"
+      "file; edits that do not apply, compile errors and wrong results go back for --repairs rounds), each\n"
+      "new source's knobs are tuned briefly (--node-budget) and MCTS picks where to edit next; mixed also\n"
+      "tries the strategy library's kernels and deeper knob tuning. The model comes from KOPT_LLM_*\n"
+      "(as for kopt generate); --max-cost and --max-calls stop the run cleanly and the best kernel is kept.\n"
+      "Every call is recorded with its rationale (kopt report RUN); --json adds the steps and LLM cost.\n"
       "Exit code 0 when the best candidate is confirmed ok, 1 when none is, 2 bad input, 3 no GPU.");
   auto& a = args.optimize;
   optimize->add_option("task-dir", a.task_dir, "task folder (or its task.toml)");
@@ -57,6 +69,23 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");
+  optimize
+      ->add_option("--proposer", a.proposer,
+                   "builtin (default: knob search only), llm (LLM edits as MCTS actions) or mixed (LLM\n"
+                   "edits, library strategies and knob moves); llm and mixed need --from and KOPT_LLM_*")
+      ->check(CLI::IsMember({"builtin", "llm", "mixed"}));
+  optimize
+      ->add_option("--max-cost", a.max_cost_usd, "llm/mixed: stop before spending more than this many USD")
+      ->check(CLI::PositiveNumber);
+  optimize->add_option("--max-calls", a.max_calls, "llm/mixed: stop after this many LLM calls")
+      ->check(CLI::Range(1, 100000));
+  optimize->add_option("--repairs", a.repairs, "llm/mixed: repair rounds for each LLM edit (default 2)")
+      ->check(CLI::Range(0, 16));
+  optimize->add_option("--node-budget", a.node_budget, "llm/mixed: knob evaluations per source (default 8)")
+      ->check(CLI::Range(1, 1000));
+  optimize->add_option("--prompts", a.prompts, "llm/mixed: prompt templates folder (default: prompts/)");
+  optimize->add_flag("--judge", a.judge,
+                     "llm/mixed: a judge model reviews each edited kernel before the GPU");
   optimize->callback([&args] { args.command = Command::optimize; });
 
   auto* runs = app.add_subcommand("runs", "List the optimize runs in the store, oldest first.");
@@ -90,6 +119,17 @@ Status check_optimize_args(OptimizeArgs const& args) {
   }
   if (args.task_dir.empty())
     return make_error(ErrorCode::invalid_argument, "optimize: expected <task-dir> (or --resume RUN_ID)");
+  if (args.proposer != "builtin") {
+    if (args.from.empty())
+      return make_error(ErrorCode::invalid_argument,
+                        "--proposer " + args.proposer + ": edits a kernel (expected --from kernel.cu)");
+    if (args.objective != "runtime")
+      return make_error(ErrorCode::invalid_argument,
+                        "--proposer " + args.proposer + ": optimizes runtime (expected no --objective)");
+  } else if (args.max_cost_usd || args.max_calls) {
+    return make_error(ErrorCode::invalid_argument,
+                      "--max-cost/--max-calls limit LLM calls (expected --proposer llm or mixed)");
+  }
   if (!args.from.empty() && (!args.use.empty() || !args.library.empty()))
     return make_error(
         ErrorCode::invalid_argument,

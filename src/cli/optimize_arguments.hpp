@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,14 @@ struct OptimizeArgs {
   int device = 0;
   bool no_confirm = false;
   bool no_memory = false;
+  // --proposer llm|mixed: the source-level search with LLM edits (command_optimize_llm.cpp)
+  std::string proposer = "builtin";  // builtin, llm, mixed
+  std::optional<double> max_cost_usd;
+  std::optional<int> max_calls;
+  int repairs = 2;
+  std::size_t node_budget = 8;
+  bool judge = false;
+  std::string prompts;  // empty: find_prompts_dir's search
 };
 
 struct RunsArgs {
@@ -47,6 +56,19 @@ struct ExportArgs {
 
 struct CliArguments;
 void define_optimize_commands(CLI::App& app, CliArguments& args);
+
+// The options every search of `kopt optimize --from` takes from its command line (OptimizeOptions and
+// SourceSearchOptions name them alike).
+template <class SearchOptions>
+void apply_search_args(OptimizeArgs const& args, SearchOptions& options) {
+  options.max_evaluations = args.budget;
+  options.max_wall_seconds = args.time_s;
+  options.seed = args.seed;
+  options.source_path = std::filesystem::absolute(args.from);
+  options.flags = args.flags;
+  options.confirm = !args.no_confirm;
+  options.search_memory = !args.no_memory;
+}
 
 // A new run needs <task-dir>; --resume takes neither it nor --from.
 Status check_optimize_args(OptimizeArgs const& args);

@@ -155,16 +155,10 @@ class Session {
       return std::optional<std::string>();
     }
     ++result_.llm_calls;
-    LlmCallRecord record;
-    record.role = attempt.role;
-    record.purpose = purpose;
-    record.request_sha256 = llm_request_hash(request);
-    record.model = request.model.empty() ? options_.model : request.model;
-    record.backend = options_.backend_kind;
+    LlmCallRecord const record = generate_detail::llm_call_record(
+        request, reply, {attempt.role, purpose, options_.model, options_.backend_kind, options_.secret},
+        seconds_since(started) * 1000.0);
     if (!reply) {
-      record.status = "error";
-      record.error = redact_secret(reply.error().message, options_.secret);
-      record.latency_ms = seconds_since(started) * 1000.0;
       auto id = log_.record_call(record);
       if (!id) return id.error();
       attempt.call = *id;
@@ -173,16 +167,6 @@ class Session {
       if (!done) return done.error();
       return std::optional<std::string>();
     }
-    if (!reply->model.empty()) record.model = reply->model;
-    if (!reply->backend.empty() && record.backend.empty()) record.backend = reply->backend;
-    record.input_tokens = reply->usage.input_tokens;
-    record.output_tokens = reply->usage.output_tokens;
-    record.cached_input_tokens = reply->usage.cached_input_tokens;
-    record.reasoning_tokens = reply->usage.reasoning_tokens;
-    record.cost_usd = reply->cost_usd;
-    record.latency_ms = reply->latency_ms;
-    record.from_cache = reply->from_cache;
-    record.rationale = redact_secret(reply_prose(reply->text), options_.secret);
     auto id = log_.record_call(record);
     if (!id) return id.error();
     attempt.call = *id;

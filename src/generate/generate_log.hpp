@@ -11,6 +11,19 @@
 
 namespace kopt::generate_detail {
 
+// Who made a call and for what, for its llm_calls row; `secret` is only redacted from what is stored.
+struct CallLabels {
+  std::string role;
+  std::string purpose;
+  std::string model;    // the configured model (the reply's, when it names one, wins)
+  std::string backend;  // the configured kind (else the reply's)
+  std::string secret;
+};
+// The llm_calls row of a call that was made: its usage, cost, latency and rationale (reply_prose), or why it
+// failed (`failed_latency_ms` is its latency then; a reply carries its own). Secrets are redacted.
+LlmCallRecord llm_call_record(LlmRequest const& request, Result<LlmReply> const& reply,
+                              CallLabels const& labels, double failed_latency_ms);
+
 class GenerateLog {
  public:
   static Result<GenerateLog> create(Store& store, TaskSpec const& task, GenerateOptions const& options,

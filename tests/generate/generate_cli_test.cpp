@@ -2,13 +2,13 @@
 // limits), and through the built kopt executable, a missing or invalid LLM configuration: exit code 2 with a
 // message naming the variable, before any GPU work.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 
 #include "cli/arguments.hpp"
 #include "cli/parse_support.hpp"
 #include "generate/generate_fixtures.hpp"
+#include "support/kopt_process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
@@ -96,32 +96,7 @@ TEST(GenerateArguments, HelpTeachesEnvironmentAndExitCodes) {
   }
 }
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-struct KoptGenerate : ::testing::Test {
-  void SetUp() override {
-    kopt = fs::path(KOPT_BINARY_DIR) / "bin" / "kopt";
-    if (!fs::exists(kopt)) GTEST_SKIP() << "build the kopt executable first (" << kopt << ")";
-  }
-  // Runs kopt with the KOPT_LLM_* variables cleared, then `environment` set.
-  Outcome run(std::string const& environment, std::string const& arguments) {
-    auto const out = dir.path() / "stdout";
-    auto const err = dir.path() / "stderr";
-    std::string const command =
-        "cd " + std::string(KOPT_SOURCE_DIR) +
-        " && env -u KOPT_LLM_BACKEND -u KOPT_LLM_BASE_URL -u KOPT_LLM_MODEL -u KOPT_LLM_API_KEY "
-        "-u KOPT_LLM_REPLAY_FILE -u KOPT_LLM_CACHE_DIR " +
-        environment + " " + kopt.string() + " " + arguments + " >" + out.string() + " 2>" + err.string();
-    int const status = std::system(command.c_str());
-    return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::read_file(out), test::read_file(err)};
-  }
-  test::TempDir dir;
-  fs::path kopt;
-};
+using KoptGenerate = test::KoptProcessTest;
 
 TEST_F(KoptGenerate, AnUnsetOrInvalidConfigurationIsExitCodeTwo) {
   std::string const store =

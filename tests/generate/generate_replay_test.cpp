@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "generate/generate_fixtures.hpp"
-#include "kopt/toolchain.hpp"
+#include "support/nvcc.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
@@ -102,15 +102,6 @@ TEST_F(GenerateWithReplay, ATaskWithoutAFamilyGetsOneGenericRequestAndRunningOut
   EXPECT_NE(table.find("no kernel passed verification"), std::string::npos);
 }
 
-// Where nvcc is: $CUDACXX / PATH / the default toolkit folder.
-std::optional<fs::path> nvcc_path() {
-  if (char const* cudacxx = std::getenv("CUDACXX"); cudacxx != nullptr && fs::exists(cudacxx))
-    return fs::path(cudacxx);
-  if (auto found = find_program("nvcc")) return *found;
-  if (fs::exists("/usr/local/cuda/bin/nvcc")) return fs::path("/usr/local/cuda/bin/nvcc");
-  return std::nullopt;
-}
-
 TEST_F(GenerateWithReplay, TheSoftmaxRecordingIsConsumedInOrderAndEveryKernelCompiles) {
   // The second draft is the deliberately wrong one (each warp normalises with its own slice's sum); on the
   // GPU verification rejects it, here the fake evaluator does.
@@ -129,14 +120,12 @@ TEST_F(GenerateWithReplay, TheSoftmaxRecordingIsConsumedInOrderAndEveryKernelCom
   EXPECT_NE(result->attempts[2].source.find("softmax_register_rows<16>"), std::string::npos);
   EXPECT_NE(result->attempts[3].source.find("__syncthreads"), std::string::npos);
 
-  auto const nvcc = nvcc_path();
+  auto const nvcc = test::nvcc_path();
   if (!nvcc) GTEST_SKIP() << "nvcc not found: the recorded kernels were not compiled";
   for (std::size_t i = 0; i < result->attempts.size(); ++i) {
-    fs::path const source = dir.path() / ("kernel" + std::to_string(i) + ".cu");
-    std::ofstream(source) << result->attempts[i].source;
-    std::string const command = nvcc->string() + " -arch=sm_90 -std=c++17 -c " + source.string() + " -o " +
-                                (dir.path() / ("kernel" + std::to_string(i) + ".o")).string() + " 2>&1";
-    EXPECT_EQ(std::system(command.c_str()), 0) << "attempt " << i << " does not compile: " << command;
+    std::string const failed = test::nvcc_compile_failure(*nvcc, result->attempts[i].source, dir.path(),
+                                                          "kernel" + std::to_string(i));
+    EXPECT_EQ(failed, "") << "attempt " << i << " does not compile";
   }
 }
 
