@@ -239,6 +239,11 @@ struct MctsConfig {
 
 // Children a node with `visits` visits at `depth` may have under progressive widening.
 int allowed_children(MctsConfig const& config, int visits, int depth);
+// A node's value from the rewards backed up through it: (1 - w) * mean + w * max, w = max_backup_weight
+// (0 visits count as 1).
+double backed_up_value(MctsConfig const& config, double reward_sum, int visits, double max_reward);
+// UCT's score of a child: its value + c * sqrt(ln(parent visits) / child visits) (0 visits count as 1).
+double uct_score(MctsConfig const& config, double child_value, int parent_visits, int child_visits);
 
 // Read-only view of one MCTS node, for tests and diagnostics.
 struct MctsNodeView {

@@ -19,6 +19,16 @@ int allowed_children(MctsConfig const& config, int visits, int depth) {
   return std::max(1, static_cast<int>(allowed));
 }
 
+double backed_up_value(MctsConfig const& config, double reward_sum, int visits, double max_reward) {
+  double const mean = reward_sum / std::max(visits, 1);
+  return (1.0 - config.max_backup_weight) * mean + config.max_backup_weight * max_reward;
+}
+
+double uct_score(MctsConfig const& config, double child_value, int parent_visits, int child_visits) {
+  return child_value +
+         config.exploration * std::sqrt(std::log(std::max(parent_visits, 1)) / std::max(child_visits, 1));
+}
+
 namespace {
 
 constexpr int kSuperRoot = 0;
@@ -55,8 +65,7 @@ struct MctsStrategy::Tree {
   bool sampler_empty = false;
 
   double value(Node const& node) const {
-    double const mean = node.reward_sum / std::max(node.visits, 1);
-    return (1.0 - config.max_backup_weight) * mean + config.max_backup_weight * node.max_reward;
+    return backed_up_value(config, node.reward_sum, node.visits, node.max_reward);
   }
 
   double prior_score(Action const& action) const {
@@ -95,11 +104,10 @@ struct MctsStrategy::Tree {
   int uct_child(Node const& node) const {
     int best = -1;
     double best_score = -std::numeric_limits<double>::infinity();
-    double const log_n = std::log(std::max(node.visits, 1));
     for (int c : node.children) {
       Node const& child = nodes[static_cast<std::size_t>(c)];
       if (child.exhausted) continue;
-      double const score = value(child) + config.exploration * std::sqrt(log_n / std::max(child.visits, 1));
+      double const score = uct_score(config, value(child), node.visits, child.visits);
       if (score > best_score) {
         best_score = score;
         best = c;

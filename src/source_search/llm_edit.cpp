@@ -28,7 +28,8 @@ PromptOption const* find_option(std::vector<PromptOption> const& options, std::s
 }  // namespace
 
 Result<LlmEditor::Reply> LlmEditor::call(LlmRequest const& request, std::string const& role,
-                                         std::string const& purpose, EditOutcome& outcome) {
+                                         std::string const& purpose, EditOutcome& outcome,
+                                         std::function<std::string(std::string const&)> const& rationale_of) {
   auto const started = std::chrono::steady_clock::now();
   auto reply = backend_.complete(request);
   if (!reply && is_llm_budget_error(reply.error())) {
@@ -44,10 +45,7 @@ Result<LlmEditor::Reply> LlmEditor::call(LlmRequest const& request, std::string 
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() * 1000.0;
   LlmCallRecord record = generate_detail::llm_call_record(
       request, reply, {role, purpose, options_.model, options_.backend_kind, options_.secret}, elapsed_ms);
-  if (reply && role == "planner") {  // a planner's rationale is its PLAN paragraph
-    if (auto parsed = parse_planner_reply(reply->text); parsed && !parsed->plan.empty())
-      record.rationale = redact_secret(parsed->plan, options_.secret);
-  }
+  if (reply && rationale_of) record.rationale = redact_secret(rationale_of(reply->text), options_.secret);
   if (reply) {
     if (reply->cost_usd) {
       cost_usd_ += *reply->cost_usd;
@@ -83,15 +81,19 @@ Result<std::optional<PlannerReply>> LlmEditor::plan(EditRequest const& request, 
     std::string const purpose = round == 0
                                     ? fmt::format("node {}: plan", request.parent_node)
                                     : fmt::format("node {}: plan, retry {}", request.parent_node, round);
-    auto reply = call(prompt->request, "planner", purpose, outcome);
+    // Parsed once, when the call is recorded: a planner's rationale is its PLAN paragraph.
+    std::optional<ReplyResult<PlannerReply>> parsed;
+    auto reply = call(prompt->request, "planner", purpose, outcome, [&](std::string const& text) {
+      parsed.emplace(parse_planner_reply(text, names));
+      return *parsed && !(*parsed)->plan.empty() ? (*parsed)->plan : reply_prose(text);
+    });
     if (!reply) return reply.error();
     if (reply->call) calls.push_back(*reply->call);
-    if (!reply->text) return std::optional<PlannerReply>();
-    auto parsed = parse_planner_reply(*reply->text, names);
-    if (parsed) return std::optional<PlannerReply>(*parsed);
-    outcome.step.status = std::string(to_string(parsed.failure().kind));
-    outcome.step.message = parsed.failure().message;
-    context.errors = parsed.failure().message;
+    if (!reply->text || !parsed) return std::optional<PlannerReply>();
+    if (*parsed) return std::optional<PlannerReply>(**parsed);
+    outcome.step.status = std::string(to_string(parsed->failure().kind));
+    outcome.step.message = parsed->failure().message;
+    context.errors = parsed->failure().message;
   }
   return std::optional<PlannerReply>();
 }

@@ -6,6 +6,7 @@
 // became.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,8 +54,10 @@ class LlmEditor {
     std::optional<std::string> text;  // nullopt: failed or refused
     std::optional<LlmCallId> call;    // the row, when the call was made
   };
+  // One call, recorded. `rationale_of` turns the reply into the row's rationale (default: its prose).
   Result<Reply> call(LlmRequest const& request, std::string const& role, std::string const& purpose,
-                     EditOutcome& outcome);
+                     EditOutcome& outcome,
+                     std::function<std::string(std::string const&)> const& rationale_of = {});
   Result<std::optional<PlannerReply>> plan(EditRequest const& request, EditOutcome& outcome,
                                            std::vector<LlmCallId>& calls);
   // The judge's verdict on `kernel` (a reply it cannot parse, or a failed call, accepts: the GPU decides).

@@ -47,19 +47,17 @@ void note(NodeTuning& result, RunEvaluations::Evaluated const& evaluated, std::s
       result.errors =
           evaluated.report ? generate_detail::error_excerpt(*evaluated.report, error_bytes) : result.message;
     }
-    result.best_candidate = evaluated.candidate;
-    result.best_config = config;
-    result.best_record = evaluated.record;
-    result.reward = reward(evaluated.outcome);
   }
-  if (evaluated.record.status != CandidateStatus::ok || !evaluated.record.geomean_speedup) return;
-  if (!result.best_speedup || *evaluated.record.geomean_speedup > *result.best_speedup) {
-    result.best_speedup = evaluated.record.geomean_speedup;
-    result.best_candidate = evaluated.candidate;
-    result.best_config = config;
-    result.best_record = evaluated.record;
-    result.reward = reward(evaluated.outcome);
-  }
+  std::optional<double> const speedup =
+      evaluated.record.status == CandidateStatus::ok ? evaluated.record.geomean_speedup : std::nullopt;
+  bool const better = speedup && (!result.best_speedup || *speedup > *result.best_speedup);
+  if (!first && !better) return;
+  if (better) result.best_speedup = speedup;
+  // The best so far; until one verifies, the first point (so that a failed node still names a candidate).
+  result.best_candidate = evaluated.candidate;
+  result.best_config = config;
+  result.best_record = evaluated.record;
+  result.reward = reward(evaluated.outcome);
 }
 
 class TuningObjective final : public Objective {
@@ -68,8 +66,8 @@ class TuningObjective final : public Objective {
 
   Outcome evaluate(Point const& point) override {
     if (t_.fatal || t_.out_of_budget) return stopped();
-    auto input = materialise(t_.space.space(), TuningSearchSpace::to_configuration(point), t_.source, t_.task,
-                             t_.flags);
+    Configuration const config = TuningSearchSpace::to_configuration(point);
+    auto input = materialise(t_.space.space(), config, t_.source, t_.task, t_.flags);
     if (!input) {
       t_.fatal = input.error();
       return stopped();
@@ -92,7 +90,6 @@ class TuningObjective final : public Objective {
       t_.out_of_budget = true;
       return stopped();
     }
-    Configuration const config = TuningSearchSpace::to_configuration(point);
     if ((*evaluated)->record.status != CandidateStatus::ok)
       (void)t_.space.learn(config, (*evaluated)->record.status, (*evaluated)->record.message);
     t_.ids[point] = (*evaluated)->candidate;

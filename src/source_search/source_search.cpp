@@ -162,12 +162,11 @@ class Search {
     return result_.nodes.size() - 1;
   }
 
-  // (1 - w) * mean + w * max of the rewards below a node.
+  // The rewards backed up through a node (its own before its first visit).
   double value(std::size_t index) const {
     SourceNode const& n = result_.nodes[index];
     if (n.visits == 0) return tunings_[index].reward;
-    double const w = options_.mcts.max_backup_weight;
-    return (1.0 - w) * (n.reward_sum / n.visits) + w * n.reward_max;
+    return backed_up_value(options_.mcts, n.reward_sum, n.visits, n.reward_max);
   }
 
   void visit(std::size_t index, double reward) {
@@ -184,10 +183,15 @@ class Search {
     visit(leaf, reward);
   }
 
+  // No more children from a node: a dead end; the root only when its last expansions all failed (a root
+  // that fails itself stays open: an edit may repair it).
+  bool closed(std::size_t index) const {
+    return index == 0 ? failures_in_row_[0] >= options_.mcts.dead_end_window : result_.nodes[index].dead_end;
+  }
+
   bool can_expand(std::size_t index) const {
     SourceNode const& n = result_.nodes[index];
-    if (n.dead_end && index != 0) return false;
-    if (index == 0 && failures_in_row_[0] >= options_.mcts.dead_end_window) return false;
+    if (closed(index)) return false;
     return static_cast<int>(n.children.size()) <
            allowed_children(options_.mcts, std::max(n.visits, 1), n.depth);
   }
@@ -201,9 +205,7 @@ class Search {
   // A node with nothing left: it cannot expand, cannot be deepened, and every child is exhausted.
   bool exhausted(std::size_t index) const {
     SourceNode const& n = result_.nodes[index];
-    bool const stuck =
-        (n.dead_end && index != 0) || (index == 0 && failures_in_row_[0] >= options_.mcts.dead_end_window);
-    if (!stuck || deepenable(index)) return false;
+    if (!closed(index) || deepenable(index)) return false;
     return std::all_of(n.children.begin(), n.children.end(), [&](std::size_t c) { return exhausted(c); });
   }
 
@@ -219,10 +221,7 @@ class Search {
       for (std::size_t const child : n.children) {
         SourceNode const& c = result_.nodes[child];
         if (c.status != CandidateStatus::ok || exhausted(child)) continue;
-        double const score =
-            value(child) +
-            options_.mcts.exploration * std::sqrt(std::log(static_cast<double>(std::max(n.visits, 1))) /
-                                                  static_cast<double>(std::max(c.visits, 1)));
+        double const score = uct_score(options_.mcts, value(child), n.visits, c.visits);
         if (!best || score > best_score) {
           best = child;
           best_score = score;

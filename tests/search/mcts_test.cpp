@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "kopt/search.hpp"
@@ -36,6 +37,15 @@ TEST(MctsWidening, AllowedChildrenFollowsTheFormula) {
   EXPECT_EQ(allowed_children(defaults, 4, 1), 4);
   EXPECT_EQ(allowed_children(defaults, 9, 2), 5);
   EXPECT_GT(allowed_children(defaults, 100, 0), allowed_children(defaults, 100, 3));  // wider near the root
+}
+
+TEST(MctsValue, BacksUpMeanAndMaxAndScoresByUct) {
+  MctsConfig config;  // w = 0.5, c = 0.3
+  EXPECT_DOUBLE_EQ(backed_up_value(config, 3.0, 3, 2.0), 0.5 * 1.0 + 0.5 * 2.0);
+  EXPECT_DOUBLE_EQ(backed_up_value(config, 0.0, 0, 1.0), 0.5) << "no visit counts as one";
+  EXPECT_DOUBLE_EQ(uct_score(config, 1.0, 1, 4), 1.0) << "ln 1 = 0: no exploration bonus";
+  EXPECT_NEAR(uct_score(config, 1.0, 9, 4), 1.0 + 0.3 * std::sqrt(std::log(9.0) / 4.0), 1e-12);
+  EXPECT_GT(uct_score(config, 1.0, 9, 1), uct_score(config, 1.0, 9, 4)) << "fewer visits, more bonus";
 }
 
 TEST(MctsWidening, EveryNodeStaysWithinItsAllowedChildren) {
