@@ -245,6 +245,9 @@ class Evaluator {
   // Starts building `task`'s reference and baseline on a background thread (into the compile cache), so
   // that its first evaluate() finds them built. One at a time: waits for the previous one first.
   void prepare(TaskSpec const& task);
+  // Builds `task`'s reference and baseline now (into the compile cache) and waits for them, after any
+  // prepare() in flight. Error: one of them does not compile (invalid_spec, with nvcc's diagnostics).
+  Status build_trusted_code(TaskSpec const& task);
   // Runs `candidate` once on one size case (trial-0 inputs) under Nsight Compute, which profiles the
   // kernels launched inside that call only (an NVTX range), clocks left alone (--clock-control none).
   // Error: kopt could not run it (no ncu, the worker failed); a candidate that does not compile or

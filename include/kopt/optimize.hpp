@@ -82,6 +82,11 @@ class CandidateEvaluator {
   // A hint: `task` comes next (a benchmark's next task), so an evaluator may build its reference and
   // baseline now, while the GPU works on the current one. Does nothing by default.
   virtual void prepare(TaskSpec const& /*task*/) {}
+  // Builds `task`'s reference and baseline now and waits for them: a search calls it before its clock
+  // starts, so that its first evaluation does not wait for nvcc, and a reference that does not compile
+  // stops the run before any candidate is evaluated. Error: what evaluate() would say of that build.
+  // Ok by default (nothing to build).
+  virtual Status build_trusted_code(TaskSpec const& /*task*/) { return Ok{}; }
   // Joules per call of the candidate (and of the reference when options.reference) on one size case
   // (Evaluator::measure_energy). Error not_found when this evaluator cannot measure energy (the default).
   virtual Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
@@ -108,6 +113,7 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
                                                 TimingTier tier) override;
   void compile_ahead(TaskSpec const& task, std::vector<CandidateInput> const& candidates) override;
   void prepare(TaskSpec const& task) override;
+  Status build_trusted_code(TaskSpec const& task) override;
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
   Result<CandidateProfile> profile(TaskSpec const& task, CandidateInput const& candidate,
@@ -149,6 +155,10 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   void prepare(TaskSpec const& task) override { prepared_.push_back(task.dir); }
   // The folders of the tasks handed to prepare(), in order.
   std::vector<std::filesystem::path> const& prepared() const noexcept { return prepared_; }
+  // build_trusted_code answers `failure` when set (a reference that does not compile), else Ok; counted.
+  void set_trusted_build_failure(std::optional<Error> failure) { trusted_failure_ = std::move(failure); }
+  Status build_trusted_code(TaskSpec const& task) override;
+  std::size_t trusted_builds() const noexcept { return trusted_builds_; }
   // Energy from FakeResult::energy_j (the same for every trial, spread 2 %); counts its calls.
   Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
                                       EnergyOptions const& options) override;
@@ -170,6 +180,8 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::size_t energy_calls_ = 0;
   std::size_t reference_energy_calls_ = 0;
   std::vector<std::filesystem::path> prepared_;
+  std::optional<Error> trusted_failure_;
+  std::size_t trusted_builds_ = 0;
   FakeProfiler profiler_;
   std::vector<std::string> profiled_;
 };
@@ -261,14 +273,18 @@ struct SearchTimeAccount {
   double load_ms = 0.0;
   double verify_ms = 0.0;
   double time_ms = 0.0;
-  double activity_ms = 0.0;  // inside time_ms
-  double trusted_build_ms = 0.0;
-  double first_result_ms = 0.0;  // from the search's start to its first fresh report
+  double activity_ms = 0.0;       // inside time_ms
+  double trusted_build_ms = 0.0;  // inside the search (0 when built before it, as optimize does)
+  double first_result_ms = 0.0;   // from the search's start to its first fresh report
+  // Before the search's clock started: the task's reference and baseline built (build_trusted_code).
+  // Not in search_ms; reported beside it.
+  double setup_ms = 0.0;
   void add(PhaseTimes const& phases) noexcept;
 };
 nlohmann::json search_time_to_json(SearchTimeAccount const& account, double search_seconds);
 // "search 6.6 s: worker 4.5 s (load 0.2 s, verify 1.1 s, time 3.0 s), waiting for compiles 1.2 s, kopt
-// 0.9 s; compiles 38 s of CPU time", empty when nothing was evaluated.
+// 0.9 s; first result after 0.4 s; compiles took 38 s of CPU time; the reference was built before the
+// search in 1.5 s", empty when nothing was evaluated.
 std::string search_time_line(SearchTimeAccount const& account, double search_seconds);
 
 struct OptimizeResult {

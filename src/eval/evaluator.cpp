@@ -217,6 +217,13 @@ void Evaluator::prepare(TaskSpec const& task) {
   });
 }
 
+Status Evaluator::build_trusted_code(TaskSpec const& task) {
+  if (impl_->preparing.joinable()) impl_->preparing.join();
+  auto trusted = build_trusted(*impl_->trusted_compiler, task);
+  if (!trusted) return trusted.error();
+  return Ok{};
+}
+
 Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCallback const& progress) {
   auto& opts = impl_->options;
   TaskCheckReport report;

@@ -70,6 +70,12 @@ KernelTiming timing(double median_us) {
 
 }  // namespace
 
+Status FakeCandidateEvaluator::build_trusted_code(TaskSpec const& /*task*/) {
+  ++trusted_builds_;
+  if (trusted_failure_) return *trusted_failure_;
+  return Ok{};
+}
+
 Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   std::vector<CandidateReport> reports;

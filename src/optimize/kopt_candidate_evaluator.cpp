@@ -80,6 +80,13 @@ void KoptCandidateEvaluator::prepare(TaskSpec const& task) {
   if (auto evaluator = impl_->evaluator_for(TimingTier::screen)) (*evaluator)->prepare(task);
 }
 
+Status KoptCandidateEvaluator::build_trusted_code(TaskSpec const& task) {
+  // Into the compile cache that every tier's evaluator reads.
+  auto evaluator = impl_->evaluator_for(TimingTier::screen);
+  if (!evaluator) return evaluator.error();
+  return (*evaluator)->build_trusted_code(task);
+}
+
 Result<std::vector<CandidateReport>> KoptCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   // Flags travel with each candidate (CandidateSource::flags), so one evaluate() call takes them all

@@ -46,21 +46,29 @@ nlohmann::json search_time_to_json(SearchTimeAccount const& account, double sear
           {"activity_ms", account.activity_ms},
           {"trusted_build_ms", account.trusted_build_ms},
           {"first_result_ms", account.first_result_ms},
+          {"setup_ms", account.setup_ms},
           {"kopt_ms", kopt_ms(account, search_seconds)},
           {"worker_ms_per_evaluation", per_evaluation(account.worker_ms)}};
 }
 
 std::string search_time_line(SearchTimeAccount const& account, double search_seconds) {
   if (account.evaluations == 0) return "";
-  return fmt::format(
-      "search {}: worker {} ({} per evaluation: load {}, verify {}, time {}), waiting for compiles {}, "
-      "building the reference {}, kopt {}; first result after {}; compiles took {} of CPU time",
+  std::string line = fmt::format(
+      "search {}: worker {} ({} per evaluation: load {}, verify {}, time {}), waiting for compiles {}, ",
       format_duration_ms(search_seconds * 1000.0), format_duration_ms(account.worker_ms),
       format_duration_ms(account.worker_ms / static_cast<double>(account.evaluations)),
       format_duration_ms(account.load_ms), format_duration_ms(account.verify_ms),
-      format_duration_ms(account.time_ms), format_duration_ms(account.compile_wait_ms),
-      format_duration_ms(account.trusted_build_ms), format_duration_ms(kopt_ms(account, search_seconds)),
-      format_duration_ms(account.first_result_ms), format_duration_ms(account.compile_cpu_ms));
+      format_duration_ms(account.time_ms), format_duration_ms(account.compile_wait_ms));
+  if (account.trusted_build_ms > 0.0)
+    line += fmt::format("building the reference {}, ", format_duration_ms(account.trusted_build_ms));
+  line +=
+      fmt::format("kopt {}; first result after {}; compiles took {} of CPU time",
+                  format_duration_ms(kopt_ms(account, search_seconds)),
+                  format_duration_ms(account.first_result_ms), format_duration_ms(account.compile_cpu_ms));
+  if (account.setup_ms > 0.0)
+    line += fmt::format("; the reference was built before the search in {}",
+                        format_duration_ms(account.setup_ms));
+  return line;
 }
 
 }  // namespace kopt

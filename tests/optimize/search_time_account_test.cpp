@@ -43,6 +43,44 @@ TEST(SearchTimeAccount, SumsThePhasesOfEveryEvaluation) {
   EXPECT_NE(line.find("waiting for compiles 40"), std::string::npos) << line;
 }
 
+TEST(SearchTimeAccount, NamesTheSetupBesideTheSearch) {
+  SearchTimeAccount account;
+  account.add(phases());
+  EXPECT_EQ(search_time_line(account, 1.0).find("before the search"), std::string::npos)
+      << "no setup, no mention";
+  EXPECT_EQ(search_time_line(account, 1.0).find("building the reference"), std::string::npos);
+  account.setup_ms = 1500.0;
+  std::string const line = search_time_line(account, 1.0);
+  EXPECT_NE(line.find("the reference was built before the search in 1.50 s"), std::string::npos) << line;
+  EXPECT_DOUBLE_EQ(search_time_to_json(account, 1.0).at("setup_ms").get<double>(), 1500.0);
+  EXPECT_DOUBLE_EQ(search_time_to_json(account, 1.0).at("search_ms").get<double>(), 1000.0)
+      << "the setup is not in the search's time";
+}
+
+TEST(SearchTimeAccount, AReferenceThatDoesNotCompileStopsTheRunBeforeAnyCandidate) {
+  auto task = load_task(test::kTaskDir);
+  ASSERT_TRUE(task) << task.error().message;
+  test::TempDir dir;
+  auto store = Store::open(dir.path() / "kopt.db");
+  ASSERT_TRUE(store) << store.error().message;
+  FakeCandidateEvaluator fake(test::landscape);
+  fake.set_trusted_build_failure(
+      make_error(ErrorCode::invalid_spec, "the task's reference (reference.cu) does not compile"));
+  OptimizeOptions options;
+  options.strategy = "exhaustive";
+  options.max_evaluations = 10;
+  options.source_path = test::kTunable;
+  auto result = optimize(*task, test::read_text(test::kTunable), options, fake, *store);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::invalid_spec);
+  EXPECT_NE(result.error().message.find("reference"), std::string::npos) << result.error().message;
+  EXPECT_EQ(fake.calls(), 0u);
+  auto runs = store->list_runs();
+  ASSERT_TRUE(runs) << runs.error().message;
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_NE(runs->front().status, RunStatus::finished);
+}
+
 TEST(SearchTimeAccount, SaysNothingWithoutEvaluations) {
   SearchTimeAccount const account;
   EXPECT_EQ(search_time_line(account, 1.0), "");
@@ -71,6 +109,9 @@ TEST(SearchTimeAccount, OptimizeAccountsForEveryFreshScreenEvaluationButNotTheCo
   EXPECT_DOUBLE_EQ(result->search_time.worker_ms, 55 * 6.0);
   EXPECT_GT(result->search_time.first_result_ms, 0.0);
   EXPECT_GE(result->confirm_seconds, 0.0);
+  EXPECT_EQ(fake.trusted_builds(), 1u) << "the reference is built once, before the search";
+  EXPECT_GE(result->search_time.setup_ms, 0.0);
+  EXPECT_DOUBLE_EQ(result->search_time.trusted_build_ms, 0.0);
 
   // A second run is answered by the store: nothing fresh to account for.
   auto again = optimize(*task, test::read_text(test::kTunable), options, fake, *store);
