@@ -18,7 +18,9 @@ std::string kopt_footer() {
          "\n"
          "Environment: KOPT_WORKER overrides the path of the GPU worker (default: kopt-worker next to "
          "kopt);\n"
-         "KOPT_CACHE_DIR the compile cache; NO_COLOR turns colour off.\n"
+         "KOPT_CACHE_DIR the compile cache; KOPT_COMPILE_SERVER=off compiles on threads instead of\n"
+         "kopt-compile processes; KOPT_COMPILE_NICE (0-19, default 10) how far below kopt they run;\n"
+         "NO_COLOR turns colour off.\n"
          "\n" +
          std::string(exit_code_help()) +
          "\n"

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -214,6 +216,38 @@ TEST(CompilePool, StartAllStartsEveryProcessBeforeTheFirstCompile) {
       pool.compile(kernel_request(kSmallKernel, "k"), fixture.context("000000000000000000000000000000f1"));
   ASSERT_TRUE(compiled && compiled->ok) << (compiled ? compiled->diagnostics : compiled.error().message);
   EXPECT_EQ(pool.starts(), 3u);
+}
+
+// The nice value of a running process (field 19 of /proc/PID/stat, after the parenthesised name).
+int nice_of(int pid) {
+  std::string const stat = file_bytes("/proc/" + std::to_string(pid) + "/stat");
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 19 && fields >> field; ++i) {
+  }
+  return std::stoi(field);
+}
+
+// Started with KOPT_COMPILE_NICE set to `value` (unset when empty); the servers' nice after a compile.
+int server_nice_with(char const* value) {
+  if (*value != '\0') ::setenv("KOPT_COMPILE_NICE", value, 1);
+  PoolFixture fixture;
+  detail::CompilePool pool(kServer, 1);
+  ::unsetenv("KOPT_COMPILE_NICE");
+  auto compiled =
+      pool.compile(kernel_request(kSmallKernel, "k"), fixture.context("000000000000000000000000000000f2"));
+  EXPECT_TRUE(compiled && compiled->ok) << (compiled ? compiled->diagnostics : compiled.error().message);
+  EXPECT_EQ(pool.pids().size(), 1u);
+  return pool.pids().empty() ? -100 : nice_of(pool.pids().front());
+}
+
+TEST(CompilePool, ServersRunBelowKoptsCpuPriority) {
+  REQUIRE_SERVER();
+  int const own = ::getpriority(PRIO_PROCESS, 0);
+  EXPECT_EQ(server_nice_with(""), std::min(19, own + 10)) << "the default: 10 below kopt";
+  EXPECT_EQ(server_nice_with("3"), std::min(19, own + 3));
+  EXPECT_EQ(server_nice_with("0"), own) << "0 leaves the priority alone";
+  EXPECT_EQ(server_nice_with("lots"), std::min(19, own + 10)) << "a bad value falls back to the default";
 }
 
 TEST(CompilePool, AServerThatDiesWhileCompilingIsReportedWithItsStderr) {
