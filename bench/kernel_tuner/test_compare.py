@@ -3,6 +3,8 @@
 readers of kopt's store and of Kernel Tuner's cache, and the per-size task copy.
 Run: python3 -m unittest bench/kernel_tuner/test_compare.py"""
 
+import contextlib
+import io
 import json
 import sqlite3
 import sys
@@ -137,6 +139,18 @@ class RepeatTest(unittest.TestCase):
         self.assertAlmostEqual(summary["min_ratio"], 38.0 / 4.2)
         self.assertAlmostEqual(summary["median_ratio"], 10.0)
         self.assertAlmostEqual(summary["max_ratio"], 45.0 / 4.1)
+
+    def test_table_shows_each_sides_setup_and_process_time(self):
+        report = {"kernel_tuner": {"evaluated": 258, "wall_seconds": 64.0, "setup_seconds": 2.5,
+                                   "process_wall_seconds": 70.0},
+                  "kopt": {"evaluated": 258, "wall_seconds": 5.5, "setup_seconds": 1.4,
+                           "process_wall_seconds": 8.0}}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            compare.print_table(report)
+        lines = {line.split("  ")[0]: line.split() for line in out.getvalue().splitlines()}
+        self.assertEqual(lines["setup before it (s)"][-2:], ["2.5", "1.4"])
+        self.assertEqual(lines["process seconds"][-2:], ["70.0", "8.0"])
 
 
 class TaskTest(unittest.TestCase):
