@@ -1,5 +1,7 @@
-// The shared-memory, register-tiled tile of C = A * B shared by smem_register_tiled and
-// batched_smem_register_tiled (include lines, docs/strategies.md): knob defaults and the tile kernel.
+// The shared-memory, register-tiled tile of C = A * B shared by smem_register_tiled,
+// batched_smem_register_tiled and split_k (include lines, docs/strategies.md): knob defaults, the loading,
+// staging and multiplying of one K slice, and the tile kernel. split_k defines BK (fixed there), TM and TN
+// before the include.
 
 #ifndef BM
 #define BM 128
@@ -60,23 +62,24 @@ __device__ __forceinline__ void load_vector(float (&out)[kVec], Elem const* src,
   }
 }
 
+// Slice k0 of the block's K range [.., k_end): A columns and B rows at or past k_end read as 0.
 __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ A, Elem const* __restrict__ B,
-                                           int M, int N, int K, int row0, int col0, int k0, bool a_vec,
-                                           bool b_vec) {
+                                           int M, int N, int K, int k_end, int row0, int col0, int k0,
+                                           bool a_vec, bool b_vec) {
   int const tid = static_cast<int>(threadIdx.x);
 #pragma unroll
   for (int i = 0; i < kAVectors; ++i) {
     int const e = tid + i * kThreads;  // vector e of the BM x (BK / kVec) slice
     int const gm = row0 + e / (BK / kVec);
     int const gk = k0 + (e % (BK / kVec)) * kVec;
-    load_vector(s.a[i], A + static_cast<long long>(gm) * K + gk, gm < M, K - gk, a_vec);
+    load_vector(s.a[i], A + static_cast<long long>(gm) * K + gk, gm < M, k_end - gk, a_vec);
   }
 #pragma unroll
   for (int i = 0; i < kBVectors; ++i) {
     int const e = tid + i * kThreads;  // vector e of the BK x (BN / kVec) slice
     int const gk = k0 + e / (BN / kVec);
     int const gn = col0 + (e % (BN / kVec)) * kVec;
-    load_vector(s.b[i], B + static_cast<long long>(gk) * N + gn, gk < K, N - gn, b_vec);
+    load_vector(s.b[i], B + static_cast<long long>(gk) * N + gn, gk < k_end, N - gn, b_vec);
   }
 }
 
@@ -129,6 +132,37 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[TM][TN], Tiles const
   }
 }
 
+// acc = the block's product over the K range [k_begin, k_end) through the double-buffered tiles: the next
+// slice is loaded into registers while multiply(buf) multiplies slice buf, then stored into the other one.
+template <typename Multiply>
+__device__ __forceinline__ void multiply_k_range(float (&acc)[TM][TN], Tiles& tiles,
+                                                 Elem const* __restrict__ A, Elem const* __restrict__ B,
+                                                 int M, int N, int K, int k_begin, int k_end, int row0,
+                                                 int col0, bool a_vec, bool b_vec, Multiply multiply) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+  }
+
+  Staged staged;
+  if (k_begin < k_end) {
+    load_slice(staged, A, B, M, N, K, k_end, row0, col0, k_begin, a_vec, b_vec);
+    store_slice(tiles, 0, staged);
+    __syncthreads();
+  }
+  int buf = 0;
+  for (int k0 = k_begin; k0 < k_end; k0 += BK) {
+    bool const has_next = k0 + BK < k_end;
+    if (has_next) load_slice(staged, A, B, M, N, K, k_end, row0, col0, k0 + BK, a_vec, b_vec);
+    multiply(buf);
+    // The other buffer was last read in the previous iteration, which ended with a barrier.
+    if (has_next) store_slice(tiles, buf ^ 1, staged);
+    __syncthreads();
+    buf ^= 1;
+  }
+}
+
 // The BM x BN tile at (blockIdx.y, blockIdx.x) of C = A * B.
 __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __restrict__ A,
                                           Elem const* __restrict__ B, int M, int N, int K) {
@@ -145,28 +179,8 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   bool const c_vec = N % kVec == 0 && kopt_strategy::aligned_to(C, vec_bytes);
 
   float acc[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-#pragma unroll
-    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
-  }
-
-  Staged staged;
-  if (K > 0) {
-    load_slice(staged, A, B, M, N, K, row0, col0, 0, a_vec, b_vec);
-    store_slice(tiles, 0, staged);
-    __syncthreads();
-  }
-  int buf = 0;
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    bool const has_next = k0 + BK < K;
-    if (has_next) load_slice(staged, A, B, M, N, K, row0, col0, k0 + BK, a_vec, b_vec);
-    multiply_slice(acc, tiles, buf, ty, tx);
-    // The other buffer was last read in the previous iteration, which ended with a barrier.
-    if (has_next) store_slice(tiles, buf ^ 1, staged);
-    __syncthreads();
-    buf ^= 1;
-  }
+  multiply_k_range(acc, tiles, A, B, M, N, K, 0, K, row0, col0, a_vec, b_vec,
+                   [&](int buf) { multiply_slice(acc, tiles, buf, ty, tx); });
 
 #pragma unroll
   for (int i = 0; i < TM; ++i) {

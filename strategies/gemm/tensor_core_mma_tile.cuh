@@ -1,5 +1,7 @@
-// The BF16 tensor-core (mma.sync) tile of C = A * B shared by tensor_core_mma and
-// batched_tensor_core_mma (include lines, docs/strategies.md): knob defaults and the tile kernel.
+// The BF16 tensor-core (mma.sync) tile of C = A * B shared by tensor_core_mma, batched_tensor_core_mma and
+// split_k_mma (include lines, docs/strategies.md): knob defaults, the cp.async / ldmatrix / mma.sync
+// helpers, the loading and multiplying of one K slice, and the tile kernel. split_k_mma defines BK and
+// WARPS (fixed there) before the include.
 
 #ifndef BM
 #define BM 128
@@ -88,10 +90,11 @@ __device__ __forceinline__ void copy_chunk_scalar(Elem* dst, Elem const* src, bo
   kopt_strategy::store_pack<Elem, 8>(dst, p);
 }
 
-// Starts the copy of slice k0 of A (BM x BK) and B (BK x BN) into stage buffers a_s, b_s.
+// Starts the copy of slice k0 of A (BM x BK) and B (BK x BN) into stage buffers a_s, b_s; A columns and B
+// rows at or past k_end (the end of the block's K range) read as 0.
 __device__ __forceinline__ void load_slice(Elem* a_s, Elem* b_s, Elem const* __restrict__ A,
-                                           Elem const* __restrict__ B, int M, int N, int K, int row0,
-                                           int col0, int k0, bool a_vec, bool b_vec) {
+                                           Elem const* __restrict__ B, int M, int N, int K, int k_end,
+                                           int row0, int col0, int k0, bool a_vec, bool b_vec) {
   int const tid = static_cast<int>(threadIdx.x);
 #pragma unroll
   for (int i = 0; i < kAChunks; ++i) {
@@ -103,10 +106,10 @@ __device__ __forceinline__ void load_slice(Elem* a_s, Elem* b_s, Elem const* __r
     Elem* dst = a_s + r * kAStride + kc;
     Elem const* src = A + static_cast<long long>(gm) * K + gk;
     if (a_vec) {
-      bool const ok = gm < M && gk < K;  // K % 8 == 0: the whole chunk is inside the row
+      bool const ok = gm < M && gk < k_end;  // K % 8 == 0: the chunk ends by k_end
       cp_async_16(dst, ok ? src : A, ok ? 16 : 0);
     } else {
-      copy_chunk_scalar(dst, src, gm < M, K - gk);
+      copy_chunk_scalar(dst, src, gm < M, k_end - gk);
     }
   }
 #pragma unroll
@@ -119,10 +122,10 @@ __device__ __forceinline__ void load_slice(Elem* a_s, Elem* b_s, Elem const* __r
     Elem* dst = b_s + r * kBStride + nc;
     Elem const* src = B + static_cast<long long>(gk) * N + gn;
     if (b_vec) {
-      bool const ok = gk < K && gn < N;  // N % 8 == 0: the whole chunk is inside the row
+      bool const ok = gk < k_end && gn < N;  // N % 8 == 0: the whole chunk is inside the row
       cp_async_16(dst, ok ? src : B, ok ? 16 : 0);
     } else {
-      copy_chunk_scalar(dst, src, gk < K, N - gn);
+      copy_chunk_scalar(dst, src, gk < k_end, N - gn);
     }
   }
 }
@@ -150,6 +153,37 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[kFragM][kFragN][4], 
     for (int mi = 0; mi < kFragM; ++mi) {
 #pragma unroll
       for (int ni = 0; ni < kFragN; ++ni) mma_bf16(acc[mi][ni], a_frag[mi], b_frag[ni][0], b_frag[ni][1]);
+    }
+  }
+}
+
+__device__ __forceinline__ void zero_accumulators(float (&acc)[kFragM][kFragN][4]) {
+#pragma unroll
+  for (int mi = 0; mi < kFragM; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v) acc[mi][ni][v] = 0.0f;
+    }
+  }
+}
+
+// Calls store(gm, gn, v0, v1) for every pair of the warp's accumulators, at row gm and columns gn, gn + 1 of
+// C. Layout of m16n8: c0, c1 at (row g, columns 2t, 2t + 1); c2, c3 at row g + 8.
+template <typename Store>
+__device__ __forceinline__ void for_each_accumulator_pair(float const (&acc)[kFragM][kFragN][4], int row0,
+                                                          int col0, int warp_m0, int warp_n0, int lane,
+                                                          Store store) {
+  int const g = lane / 4;
+  int const t = lane % 4;
+#pragma unroll
+  for (int mi = 0; mi < kFragM; ++mi) {
+    int const gm = row0 + warp_m0 + mi * 16 + g;
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+      int const gn = col0 + warp_n0 + ni * 8 + 2 * t;
+      store(gm, gn, acc[mi][ni][0], acc[mi][ni][1]);
+      store(gm + 8, gn, acc[mi][ni][2], acc[mi][ni][3]);
     }
   }
 }
@@ -189,21 +223,15 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   bool const c_pair = N % 2 == 0 && kopt_strategy::aligned_to(C, 4);
 
   float acc[kFragM][kFragN][4];
-#pragma unroll
-  for (int mi = 0; mi < kFragM; ++mi) {
-#pragma unroll
-    for (int ni = 0; ni < kFragN; ++ni) {
-#pragma unroll
-      for (int v = 0; v < 4; ++v) acc[mi][ni][v] = 0.0f;
-    }
-  }
+  zero_accumulators(acc);
 
   int const slices = (K + BK - 1) / BK;
   // Prologue: slices 0 .. STAGES-2 in flight, one commit group each (empty groups keep the count).
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < slices) {
-      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, row0, col0, s * BK, a_vec, b_vec);
+      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, K, row0, col0, s * BK, a_vec,
+                 b_vec);
     }
     cp_async_commit();
   }
@@ -215,7 +243,7 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
     int const next = kt + STAGES - 1;
     if (next < slices) {
       int const s = next % STAGES;
-      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, row0, col0, next * BK, a_vec,
+      load_slice(a_smem + s * kAStage, b_smem + s * kBStage, A, B, M, N, K, K, row0, col0, next * BK, a_vec,
                  b_vec);
     }
     cp_async_commit();
@@ -224,19 +252,9 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   }
   cp_async_wait<0>();
 
-  // Accumulator layout of m16n8: c0, c1 at (row g, columns 2t, 2t + 1); c2, c3 at row g + 8.
-  int const g = lane / 4;
-  int const t = lane % 4;
-#pragma unroll
-  for (int mi = 0; mi < kFragM; ++mi) {
-    int const gm = row0 + warp_m0 + mi * 16 + g;
-#pragma unroll
-    for (int ni = 0; ni < kFragN; ++ni) {
-      int const gn = col0 + warp_n0 + ni * 8 + 2 * t;
-      store_pair(C, M, N, gm, gn, acc[mi][ni][0], acc[mi][ni][1], c_pair);
-      store_pair(C, M, N, gm + 8, gn, acc[mi][ni][2], acc[mi][ni][3], c_pair);
-    }
-  }
+  for_each_accumulator_pair(acc, row0, col0, warp_m0, warp_n0, lane, [&](int gm, int gn, float v0, float v1) {
+    store_pair(C, M, N, gm, gn, v0, v1, c_pair);
+  });
 }
 
 }  // namespace tensor_core_mma

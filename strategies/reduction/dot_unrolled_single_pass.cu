@@ -33,20 +33,19 @@
 #define HINT 2
 #endif
 
-namespace unrolled_single_pass_op {
+namespace unrolled_single_pass {
 
-struct Op {
-  static constexpr int kStreams = 2;
-  __device__ static __forceinline__ float identity() { return 0.0f; }
-  __device__ static __forceinline__ float combine(float a, float b) { return a + b; }
-  __device__ static __forceinline__ float element(float acc, float x, float y) { return fmaf(x, y, acc); }
-};
+using T = {{T}};
 
-}  // namespace unrolled_single_pass_op
-
+// kopt:include dot_op.cuh
+// kopt:include block_combine.cuh
+// kopt:include last_block_combine.cuh
 // kopt:include unrolled_single_pass.cuh
+
+}  // namespace unrolled_single_pass
 
 extern "C" __global__ void __launch_bounds__(BLOCK, unrolled_single_pass::kMinBlocksPerSm)
     {{ENTRY}}({{T}}* __restrict__ result, const {{T}}* __restrict__ x, const {{T}}* __restrict__ y, int n) {
-  unrolled_single_pass::run(result, x, y, n);
+  using namespace unrolled_single_pass;
+  last_block_combine<BLOCK>(result, thread_partial(x, y, n < 0 ? 0 : n));
 }

@@ -32,24 +32,20 @@
 #ifndef HINT
 #define HINT 2
 #endif
-#ifndef INFINITY
-#define INFINITY __int_as_float(0x7f800000)
-#endif
 
-namespace unrolled_single_pass_op {
+namespace unrolled_single_pass {
 
-struct Op {
-  static constexpr int kStreams = 1;
-  __device__ static __forceinline__ float identity() { return ({{identity}}); }
-  __device__ static __forceinline__ float combine(float a, float b) { return ({{combine}}); }
-  __device__ static __forceinline__ float element(float acc, float x, float /*y*/) { return combine(acc, x); }
-};
+using T = {{T}};
 
-}  // namespace unrolled_single_pass_op
-
+// kopt:include reduce_op.cuh
+// kopt:include block_combine.cuh
+// kopt:include last_block_combine.cuh
 // kopt:include unrolled_single_pass.cuh
+
+}  // namespace unrolled_single_pass
 
 extern "C" __global__ void __launch_bounds__(BLOCK, unrolled_single_pass::kMinBlocksPerSm)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int n) {
-  unrolled_single_pass::run(out, in, in, n);
+  using namespace unrolled_single_pass;
+  last_block_combine<BLOCK>(out, thread_partial(in, in, n < 0 ? 0 : n));
 }

@@ -1,10 +1,12 @@
 // Shared body of reduce_unrolled_single_pass and dot_unrolled_single_pass (spliced in by
-// `// kopt:include unrolled_single_pass.cuh`). The including template defines, before this line, the
-// knobs BLOCK, UNROLL, GRID, HINT and a struct `unrolled_single_pass_op::Op` with
+// `// kopt:include unrolled_single_pass.cuh` into their namespace). The including template defines, before
+// this line, the knobs BLOCK, UNROLL, GRID, HINT, `using T` and a struct `Op` (reduce_op.cuh or
+// dot_op.cuh) with
 //   static constexpr int kStreams;                       1 (reduce: x only) or 2 (dot: x and y)
 //   __device__ static float identity();
 //   __device__ static float combine(float a, float b);   associative: partials of threads and blocks
 //   __device__ static float element(float acc, float x, float y);   folds one element (y unused if 1)
+// and includes block_combine.cuh and last_block_combine.cuh, which the entry kernel finishes with.
 //
 // One kernel, one wave: GRID blocks (fewer for small n) are all resident at once (__launch_bounds__
 // asks for GRID / 132 blocks per SM, so the compiler keeps registers low enough), each thread walks
@@ -21,25 +23,12 @@
 // to T. Deterministic; any n (scalar head up to the first 16-byte boundary, scalar tail) and any
 // alignment (two streams with different offsets from a 16-byte boundary go element by element).
 
-#ifndef INFINITY
-#define INFINITY __int_as_float(0x7f800000)
-#endif
-
-namespace unrolled_single_pass {
-
-using T = {{T}};
-using Op = unrolled_single_pass_op::Op;
 constexpr int kVec = 16 / static_cast<int>(sizeof(T));  // elements per 128-bit pack
 constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
-constexpr int kMaxGrid = 4096;  // >= every GRID value
-constexpr int kSms = 132;       // an H100/H200: GRID / kSms blocks must fit on one SM
+constexpr int kSms = 132;  // an H100/H200: GRID / kSms blocks must fit on one SM
 constexpr int kMinBlocksPerSm = (GRID + kSms - 1) / kSms;
-static_assert(GRID <= kMaxGrid, "the partials array holds one value per block");
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
 static_assert(Op::kStreams == 1 || Op::kStreams == 2, "one or two input streams");
-
-__device__ float partials[kMaxGrid];
-__device__ unsigned int ticket = 0u;
 
 // Element e (0 <= e < kVec; a constant once the loops are unrolled) of a pack, as float. BF16 is the
 // high half of a float: element 2k is the low half of word k (little endian).
@@ -74,27 +63,6 @@ __device__ __forceinline__ uint4 load16(T const* p, unsigned long long policy) {
   (void)policy;
   return __ldg(reinterpret_cast<uint4 const*>(p));
 #endif
-}
-
-__device__ __forceinline__ float warp_combine(float v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) v = Op::combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
-  return v;
-}
-
-// The block's combined value, valid in thread 0. Two calls must be separated by a __syncthreads().
-__device__ __forceinline__ float block_combine(float v) {
-  __shared__ float warp_values[BLOCK / 32];
-  int const lane = static_cast<int>(threadIdx.x) & 31;
-  int const warp = static_cast<int>(threadIdx.x) >> 5;
-  v = warp_combine(v);
-  if (lane == 0) warp_values[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < BLOCK / 32 ? warp_values[lane] : Op::identity();
-    v = warp_combine(v);
-  }
-  return v;
 }
 
 __device__ __forceinline__ float scalar_y(T const* y, long long i) {
@@ -165,26 +133,3 @@ __device__ __forceinline__ float thread_partial(T const* __restrict__ x, T const
   for (int u = 1; u < UNROLL; ++u) acc[0] = Op::combine(acc[0], acc[u]);
   return acc[0];
 }
-
-// The whole reduction of x (and y) into *out, called by every thread of the entry kernel.
-__device__ __forceinline__ void run(T* __restrict__ out, T const* __restrict__ x, T const* __restrict__ y,
-                                    int n) {
-  __shared__ bool last_block;
-  float const block_value = block_combine(thread_partial(x, y, n < 0 ? 0 : n));
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_value;
-    __threadfence();  // the partial is visible device-wide before the ticket is taken
-    unsigned int const drawn = atomicInc(&ticket, gridDim.x - 1u);  // wraps to 0 after the last block
-    last_block = drawn == gridDim.x - 1u;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  __threadfence();
-  float acc = Op::identity();
-  for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += BLOCK)
-    acc = Op::combine(acc, __ldcg(&partials[i]));  // from L2: other SMs wrote them
-  float const total = block_combine(acc);
-  if (threadIdx.x == 0) *out = kopt_strategy::from_float<T>(total);
-}
-
-}  // namespace unrolled_single_pass

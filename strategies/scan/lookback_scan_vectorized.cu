@@ -51,17 +51,9 @@ constexpr int kRows = ITEMS / kPack;                     // packs per thread
 constexpr int kWarps = BLOCK / 32;
 constexpr int kWarpPacks = 32 * kRows;  // packs per warp segment
 constexpr long long kTile = static_cast<long long>(BLOCK) * ITEMS;
-constexpr long long kMaxTiles = 1 << 20;  // the launch constraint keeps the tile count within this
 static_assert(ITEMS % 8 == 0, "ITEMS is a whole number of packs for FP32 (4) and BF16 (8)");
 static_assert(kRows >= 1 && kRows <= 8, "the swizzle is worked out for 1 to 8 packs per thread");
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
-
-constexpr unsigned long long kFlagAggregate = 1ull;
-constexpr unsigned long long kFlagInclusive = 2ull;
-constexpr unsigned kEpochMask = 0x3fffffffu;
-
-__device__ unsigned long long tile_status[kMaxTiles];  // zero at load: flag 0 = nothing published
-__device__ unsigned long long ticket_counter = 0ull;   // epoch << 32 | tickets drawn in this launch
 
 // The shared slot of pack q of a warp segment. 128-bit shared accesses are served 8 lanes at a time,
 // which must hit 8 different 16-byte slots modulo 128 bytes. Lane-contiguous accesses (q = 32 r + lane)
@@ -82,31 +74,21 @@ __device__ __forceinline__ void copy_async_16(void* shared, void const* global) 
 }
 __device__ __forceinline__ void wait_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
+// kopt:include warp_inclusive.cuh
 // kopt:include tile_status.cuh
-// Warp 0: the sum of all tiles before `tile` (tile > 0), waiting for predecessors as needed.
-__device__ __forceinline__ float look_back(long long tile, unsigned epoch, int lane) {
-  float prefix = 0.0f;
-  long long base = tile - 1;
+
+// Waits only until every tile up to the nearest one with an inclusive prefix has published (all 32 if
+// none has), sleeping BACKOFF ns between polls.
+__device__ __forceinline__ unsigned read_window(long long index, unsigned epoch, unsigned long long& word) {
   while (true) {
-    long long const index = base - lane;  // lane 0 is the nearest predecessor
-    unsigned long long word = 0ull;
-    unsigned inclusive = 0u;
-    while (true) {
-      word = index >= 0 ? load_status(index) : make_status(epoch, kFlagInclusive, 0.0f);
-      unsigned const flag =
-          static_cast<unsigned>(word >> 34) == epoch ? static_cast<unsigned>((word >> 32) & 3ull) : 0u;
-      unsigned const ready = __ballot_sync(0xffffffffu, flag != 0u);
-      inclusive = __ballot_sync(0xffffffffu, flag == kFlagInclusive);
-      // Lanes that must have published: up to the nearest inclusive prefix, else all 32.
-      unsigned const needed = inclusive != 0u ? ((inclusive & (0u - inclusive)) << 1) - 1u : 0xffffffffu;
-      if ((ready & needed) == needed) break;
-      if (BACKOFF > 0) __nanosleep(BACKOFF);
-    }
-    int const stop = inclusive != 0u ? __ffs(static_cast<int>(inclusive)) - 1 : 31;
-    float const value = lane <= stop ? __uint_as_float(static_cast<unsigned>(word)) : 0.0f;
-    prefix += kopt_strategy::warp_sum(value);
-    if (inclusive != 0u) return prefix;
-    base -= 32;
+    word = window_status(index, epoch);
+    unsigned const flag = status_flag(word, epoch);
+    unsigned const ready = __ballot_sync(0xffffffffu, flag != 0u);
+    unsigned const inclusive = __ballot_sync(0xffffffffu, flag == kFlagInclusive);
+    // Lanes that must have published: up to the nearest inclusive prefix, else all 32.
+    unsigned const needed = inclusive != 0u ? ((inclusive & (0u - inclusive)) << 1) - 1u : 0xffffffffu;
+    if ((ready & needed) == needed) return inclusive;
+    if (BACKOFF > 0) __nanosleep(BACKOFF);
   }
 }
 
@@ -123,16 +105,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   int const lane = static_cast<int>(threadIdx.x) & 31;
   int const warp = static_cast<int>(threadIdx.x) >> 5;
 
-  if (threadIdx.x == 0) {
-    unsigned long long const drawn = atomicAdd(&ticket_counter, 1ull);
-    ticket_shared = drawn;
-    // The last ticket of this launch: back to ticket 0 of the next epoch.
-    if (static_cast<unsigned>(drawn) == gridDim.x - 1u) atomicAdd(&ticket_counter, (1ull << 32) - gridDim.x);
-  }
-  __syncthreads();
-  long long const tile = static_cast<long long>(static_cast<unsigned>(ticket_shared));
-  unsigned const epoch = static_cast<unsigned>(ticket_shared >> 32) & kEpochMask;
-  if (tile >= kMaxTiles) __trap();  // excluded by the launch constraint; never write past the status array
+  TileTicket const ticket = draw_tile(ticket_shared);
+  long long const tile = ticket.tile;
 
   Vec* const segment = reinterpret_cast<Vec*>(staged) + warp * kWarpPacks;
   long long const warp_begin = tile * kTile + static_cast<long long>(warp) * 32 * ITEMS;
@@ -173,19 +147,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 
   // 3. Warp 0: warp offsets, the tile's aggregate, look-back, the tile's inclusive prefix.
   if (warp == 0) {
-    float const total = lane < kWarps ? warp_sums[lane] : 0.0f;
-    float const inclusive = warp_inclusive(total, lane);
-    float const aggregate = __shfl_sync(0xffffffffu, inclusive, 31);
-    float const exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
-    if (lane < kWarps) warp_sums[lane] = lane == 0 ? 0.0f : exclusive;  // own slot: read above
-    float prefix = 0.0f;
-    if (tile == 0) {
-      if (lane == 0) store_status(0, make_status(epoch, kFlagInclusive, aggregate));
-    } else {
-      if (lane == 0) store_status(tile, make_status(epoch, kFlagAggregate, aggregate));
-      prefix = look_back(tile, epoch, lane);
-      if (lane == 0) store_status(tile, make_status(epoch, kFlagInclusive, prefix + aggregate));
-    }
+    float const prefix = scan_warp_totals_and_look_back(warp_sums, ticket, lane);
     if (lane == 0) tile_prefix = prefix;
   }
   __syncthreads();

@@ -44,14 +44,8 @@ static_assert(ITEMS % 8 == 0, "ITEMS is a whole number of packs for FP32 (4) and
 
 __device__ float chunk_values[kMaxChunks];  // chunk sums after pass 1, exclusive offsets after pass 2
 
-__device__ __forceinline__ float warp_inclusive(float v, int lane) {
-#pragma unroll
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    float const other = __shfl_up_sync(0xffffffffu, v, offset);
-    if (lane >= offset) v += other;
-  }
-  return v;
-}
+// kopt:include warp_inclusive.cuh
+// kopt:include tile_rows.cuh
 
 __global__ void __launch_bounds__(BLOCK) chunk_sum_kernel(const T* __restrict__ in, int n, long long chunk) {
   __shared__ float warp_sums[kWarps];
@@ -116,7 +110,6 @@ __global__ void __launch_bounds__(kOffsetThreads) chunk_offset_kernel(int count)
 
 __global__ void __launch_bounds__(BLOCK)
     chunk_scan_kernel(T* __restrict__ out, const T* __restrict__ in, int n, long long chunk) {
-  using kopt_strategy::Pack;
   __shared__ float warp_offsets[kWarps];
   __shared__ float tile_total;
   int const lane = static_cast<int>(threadIdx.x) & 31;
@@ -128,31 +121,8 @@ __global__ void __launch_bounds__(BLOCK)
   for (long long tile_begin = begin; tile_begin < end; tile_begin += kTile) {
     long long const warp_begin = tile_begin + static_cast<long long>(warp) * 32 * ITEMS;
     float v[kRows][kPack];
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      long long const i = warp_begin + (static_cast<long long>(r) * 32 + lane) * kPack;
-      if (vector_ok && i + kPack <= end) {
-        Pack<T, kPack> const p = kopt_strategy::load_pack<T, kPack>(in + i);
-#pragma unroll
-        for (int e = 0; e < kPack; ++e) v[r][e] = kopt_strategy::to_float(p.v[e]);
-      } else {
-#pragma unroll
-        for (int e = 0; e < kPack; ++e) v[r][e] = i + e < end ? kopt_strategy::to_float(in[i + e]) : 0.0f;
-      }
-    }
-    float running = 0.0f;
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-#pragma unroll
-      for (int e = 1; e < kPack; ++e) v[r][e] += v[r][e - 1];
-      float const inclusive = warp_inclusive(v[r][kPack - 1], lane);
-      float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
-      if (lane == 0) exclusive = 0.0f;
-      float const add = running + exclusive;
-#pragma unroll
-      for (int e = 0; e < kPack; ++e) v[r][e] += add;
-      running += __shfl_sync(0xffffffffu, inclusive, 31);
-    }
+    load_rows(v, in, warp_begin, end, lane, vector_ok);
+    float const running = scan_rows(v, lane);
     if (lane == 0) warp_offsets[warp] = running;
     __syncthreads();
     if (warp == 0) {
@@ -164,21 +134,7 @@ __global__ void __launch_bounds__(BLOCK)
     }
     __syncthreads();
     float const add = carry + warp_offsets[warp];
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      long long const i = warp_begin + (static_cast<long long>(r) * 32 + lane) * kPack;
-      if (vector_ok && i + kPack <= end) {
-        Pack<T, kPack> p;
-#pragma unroll
-        for (int e = 0; e < kPack; ++e) p.v[e] = kopt_strategy::from_float<T>(v[r][e] + add);
-        kopt_strategy::store_pack<T, kPack>(out + i, p);
-      } else {
-#pragma unroll
-        for (int e = 0; e < kPack; ++e) {
-          if (i + e < end) out[i + e] = kopt_strategy::from_float<T>(v[r][e] + add);
-        }
-      }
-    }
+    store_rows(out, v, add, warp_begin, end, lane, vector_ok);
     carry += tile_total;
     __syncthreads();  // warp_offsets and tile_total are rewritten by the next tile
   }
