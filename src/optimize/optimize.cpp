@@ -47,9 +47,9 @@ struct SearchState {
 };
 
 // Candidates per evaluate() call of outcome-independent strategies: one per core (4..32). They look
-// four batches ahead: the batches after the current one compile while the current one is on the GPU, and
-// the compilers stay busy while the first batch waits for the task's reference to be built (an nvcc build
-// of 1.1-1.4 s on the H200 host, against 0.3-0.5 s per batch of candidates; docs/optimize.md).
+// four batches ahead: the batches after the current one compile while the current one is on the GPU, so
+// the compilers never run dry at a batch boundary (compile-bound searches, docs/benchmarks.md "Where the
+// time goes"; the task's reference is built before the search starts, run() below).
 std::size_t lookahead_batch() {
   return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 4, 32);
 }
