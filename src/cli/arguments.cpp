@@ -1,5 +1,7 @@
 #include "cli/arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -38,7 +40,7 @@ void define_task(CLI::App& app, CliArguments& args) {
   check->add_option("task-dir", a.task_dir, "task folder (or its task.toml)")->required();
   check->add_flag("--json", a.json, "print a kopt.task_check/1 JSON document instead of a table");
   check->add_option("--seed", a.seed, "seed for input generation (default: drawn at random, then printed)");
-  check->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  check->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   check->callback([&args] { args.command = Command::task_check; });
 }
 
@@ -64,13 +66,13 @@ void define_eval(CLI::App& app, CliArguments& args) {
       ->allow_extra_args(false);
   eval->add_option("--flag", a.flags, "extra compiler flag, written --flag=-X; repeatable")
       ->allow_extra_args(false);
-  eval->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  eval->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   eval->add_option("--timeout-floor-ms", a.timeout_floor_ms,
                    "shortest watchdog deadline per call (default 2000)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   eval->add_option("--timeout-ceiling-ms", a.timeout_ceiling_ms,
                    "longest watchdog deadline per call (default 60000)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   eval->callback([&args] { args.command = Command::eval; });
 }
 
@@ -78,7 +80,7 @@ void define_doctor(CLI::App& app, CliArguments& args) {
   auto* doctor = app.add_subcommand("doctor", help::doctor_description());
   doctor->footer(help::doctor_footer());
   doctor->add_flag("--json", args.doctor.json, "print a kopt.doctor/1 JSON document instead of a table");
-  doctor->add_option("--device", args.doctor.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  doctor->add_option("--device", args.doctor.device, "CUDA device index")->check(whole_number_at_least(0));
   doctor->callback([&args] { args.command = Command::doctor; });
 }
 

@@ -1,5 +1,7 @@
 #include "cli/calibrate_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -23,7 +25,7 @@ void define_calibrate_command(CLI::App& app, CliArguments& args) {
       "  kopt calibrate --json    # a kopt.calibration/1 document\n\n"
       "Exit code 0 when every ceiling was measured, 1 when one could not be (see notes), 3 no GPU.");
   auto& a = args.calibrate;
-  calibrate->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  calibrate->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   calibrate->add_flag("--json", a.json, "print a kopt.calibration/1 JSON document");
   calibrate->callback([&args] { args.command = Command::calibrate; });
 }

@@ -1,5 +1,7 @@
 #include "cli/energy_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -32,12 +34,13 @@ void define_energy_command(CLI::App& app, CliArguments& args) {
   energy->add_option("candidate", a.candidate, "candidate source (.cu), kernel or launcher mode")->required();
   energy->add_option("--size", a.size, "size case to run (default: the largest timed one)");
   energy->add_option("--window", a.window_s, "seconds each measured window lasts at least (default 2)")
-      ->check(CLI::Range(0.1, 600.0));
+      ->check(number_between(0.1, 600.0));
   energy->add_option("--cooldown", a.cooldown_s, "idle seconds before every window (default 1)")
-      ->check(CLI::Range(0.0, 600.0));
-  energy->add_option("--trials", a.trials, "windows per subject (default 3)")->check(CLI::Range(1, 100));
+      ->check(number_between(0.0, 600.0));
+  energy->add_option("--trials", a.trials, "windows per subject (default 3)")
+      ->check(whole_number_between(1, 100));
   energy->add_flag("--no-reference", a.no_reference, "do not measure the task's reference (no ratio)");
-  energy->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  energy->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   energy->add_flag("--json", a.json, "print a kopt.energy/1 JSON document");
   energy->callback([&args] { args.command = Command::energy; });
 }

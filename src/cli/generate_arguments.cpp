@@ -1,5 +1,7 @@
 #include "cli/generate_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -46,13 +48,13 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
   generate->add_option("--intent", a.intent, "what the kernel should do, in plain language")->required();
   generate->add_option("-o,--out", a.out, "where the best verified kernel goes (default TASK/generated.cu)");
   generate->add_option("--strategies", a.strategies, "generator requests, one per strategy (default 4)")
-      ->check(CLI::Range(1, 64));
+      ->check(whole_number_between(1, 64));
   generate->add_option("--repairs", a.repairs, "repair rounds for each failed kernel (default 2)")
-      ->check(CLI::Range(0, 16));
+      ->check(whole_number_between(0, 16));
   generate->add_option("--max-cost", a.max_cost_usd, "stop before spending more than this many USD")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   generate->add_option("--max-calls", a.max_calls, "stop after this many LLM calls")
-      ->check(CLI::Range(1, 100000));
+      ->check(whole_number_between(1, 100000));
   generate->add_option("--store", a.store, "SQLite store (default .kopt/kopt.db)");
   generate->add_option("--prompts", a.prompts, "prompt templates folder (default: prompts/ next to kopt)");
   generate->add_option("--library", a.library, "strategy library folder (default: strategies/ next to kopt)");
@@ -60,7 +62,7 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
       ->check(CLI::IsMember({"launcher", "kernel"}));
   generate->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
   generate->add_option("--seed", a.seed, "seed for input generation (default 1)");
-  generate->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  generate->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   generate->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best kernel");
   generate->add_flag("--json", a.json, "print a kopt.generate/1 JSON document (no progress)");
   generate->callback([&args] { args.command = Command::generate; });

@@ -1,5 +1,7 @@
 #include "cli/optimize_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -48,9 +50,9 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
                        "built-in proposer: only this strategy (repeatable; kopt strategies TASK)");
   optimize->add_option("--strategies", a.library, "built-in proposer: the strategy library folder");
   optimize->add_option("--budget", a.budget, "unique configurations to try (default 100)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_at_least(1));
   optimize->add_option("--time", a.time_s, "stop searching after this many seconds (default: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   optimize->add_option("--strategy", a.strategy, "search strategy (default mcts)")
       ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
   optimize
@@ -65,7 +67,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_option("--flag", a.flags, "extra compiler flag for every candidate, written --flag=-X")
       ->allow_extra_args(false);
   optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
-  optimize->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  optimize->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");
@@ -76,13 +78,13 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       ->check(CLI::IsMember({"builtin", "llm", "mixed"}));
   optimize
       ->add_option("--max-cost", a.max_cost_usd, "llm/mixed: stop before spending more than this many USD")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   optimize->add_option("--max-calls", a.max_calls, "llm/mixed: stop after this many LLM calls")
-      ->check(CLI::Range(1, 100000));
+      ->check(whole_number_between(1, 100000));
   optimize->add_option("--repairs", a.repairs, "llm/mixed: repair rounds for each LLM edit (default 2)")
-      ->check(CLI::Range(0, 16));
+      ->check(whole_number_between(0, 16));
   optimize->add_option("--node-budget", a.node_budget, "llm/mixed: knob evaluations per source (default 8)")
-      ->check(CLI::Range(1, 1000));
+      ->check(whole_number_between(1, 1000));
   optimize->add_option("--prompts", a.prompts, "llm/mixed: prompt templates folder (default: prompts/)");
   optimize->add_flag("--judge", a.judge,
                      "llm/mixed: a judge model reviews each edited kernel before the GPU");
@@ -97,7 +99,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       app.add_subcommand("export", "Write the best verified candidate of a run (materialised source).");
   exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_at_least(1));
   exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu")->required();
   exp->add_option("--store", args.export_run.store, "SQLite store (default .kopt/kopt.db)");
   exp->callback([&args] { args.command = Command::export_run; });

@@ -1,5 +1,7 @@
 #include "cli/profile_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -34,7 +36,7 @@ void define_profile_command(CLI::App& app, CliArguments& args) {
   profile->add_option("--ncu", a.ncu,
                       "the ncu executable (default: on PATH, else /opt/nvidia/nsight-compute)");
   profile->add_flag("--stage1-only", a.stage1_only, "classify only; skip the tools' metrics (one ncu run)");
-  profile->add_option("--device", a.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  profile->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   profile->add_flag("--json", a.json, "print a kopt.profile/1 JSON document");
   profile->callback([&args] { args.command = Command::profile; });
 }

@@ -1,5 +1,7 @@
 #include "cli/report_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -32,7 +34,7 @@ void define_report_command(CLI::App& app, CliArguments& args) {
   auto* report = app.add_subcommand("report", help::report_description());
   report->footer(help::report_footer());
   auto& a = args.report;
-  report->add_option("run", a.run, "run id (from `kopt runs`)")->required()->check(CLI::PositiveNumber);
+  report->add_option("run", a.run, "run id (from `kopt runs`)")->required()->check(whole_number_at_least(1));
   report->add_option("-o,--out", a.out, "file to write, e.g. report.html (default: Markdown on stdout)");
   report->add_option("--format", a.format, "html or md (default: from the -o extension, else html)")
       ->check(CLI::IsMember({"html", "md"}));

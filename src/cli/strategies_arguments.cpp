@@ -1,5 +1,7 @@
 #include "cli/strategies_arguments.hpp"
 
+#include "cli/option_checks.hpp"
+
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -59,11 +61,11 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
   bench
       ->add_option("--budget", b.budget,
                    "unique configurations per task over all its strategies (default 24)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_at_least(1));
   bench
       ->add_option("--time-per-task", b.time_per_task_s,
                    "search time limit per task in seconds (default none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   bench->add_option("--search", b.search, "search strategy of each tuning run (default mcts)")
       ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
   bench->add_option("--seed", b.seed, "search seed (default 1)");
@@ -72,7 +74,7 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
   bench->add_option("--out", b.out_dir, "folder for bench.json, bench.md and bench.svg");
   bench->add_option("--strategies", b.library, "the strategy library folder");
   bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
-  bench->add_option("--device", b.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  bench->add_option("--device", b.device, "CUDA device index")->check(whole_number_at_least(0));
   bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
   bench->add_option("--shard", b.shard,
                     "I/N: run only every N-th task from the I-th (0-based), to split a suite over GPUs");
