@@ -118,6 +118,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
   define_energy_command(app, args);
   define_strategies_commands(app, args);
   define_generate_command(app, args);
+  define_config_command(app, args);
 
   try {
     app.parse(argc, argv);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/calibrate_arguments.hpp"
+#include "cli/config_arguments.hpp"
 #include "cli/energy_arguments.hpp"
 #include "cli/generate_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
@@ -73,7 +74,8 @@ enum class Command {
   energy,
   strategies,
   bench,
-  generate
+  generate,
+  config
 };
 
 struct CliArguments {
@@ -93,6 +95,7 @@ struct CliArguments {
   StrategiesArgs strategies;
   BenchArgs bench;
   GenerateArgs generate;
+  ConfigArgs config;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

@@ -16,11 +16,11 @@ std::string kopt_footer() {
          "  kopt task check tasks/softmax            # does the reference behave?\n"
          "  kopt eval tasks/softmax cand1.cu cand2.cu\n"
          "\n"
-         "Environment: KOPT_WORKER overrides the path of the GPU worker (default: kopt-worker next to "
-         "kopt);\n"
-         "KOPT_CACHE_DIR the compile cache; KOPT_COMPILE_SERVER=off compiles on threads instead of\n"
-         "kopt-compile processes; KOPT_COMPILE_NICE (0-19, default 10) how far below kopt they run;\n"
-         "NO_COLOR turns colour off.\n"
+         "Settings: each has a KOPT_* environment variable and a key of the configuration files, the\n"
+         "project's kopt.toml (here or in a parent folder, up to the git root) and the user's\n"
+         "~/.config/kopt/config.toml. First match wins: option, environment, project file, user file,\n"
+         "default. 'kopt config' shows every setting, its value and where it came from; every setting is\n"
+         "listed in docs/configuration.md. NO_COLOR turns colour off.\n"
          "\n" +
          std::string(exit_code_help()) +
          "\n"

@@ -4,6 +4,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/commands.hpp"
+#include "cli/config_files.hpp"
 #include "cli/error_output.hpp"
 #include "cli/terminal.hpp"
 
@@ -14,6 +15,13 @@ int run(int argc, char** argv) {
   auto parsed = parse_command_line(argc, argv, std::cout, std::cerr);
   if (!parsed.arguments) return parsed.exit_code;
   CliArguments const& args = *parsed.arguments;
+  // kopt.toml and the user's config file become environment variables before any command runs.
+  auto configuration = load_configuration(std::cerr);
+  if (!configuration) {
+    kopt::Error const& error = configuration.error();
+    return report_error(error, exit_code_for(error.code, ErrorOrigin::input), wants_json(argc, argv),
+                        std::cout, std::cerr);
+  }
   Console console{std::cout, std::cerr, want_color(args.global.no_color), args.global.verbose};
   switch (args.command) {
     case Command::init: return run_init(args.init, console);
@@ -30,6 +38,7 @@ int run(int argc, char** argv) {
     case Command::strategies: return run_strategies(args.strategies, console);
     case Command::bench: return run_bench(args.bench, console);
     case Command::generate: return run_generate(args.generate, console);
+    case Command::config: return run_config(args.config, *configuration, console);
   }
   return kopt::cli::to_int(ExitCode::internal);
 }
