@@ -32,18 +32,12 @@ std::optional<double> parse_real(std::string const& text) {
   return value;
 }
 
-// Quotes a value for an error message, shortened: a command line may carry megabytes in one argument.
-std::string quoted(std::string const& text) {
-  constexpr std::size_t kShown = 40;
-  if (text.size() <= kShown) return "'" + text + "'";
-  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
-}
-
 CLI::Validator whole_number_check(std::string expected, std::string shown, long long low, long long high) {
   return CLI::Validator(
       [expected, low, high](std::string& text) -> std::string {
         auto value = parse_whole(text);
-        if (!value || *value < low || *value > high) return "expected " + expected + ", got " + quoted(text);
+        if (!value || *value < low || *value > high)
+          return "expected " + expected + ", got " + quoted_argument(text);
         return {};
       },
       std::move(shown));
@@ -55,13 +49,20 @@ CLI::Validator real_number_check(std::string expected, std::string shown, double
       [expected, low, low_included, high](std::string& text) -> std::string {
         auto value = parse_real(text);
         bool const above_low = value && (low_included ? *value >= low : *value > low);
-        if (!value || !above_low || *value > high) return "expected " + expected + ", got " + quoted(text);
+        if (!value || !above_low || *value > high)
+          return "expected " + expected + ", got " + quoted_argument(text);
         return {};
       },
       std::move(shown));
 }
 
 }  // namespace
+
+std::string quoted_argument(std::string const& text) {
+  constexpr std::size_t kShown = 40;
+  if (text.size() <= kShown) return "'" + text + "'";
+  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
+}
 
 CLI::Validator whole_number_at_least(long long min) {
   return whole_number_check(fmt::format("a whole number of at least {}", min), fmt::format(">= {}", min), min,

@@ -9,7 +9,13 @@
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
 
+#include <string>
+
 namespace kopt::cli {
+
+// A command-line value quoted for an error message, shortened past 40 characters ("'abc...' (20000
+// characters)"): one argument may carry megabytes.
+std::string quoted_argument(std::string const& text);
 
 // An integer (digits with an optional sign, nothing else) of at least `min`.
 CLI::Validator whole_number_at_least(long long min);

@@ -193,3 +193,30 @@ TEST_F(TaskInit, NoScalarsAndOnlyOutputs) {
 
 }  // namespace
 }  // namespace kopt
+
+namespace kopt {
+namespace {
+
+// The skeleton's example expressions use the launcher's own names: a user who copies "N*C" into a task
+// whose launcher says `int n` gets an unknown-name error.
+TEST(TaskInitExamples, ExamplesUseTheLaunchersOwnIntegerNames) {
+  auto const root = fs::temp_directory_path() / ("kopt_task_init_names_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  write_text(root / "vector_add.cu",
+             "__global__ void add(const float* a, const float* b, float* c, int n) {}\n"
+             "extern \"C\" void vector_add(const float* a, const float* b, float* c, int n) {\n"
+             "  add<<<(n + 255) / 256, 256>>>(a, b, c, n);\n}\n");
+  auto init = init_task(root / "vector_add.cu", root / "task", false);
+  ASSERT_TRUE(init.ok()) << init.error().message;
+  auto const spec = read_text(root / "task" / "task.toml");
+  EXPECT_NE(spec.find("an integer expression over n such as \"n\""), std::string::npos) << spec;
+  EXPECT_NE(spec.find("e.g. \"12*n\""), std::string::npos) << spec;  // three float buffers of n elements
+  EXPECT_NE(spec.find("# grid = [\"ceil_div(n, 256)\"]"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("N*C"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("ceil_div(N"), std::string::npos) << spec;
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace kopt
