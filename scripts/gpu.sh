@@ -23,7 +23,7 @@
 #   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
-# after `cmake --build build`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
+# after `cmake --build build --target kopt_tests kopt_benchmarks`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""

@@ -1,25 +1,89 @@
 #!/usr/bin/env bash
-# Installs kopt's build dependencies (Debian/Ubuntu packages, when run as root and any is missing),
-# configures and builds kopt into build/. Needs the CUDA toolkit (nvcc, NVRTC) at /usr/local/cuda or
-# $CUDA_HOME. Safe to run again.
+# Sets kopt up on a Debian 12 / Ubuntu machine with the CUDA toolkit: installs the build dependencies
+# (as root, only those missing), configures build/ and builds kopt's programs (kopt, kopt-worker,
+# kopt-compile). Tests and benchmarks are built later, by scripts/test.sh and on demand. Safe to run
+# again: a second run installs nothing and rebuilds only what changed.
+#
+#   scripts/setup.sh [--deps-only] [--print-packages] [--build-dir DIR] [-- CMAKE_ARGS...]
+#
+# --deps-only       install the packages and stop (CI installs through here, then adds its linters)
+# --print-packages  print the package list, one per line, and stop
+# --print-table     print the table below (package=CMake lookups), for scripts/check_dependencies.sh
+# --build-dir DIR   build folder (default: build)
+# Needs the CUDA toolkit (nvcc, NVRTC) at /usr/local/cuda or $CUDA_HOME. Uses ccache when present.
+#
+# This file is the single list of kopt's build dependencies: .ci/run installs through it, and the ctest
+# Setup.EveryCMakeLookupHasAPackage (scripts/check_dependencies.sh) fails when a CMake file looks for
+# something that the table below does not name.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
-packages=(cmake ninja-build g++ nlohmann-json3-dev libfmt-dev libcli11-dev libtomlplusplus-dev libgtest-dev libsqlite3-dev libssl-dev libdtl-dev libpng-dev)
+
+# Debian package = the CMake lookups it satisfies ("-": a tool, nothing looked up by name).
+dependencies=(
+  "cmake=-"
+  "ninja-build=-"
+  "g++=find_package(Threads)"
+  "pkg-config=find_package(PkgConfig)"
+  "ccache=find_program(ccache)"
+  "nlohmann-json3-dev=find_package(nlohmann_json)"
+  "libfmt-dev=find_package(fmt)"
+  "libcli11-dev=find_package(CLI11)"
+  "libtomlplusplus-dev=find_path(toml++/toml.h)"
+  "libgtest-dev=find_package(GTest)"
+  "libsqlite3-dev=find_package(SQLite3)"
+  "libssl-dev=find_package(OpenSSL)"
+  "libcurl4-openssl-dev=find_package(CURL)"
+  "libcpp-httplib-dev=pkg_check_modules(cpp-httplib)"
+  "libdtl-dev=find_path(dtl/dtl.hpp)"
+  "libpng-dev=find_package(PNG)"
+  "python3=find_package(Python3)"
+  "bash=find_program(bash)"
+)
+# Not a Debian package here: the CUDA toolkit (find_package(CUDAToolkit)), from NVIDIA's installer.
+
+build_dir=build
+deps_only=0
+cmake_args=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --deps-only) deps_only=1; shift ;;
+    --print-packages) for d in "${dependencies[@]}"; do echo "${d%%=*}"; done; exit 0 ;;
+    --print-table) printf '%s\n' "${dependencies[@]}"; exit 0 ;;
+    --build-dir) build_dir="$2"; shift 2 ;;
+    --) shift; cmake_args=("$@"); break ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$1'; expected --deps-only, --print-packages, --build-dir DIR or -- CMAKE_ARGS" >&2
+       exit 2 ;;
+  esac
+done
+
+started=$SECONDS
 missing=()
-for p in "${packages[@]}"; do
+for d in "${dependencies[@]}"; do
+  p="${d%%=*}"
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "kopt setup: installing ${missing[*]}"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "kopt setup: please install: sudo apt-get install ${missing[*]}" >&2
+if [[ ${#missing[@]} -gt 0 ]]; then
+  if [[ "$(id -u)" != 0 ]]; then
+    echo "kopt setup: these packages are missing; install them, then run this again:" >&2
+    echo "  sudo apt-get install ${missing[*]}" >&2
     exit 1
   fi
+  echo "kopt setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-command -v nvcc >/dev/null || { echo "kopt setup: nvcc not found; install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; }
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)"
-echo "kopt setup: built build/bin/kopt and build/bin/kopt-worker"
+echo "kopt setup: dependencies ready ($((SECONDS - started)) s)"
+[[ $deps_only == 1 ]] && exit 0
+
+export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+if ! command -v nvcc >/dev/null; then
+  echo "kopt setup: nvcc not found; install the CUDA toolkit (13.x) or set CUDA_HOME to where it is" >&2
+  exit 1
+fi
+build_started=$SECONDS
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_args[@]}" >/dev/null
+cmake --build "$build_dir" -j"$(nproc)"
+echo "kopt setup: built $build_dir/bin/kopt, kopt-worker and kopt-compile in $((SECONDS - build_started)) s"
+echo "kopt setup: next: $build_dir/bin/kopt doctor; tests: scripts/test.sh"

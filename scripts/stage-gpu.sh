@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .carry/bin
+cmake --build build --target kopt kopt-worker kopt-compile kopt_gpu_tests kopt-bench-eval kopt-bench-compile
 for f in build/bin/kopt build/bin/kopt-worker build/bin/kopt-compile build/bin/kopt-bench-eval build/bin/kopt-bench-compile build/tests/kopt_gpu_tests; do
   [ -x "$f" ] && cp "$f" .carry/bin/
 done
