@@ -1,4 +1,4 @@
-// `kopt generate` (issue #6): a language model writes complete kernels for a task from its spec, its
+// `kopt generate`: a language model writes complete kernels for a task from its spec, its
 // reference and a plain-language intent, one per strategy of the strategy library (a mixture of ideas, not
 // N samples of one); every kernel is verified and timed by a CandidateEvaluator, failures go back to the
 // model for a bounded number of repair rounds, and the best verified kernel is the result (the root for

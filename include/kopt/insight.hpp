@@ -67,7 +67,7 @@ std::string describe_for_prompt(std::span<CandidateInsight const> insights, std:
 std::vector<std::string> suggested_strategies(std::span<CandidateInsight const> insights);
 
 // The one interface through which search nodes (candidates) hand their findings on: the strategy library
-// (issue #5) and the LLM proposers (issue #6) ask it for the candidate they expand. The store-backed one
+// and the LLM proposers ask it for the candidate they expand. The store-backed one
 // is make_store_insight_source (kopt/optimize.hpp).
 class InsightSource {
  public:

@@ -1,4 +1,4 @@
-// Large-language-model backends (issue #6): one interface, `LlmBackend::complete`, over an
+// Large-language-model backends: one interface, `LlmBackend::complete`, over an
 // OpenAI-compatible Chat Completions server (vLLM, SGLang, llama.cpp, Ollama, OpenAI, DeepSeek,
 // OpenRouter), the Anthropic Messages API, an external command, and recorded replies. Wrappers add a
 // response cache on disk, a budget (calls, USD) and recording. Transport failures, HTTP errors and

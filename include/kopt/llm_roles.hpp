@@ -1,4 +1,4 @@
-// LLM roles (issue #6): the prompts kopt sends to a model acting as generator, planner, coder or judge, and
+// LLM roles: the prompts kopt sends to a model acting as generator, planner, coder or judge, and
 // the parsing of what comes back. Prompts are versioned text templates (prompts/<role>.v1.md) filled from a
 // PromptContext of plain values and kept under a token budget by shortening the least important sections
 // first. Replies yield a kernel (a fenced block, or SEARCH/REPLACE edits applied to the current kernel), a

@@ -1,4 +1,4 @@
-// Profiler output parsing and the Nsight Compute command line (issue #4). Pure text processing: no
+// Profiler output parsing and the Nsight Compute command line. Pure text processing: no
 // GPU, no ncu and no disassembler are needed to use or test this module (docs/profiling.md).
 #pragma once
 

@@ -1,4 +1,4 @@
-// `kopt optimize --proposer llm|mixed` (issue #6): a Monte Carlo tree search over kernel SOURCES above the
+// `kopt optimize --proposer llm|mixed`: a Monte Carlo tree search over kernel SOURCES above the
 // knob search. The root is the `--from` kernel; a child is the source an action makes from its parent: an
 // LLM edit (planner -> coder -> SEARCH/REPLACE or whole file, failures fed back for bounded repair rounds)
 // or, with `mixed`, a strategy of the library instantiated for the task. Each node is evaluated by tuning

@@ -78,7 +78,7 @@ struct BenchRow {
   std::vector<BenchEvidence> evidence;  // --profile-gaps: kopt's kernel then the vendor's, on a missed goal
 };
 
-// The goals a row misses (issue #5; only the largest size case is held to them): the DRAM-bandwidth goal
+// The goals a row misses (only the largest size case is held to them): the DRAM-bandwidth goal
 // (memory-bound rows) and the vendor-ratio goal of the task's family (0 when the family has none).
 double vendor_goal(std::string_view family);
 bool misses_bandwidth_goal(BenchRow const& row);

@@ -1,4 +1,4 @@
-// Geomeans per scenario and overall, and issue #5's goals checked against the rows (docs/bench.md).
+// Geomeans per scenario and overall, and the suite's goals checked against the rows (docs/bench.md).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -28,7 +28,7 @@ constexpr double kBandwidthGoalPct = 85.0;
 
 }  // namespace
 
-// Families whose largest size must reach a fraction of the vendor library (issue #5).
+// Families whose largest size must reach a fraction of the vendor library.
 double vendor_goal(std::string_view family) {
   static std::set<std::string, std::less<>> const at_09{"gemm",     "gemv", "spmv_csr", "spmv_coo",
                                                         "spmv_ell", "scan", "reduction"};
