@@ -38,9 +38,19 @@ void define_task(CLI::App& app, CliArguments& args) {
   check->footer(help::task_check_footer());
   auto& a = args.task_check;
   check->add_option("task-dir", a.task_dir, "task folder (or its task.toml)")->required();
-  check->add_flag("--json", a.json, "print a kopt.task_check/1 JSON document instead of a table");
-  check->add_option("--seed", a.seed, "seed for input generation (default: drawn at random, then printed)");
-  check->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  check->add_flag("--json", a.json,
+                  "print a kopt.task_check/1 JSON document instead of a table (kopt.compile_check/1 when "
+                  "only compiled)");
+  auto* seed = check->add_option("--seed", a.seed,
+                                 "seed for input generation (default: drawn at random, then printed)");
+  auto* device =
+      check->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  auto* compile_only = check->add_flag(
+      "--compile-only", a.compile_only,
+      "validate the spec and compile the reference and baseline (resources, occupancy); needs no GPU");
+  check->add_option("--arch", a.arch, "with --compile-only: architecture to compile for (default sm_90)")
+      ->needs(compile_only);
+  compile_only->excludes(seed)->excludes(device);
   check->callback([&args] { args.command = Command::task_check; });
 }
 
@@ -54,25 +64,36 @@ void define_eval(CLI::App& app, CliArguments& args) {
   eval->add_option("--out", a.out, "also write the JSON report to this file");
   eval->add_option("--mode", a.mode, "candidate kind; auto detects it from each source")
       ->check(CLI::IsMember({"kernel", "launcher", "auto"}));
-  eval->add_option("--tier", a.tier, "timing protocol: screen (fast, for search) or confirm (full)")
-      ->check(CLI::IsMember({"screen", "confirm"}));
-  eval->add_option("--seed", a.seed, "seed for input generation (default: drawn at random, then reported)");
+  auto* tier =
+      eval->add_option("--tier", a.tier, "timing protocol: screen (fast, for search) or confirm (full)")
+          ->check(CLI::IsMember({"screen", "confirm"}));
+  auto* seed = eval->add_option("--seed", a.seed,
+                                "seed for input generation (default: drawn at random, then reported)");
   eval->add_option("--sizes", a.sizes, "only these size cases, comma separated (default: all)");
-  eval->add_flag("--sanitize", a.sanitize,
-                 "also run one trial under compute-sanitizer memcheck and racecheck");
-  eval->add_flag("--no-baseline", a.no_baseline, "do not time the task's vendor baseline");
-  eval->add_option("--arch", a.arch, "GPU architecture to compile for, e.g. sm_90 (default: the GPU's)");
+  auto* sanitize = eval->add_flag("--sanitize", a.sanitize,
+                                  "also run one trial under compute-sanitizer memcheck and racecheck");
+  auto* no_baseline =
+      eval->add_flag("--no-baseline", a.no_baseline, "do not time the task's vendor baseline");
+  eval->add_option(
+      "--arch", a.arch,
+      "GPU architecture to compile for, e.g. sm_90 (default: the GPU's; sm_90 with --compile-only)");
   eval->add_option("--gencode", a.gencode, "extra nvcc -gencode value (launcher mode); repeatable")
       ->allow_extra_args(false);
   eval->add_option("--flag", a.flags, "extra compiler flag, written --flag=-X; repeatable")
       ->allow_extra_args(false);
-  eval->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
-  eval->add_option("--timeout-floor-ms", a.timeout_floor_ms,
-                   "shortest watchdog deadline per call (default 2000)")
-      ->check(number_above(0));
-  eval->add_option("--timeout-ceiling-ms", a.timeout_ceiling_ms,
-                   "longest watchdog deadline per call (default 60000)")
-      ->check(number_above(0));
+  auto* device = eval->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  auto* timeout_floor = eval->add_option("--timeout-floor-ms", a.timeout_floor_ms,
+                                         "shortest watchdog deadline per call (default 2000)")
+                            ->check(number_above(0));
+  auto* timeout_ceiling = eval->add_option("--timeout-ceiling-ms", a.timeout_ceiling_ms,
+                                           "longest watchdog deadline per call (default 60000)")
+                              ->check(number_above(0));
+  auto* compile_only = eval->add_flag(
+      "--compile-only", a.compile_only,
+      "only compile the reference and candidates: errors, registers, spills, shared memory, occupancy, "
+      "static findings (no GPU needed; --arch default sm_90)");
+  for (auto* gpu_only : {tier, seed, sanitize, no_baseline, device, timeout_floor, timeout_ceiling})
+    compile_only->excludes(gpu_only);
   eval->callback([&args] { args.command = Command::eval; });
 }
 

@@ -34,6 +34,8 @@ struct TaskCheckArgs {
   bool json = false;
   std::string seed;  // empty: drawn by kopt
   int device = 0;
+  bool compile_only = false;  // validate and compile the reference and baseline only: no GPU
+  std::string arch;           // compile-only target (empty: sm_90)
 };
 
 struct EvalArgs {
@@ -53,6 +55,7 @@ struct EvalArgs {
   int device = 0;
   std::optional<double> timeout_floor_ms;
   std::optional<double> timeout_ceiling_ms;
+  bool compile_only = false;  // compile and report resources only: no GPU, nothing run
 };
 
 struct DoctorArgs {

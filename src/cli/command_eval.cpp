@@ -7,11 +7,13 @@
 #include <ostream>
 
 #include "cli/candidates.hpp"
+#include "cli/command_compile_only.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
 #include "cli/terminal.hpp"
+#include "kopt/compile_check.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/report.hpp"
 #include "kopt/task.hpp"
@@ -40,9 +42,46 @@ void describe_options(EvalOptions const& options, std::ostream& err) {
                      options.worker_path.empty() ? std::string("default") : options.worker_path.string());
 }
 
+// `--compile-only`: the reference, baseline and candidates compiled for --arch (else sm_90) and checked
+// statically; no worker is started, so it behaves the same with or without a GPU.
+int run_eval_compile_only(EvalArgs const& args, Console const& console) {
+  auto fail = [&](Error const& error, ErrorOrigin origin) {
+    return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
+  };
+  if (!args.out.empty()) {
+    if (auto status = check_output_path(args.out); !status) return fail(status.error(), ErrorOrigin::input);
+  }
+  auto task = load_task(args.task_dir);
+  if (!task) return fail(task.error(), ErrorOrigin::input);
+  if (auto generators = validate_generators(*task); !generators)
+    return fail(generators.error(), ErrorOrigin::input);
+  auto options = compile_check_options(
+      CompileOnlyFlags{args.arch, args.gencode, args.flags, args.mode, args.sizes}, *task);
+  if (!options) return fail(options.error(), ErrorOrigin::input);
+  auto candidates = read_candidates(args.candidates);
+  if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
+
+  auto report = check_compiles(*task, *candidates, *options);
+  // A reference that does not compile is invalid_spec (exit 2): the task is broken, not the machine.
+  if (!report) return fail(report.error(), ErrorOrigin::environment);
+  report->checked = {"task spec", "input generators", "compile", "resources", "occupancy", "static findings"};
+  report->not_checked = {"verification against the reference",
+                         "timing (compile-only: run without "
+                         "--compile-only on a GPU machine)"};
+  print_compile_check(*report, args.json, console);
+  if (!args.out.empty()) {
+    if (auto status = write_json_file(args.out, to_json(*report)); !status) {
+      console.err << "kopt: error: " << status.error().message << '\n';
+      return to_int(ExitCode::usage);
+    }
+  }
+  return to_int(all_candidates_compiled(*report) ? ExitCode::success : ExitCode::rejected);
+}
+
 }  // namespace
 
 int run_eval(EvalArgs const& args, Console const& console) {
+  if (args.compile_only) return run_eval_compile_only(args, console);
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
@@ -60,7 +99,15 @@ int run_eval(EvalArgs const& args, Console const& console) {
   if (console.verbose) describe_options(*options, console.err);
 
   auto evaluator = Evaluator::create(*options);
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  if (!evaluator) {
+    Error error = evaluator.error();
+    if (error.code == ErrorCode::no_gpu) {
+      error.message +=
+          "\n(`kopt eval ... --compile-only` compiles the candidates and reports their resources "
+          "without a GPU)";
+    }
+    return fail(error, ErrorOrigin::environment);
+  }
   ProgressPrinter progress(console.err, progress_style_for(args.json, is_terminal(stderr)),
                            terminal_width(stderr));
   auto report =
