@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -246,9 +247,9 @@ Result<ConfigFile> read_config_file(fs::path const& path, EnvironmentLookup cons
   fs::path const absolute = fs::absolute(path, ec);
   ConfigFile file{ec ? path : absolute, {}};
   ValueReader const reader(file.path, env);
-  std::vector<std::string> problems;
+  std::vector<std::pair<int, std::string>> problems;  // by line: toml++ iterates tables in key order
   auto const report = [&](int line, std::string const& message) {
-    problems.push_back(fmt::format("{}:{}: {}", path.string(), line, message));
+    problems.emplace_back(line, fmt::format("{}:{}: {}", path.string(), line, message));
   };
   for (auto const& [table_key, table_node] : root) {
     std::string const table_name(table_key.str());
@@ -284,12 +285,14 @@ Result<ConfigFile> read_config_file(fs::path const& path, EnvironmentLookup cons
     }
   }
   if (!problems.empty()) {
+    std::stable_sort(problems.begin(), problems.end(),
+                     [](auto const& a, auto const& b) { return a.first < b.first; });
     std::string message =
         problems.size() == 1
-            ? problems.front()
+            ? problems.front().second
             : fmt::format("{} problems in the configuration file {}:", problems.size(), path.string());
     if (problems.size() > 1) {
-      for (auto const& problem : problems) message += "\n  " + problem;
+      for (auto const& problem : problems) message += "\n  " + problem.second;
     }
     return make_error(ErrorCode::invalid_argument, message);
   }

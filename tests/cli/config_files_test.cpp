@@ -206,6 +206,9 @@ TEST_F(ConfigFilesTest, EveryProblemOfAFileIsReportedAtOnce) {
   EXPECT_NE(message.find(":2: compile.nice"), std::string::npos) << message;
   EXPECT_NE(message.find(":3: unknown key 'compile.nicce'"), std::string::npos) << message;
   EXPECT_NE(message.find(":5: llm.backend"), std::string::npos) << message;
+  // In the file's order, though toml++ keeps a table's keys sorted.
+  std::string const ordered = error_of("[llm]\nmodle = \"x\"\nbackend = \"gpt\"\n");
+  EXPECT_LT(ordered.find(":2: unknown key 'llm.modle'"), ordered.find(":3: llm.backend")) << ordered;
 }
 
 TEST_F(ConfigFilesTest, MalformedTomlNamesTheLine) {
