@@ -1,7 +1,7 @@
 // Persistent store for `kopt optimize`: runs, candidates, evaluations and search memory in one SQLite
 // database per project (default .kopt/kopt.db). WAL journal, one transaction per write, so a crash or
 // `kill -9` loses at most the write in flight. The schema is versioned (PRAGMA user_version) and
-// migrated on open. See docs/store.md.
+// migrated on open by writers; readers open the file read-only and never change it. See docs/store.md.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +23,7 @@ using RunId = StrongId<struct RunIdTag>;
 using EvaluationId = StrongId<struct EvaluationIdTag>;
 using InsightId = StrongId<struct InsightIdTag>;
 using LlmCallId = StrongId<struct LlmCallIdTag>;
+using SessionId = StrongId<struct SessionIdTag>;
 // Content hash of a candidate (source, mode, knobs, flags), computed by the caller; opaque to the store.
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
 
@@ -32,9 +33,29 @@ int store_schema_version() noexcept;
 // .kopt/kopt.db under the current directory.
 std::filesystem::path default_store_path();
 
+// How a Store opens its file (docs/store.md, "Opening a store").
+enum class StoreAccess {
+  // Readers (`kopt runs`, `report`, `export`): the file must exist (not_found otherwise, naming the path)
+  // and is opened SQLITE_OPEN_READONLY: nothing is created and the file is never migrated. A store of an
+  // older schema is copied into memory and migrated there, so it reads like a current one.
+  read_only,
+  // Writers given a path (`--store`): the file is created when missing, but its folder must exist
+  // (not_found naming the folder otherwise: a mistyped path is not silently made).
+  read_write,
+  // Writers on the default path, and the library's callers: the file and its folders are created.
+  read_write_create_folders,
+};
+
 enum class RunStatus { running, finished, interrupted };
 std::string_view to_string(RunStatus status) noexcept;
 std::optional<RunStatus> run_status_from_string(std::string_view text) noexcept;
+
+// Where a run sits in a session: the session and the part of it the run is (schema version 7).
+struct SessionPart {
+  SessionId session;
+  std::string strategy;  // the library strategy the run tunes
+  std::string phase;     // screen, deepen
+};
 
 // What a run was started with.
 struct Run {
@@ -43,6 +64,7 @@ struct Run {
   nlohmann::json options = nlohmann::json::object();  // the optimize options, as given
   std::uint64_t seed = 0;
   nlohmann::json budget = nlohmann::json::object();  // e.g. {"evaluations": 200, "seconds": 3600}
+  std::optional<SessionPart> session;                // unset: the run belongs to no session
 };
 
 struct StoredRun {
@@ -51,6 +73,24 @@ struct StoredRun {
   std::optional<std::string> finished_at;  // set by finish_run
   RunStatus status = RunStatus::running;
   Run run;
+};
+
+// One `kopt optimize` over the strategy library (the built-in proposer): several runs, one per strategy and
+// phase, that the user lists, reports and exports as one thing (docs/store.md, "sessions").
+struct Session {
+  std::string kind = "library";  // what made the session: "library" (propose_and_tune)
+  std::string task_name;
+  std::string task_dir;
+  nlohmann::json options = nlohmann::json::object();  // the proposer's options, as given
+};
+
+struct StoredSession {
+  SessionId id;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  RunStatus status = RunStatus::running;
+  Session session;
+  std::vector<RunId> runs;  // its runs, oldest first
 };
 
 // A candidate kernel as proposed by the search.
@@ -173,9 +213,10 @@ struct ActionOutcome {
 // serialized). Several handles, in one process or several, may open the same file.
 class Store {
  public:
-  // Opens (creating the file and its directory on demand) and migrates the database at `path`.
-  // Errors name the path: not a database, a newer schema, unreadable, ...
-  static Result<Store> open(std::filesystem::path const& path);
+  // Opens the database at `path` as `access` says; writers migrate it. Errors name the path: no such file
+  // (read_only), no such folder (read_write), not a database, a newer schema, unreadable, ...
+  static Result<Store> open(std::filesystem::path const& path,
+                            StoreAccess access = StoreAccess::read_write_create_folders);
 
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
@@ -190,6 +231,15 @@ class Store {
   Status finish_run(RunId run, RunStatus status);  // status must not be `running`
   Result<std::vector<StoredRun>> list_runs();      // oldest first
   Result<RunHistory> load_run(RunId run);
+
+  // Sessions. A run joins a session when it is created (Run::session).
+  Result<SessionId> create_session(Session const& session);
+  Status finish_session(SessionId session, RunStatus status);  // status must not be `running`
+  Result<std::vector<StoredSession>> list_sessions();          // oldest first, each with its runs
+  Result<StoredSession> load_session(SessionId session);       // not_found naming the store
+  // The session's result: the best ok candidate of its runs on the confirm tier, else on the screen tier,
+  // ranked like best_candidate; `run` of the returned candidate says which run holds it.
+  Result<std::optional<BestCandidate>> best_verified_candidate(SessionId session);
 
   // Candidates. Adding a candidate whose key the run already has returns the existing id.
   Result<CandidateId> add_candidate(RunId run, Candidate const& candidate);

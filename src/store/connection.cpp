@@ -75,26 +75,52 @@ Result<std::string> pragma_text(Store::Connection& connection, std::string_view 
   return statement->text_column(0);
 }
 
-}  // namespace
-
-Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path const& path) {
-  if (path.empty()) return make_error(ErrorCode::invalid_argument, "store: the database path is empty");
+// Where the file may be created: a writer's folder must exist unless the access creates folders; a reader
+// creates nothing, so its file must exist.
+Status check_location(std::filesystem::path const& path, StoreAccess access) {
   std::error_code ec;
-  if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) {
-      return make_error(ErrorCode::io_error, "store " + path.string() + ": cannot create directory " +
-                                                 path.parent_path().string() + ": " + ec.message());
-    }
-  }
   if (std::filesystem::is_directory(path, ec)) {
     return make_error(ErrorCode::io_error,
                       "store " + path.string() + ": is a directory, expected a database file");
   }
+  switch (access) {
+    case StoreAccess::read_only:
+      if (!std::filesystem::exists(path, ec)) {
+        return make_error(ErrorCode::not_found, "no store at " + path.string() + ": the file does not exist");
+      }
+      return Ok{};
+    case StoreAccess::read_write:
+      if (path.has_parent_path() && !std::filesystem::is_directory(path.parent_path(), ec)) {
+        return make_error(ErrorCode::not_found, "store " + path.string() + ": the folder " +
+                                                    path.parent_path().string() +
+                                                    " does not exist (create it first, or fix the path)");
+      }
+      return Ok{};
+    case StoreAccess::read_write_create_folders:
+      if (path.has_parent_path()) {
+        std::filesystem::create_directories(path.parent_path(), ec);
+        if (ec) {
+          return make_error(ErrorCode::io_error, "store " + path.string() + ": cannot create directory " +
+                                                     path.parent_path().string() + ": " + ec.message());
+        }
+      }
+      return Ok{};
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path const& path,
+                                                           StoreAccess access) {
+  if (path.empty()) return make_error(ErrorCode::invalid_argument, "store: the database path is empty");
+  if (auto located = check_location(path, access); !located) return std::move(located).error();
   auto connection = std::make_unique<Store::Connection>();
   connection->path = path;
+  bool const read_only = access == StoreAccess::read_only;
   sqlite3* raw = nullptr;
-  int const rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  int const flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int const rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   connection->db.reset(raw);
   if (rc != SQLITE_OK) return connection->error("cannot open the database");
   sqlite3_extended_result_codes(raw, 1);
@@ -120,6 +146,12 @@ Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path
                           std::to_string(*user_version) + " but no kopt application_id)");
   }
 
+  if (read_only) {
+    // A reader changes nothing: the journal mode is the writer's business (WAL readers see its writes).
+    auto status = connection->exec("PRAGMA foreign_keys = ON");
+    if (!status) return std::move(status).error();
+    return connection;
+  }
   auto mode = pragma_text(*connection, "journal_mode = WAL");
   if (!mode) return std::move(mode).error();
   if (*mode != "wal") {

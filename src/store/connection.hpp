@@ -36,10 +36,11 @@ struct Store::Connection {
 
 namespace store_detail {
 
-// Opens (creating) the file, checks that it is a SQLite database that kopt may use (application_id,
-// user_version), and sets the connection up: WAL journal, synchronous=NORMAL, foreign keys, busy timeout.
-// Does not migrate.
-Result<std::unique_ptr<Store::Connection>> open_connection(std::filesystem::path const& path);
+// Opens the file as `access` says (creating it, and its folders, only when the access allows), checks that
+// it is a SQLite database that kopt may use (application_id, user_version), and sets the connection up:
+// foreign keys and busy timeout, and for writers the WAL journal and synchronous=NORMAL. Does not migrate.
+Result<std::unique_ptr<Store::Connection>> open_connection(
+    std::filesystem::path const& path, StoreAccess access = StoreAccess::read_write_create_folders);
 
 }  // namespace store_detail
 

@@ -130,6 +130,26 @@ CREATE INDEX llm_calls_by_run ON llm_calls (run_id);
 constexpr char const* kLlmCallRationale =
     "ALTER TABLE llm_calls ADD COLUMN rationale TEXT NOT NULL DEFAULT '';";
 
+// Version 7: sessions. A `kopt optimize` over the strategy library makes one run per strategy and phase; the
+// session groups them so that they are listed, reported and exported as one thing. A run names its session
+// and its part in it (strategy, phase); runs of older stores, and runs made by `--from`, have none.
+constexpr char const* kSessions = R"sql(
+CREATE TABLE sessions (
+  id          INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL,
+  task_name   TEXT NOT NULL,
+  task_dir    TEXT NOT NULL,
+  options     TEXT NOT NULL,
+  started_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  finished_at TEXT,
+  status      TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted'))
+);
+ALTER TABLE runs ADD COLUMN session_id INTEGER REFERENCES sessions (id);
+ALTER TABLE runs ADD COLUMN session_strategy TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN session_phase TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_by_session ON runs (session_id);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
@@ -137,6 +157,7 @@ constexpr std::array kMigrations = {
     Migration{"evaluations.objective_score", kObjectiveScore},
     Migration{"llm_calls", kLlmCalls},
     Migration{"llm_calls.rationale", kLlmCallRationale},
+    Migration{"sessions, runs.session_id", kSessions},
 };
 
 }  // namespace

@@ -44,6 +44,31 @@ Result<StoredRun> read_run(Statement const& row, int first) {
   auto budget = json_column(row, first + 8, "runs", stored.id.value(), "budget");
   if (!budget) return std::move(budget).error();
   stored.run.budget = std::move(*budget);
+  if (auto session = row.optional_int_column(first + 9)) {
+    stored.run.session =
+        SessionPart{SessionId(*session), row.text_column(first + 10), row.text_column(first + 11)};
+  }
+  return stored;
+}
+
+Result<StoredSession> read_session(Statement const& row, int first) {
+  StoredSession stored;
+  stored.id = SessionId(row.int_column(first));
+  stored.session.kind = row.text_column(first + 1);
+  stored.session.task_name = row.text_column(first + 2);
+  stored.session.task_dir = row.text_column(first + 3);
+  auto options = json_column(row, first + 4, "sessions", stored.id.value(), "options");
+  if (!options) return std::move(options).error();
+  stored.session.options = std::move(*options);
+  stored.started_at = row.text_column(first + 5);
+  stored.finished_at = row.optional_text_column(first + 6);
+  auto const status_text = row.text_column(first + 7);
+  auto status = run_status_from_string(status_text);
+  if (!status) {
+    return row.row_error("table sessions, row " + std::to_string(stored.id.value()) + ", column status: '" +
+                         status_text + "' is not running, finished or interrupted");
+  }
+  stored.status = *status;
   return stored;
 }
 

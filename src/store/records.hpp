@@ -1,5 +1,5 @@
 // Mapping between table rows and the store's value types: the column lists every SELECT uses (with the
-// table aliases r, c, e, i) and the decoders that read them back, validating JSON and enum text.
+// table aliases r, c, e, i, s) and the decoders that read them back, validating JSON and enum text.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,8 +13,12 @@
 namespace kopt::store_detail {
 
 inline constexpr std::string_view kRunColumns =
-    "r.id, r.task_name, r.task_dir, r.started_at, r.finished_at, r.options, r.seed, r.status, r.budget";
-inline constexpr int kRunColumnCount = 9;
+    "r.id, r.task_name, r.task_dir, r.started_at, r.finished_at, r.options, r.seed, r.status, r.budget, "
+    "r.session_id, r.session_strategy, r.session_phase";
+inline constexpr int kRunColumnCount = 12;
+inline constexpr std::string_view kSessionColumns =
+    "s.id, s.kind, s.task_name, s.task_dir, s.options, s.started_at, s.finished_at, s.status";
+inline constexpr int kSessionColumnCount = 8;
 inline constexpr std::string_view kCandidateColumns =
     "c.id, c.run_id, c.content_key, c.source, c.knobs, c.flags, c.parent_id, c.action, c.mode, c.created_at";
 inline constexpr int kCandidateColumnCount = 10;
@@ -32,6 +36,7 @@ std::string to_json_text(nlohmann::json const& value);
 
 // Each reads its columns starting at `first`.
 Result<StoredRun> read_run(Statement const& row, int first = 0);
+Result<StoredSession> read_session(Statement const& row, int first = 0);  // without its runs
 Result<StoredCandidate> read_candidate(Statement const& row, int first = 0);
 Result<StoredEvaluation> read_evaluation(Statement const& row, int first = 0);
 Result<StoredInsight> read_insight(Statement const& row, int first = 0);

@@ -14,15 +14,22 @@ Result<RunId> Store::create_run(Run const& run) {
   std::lock_guard lock(connection_->mutex);
   auto transaction = Transaction::begin(*connection_);
   if (!transaction) return std::move(transaction).error();
+  if (run.session) {
+    auto session_exists = connection_->require_row("sessions", "session", run.session->session.value());
+    if (!session_exists) return std::move(session_exists).error();
+  }
   auto insert = connection_->prepare(
-      "INSERT INTO runs (task_name, task_dir, options, seed, status, budget) "
-      "VALUES (?1, ?2, ?3, ?4, 'running', ?5) RETURNING id");
+      "INSERT INTO runs (task_name, task_dir, options, seed, status, budget, session_id, session_strategy, "
+      "session_phase) VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7, ?8) RETURNING id");
   if (!insert) return std::move(insert).error();
   insert->bind_text(1, run.task_name);
   insert->bind_text(2, run.task_dir);
   insert->bind_text(3, store_detail::to_json_text(run.options));
   insert->bind_int(4, static_cast<std::int64_t>(run.seed));
   insert->bind_text(5, store_detail::to_json_text(run.budget));
+  insert->bind_optional_int(6, run.session ? std::optional(run.session->session.value()) : std::nullopt);
+  insert->bind_text(7, run.session ? run.session->strategy : std::string());
+  insert->bind_text(8, run.session ? run.session->phase : std::string());
   auto row = insert->step();
   if (!row) return std::move(row).error();
   if (!*row) return connection_->error("INSERT INTO runs returned no id");
@@ -86,7 +93,7 @@ Result<RunHistory> Store::load_run(RunId run) {
   if (!row) return std::move(row).error();
   if (!*row) {
     return make_error(ErrorCode::not_found,
-                      "store " + connection_->path.string() + ": no run " + std::to_string(run.value()));
+                      "run " + std::to_string(run.value()) + " is not in " + connection_->path.string());
   }
   auto stored_run = store_detail::read_run(*select_run);
   if (!stored_run) return std::move(stored_run).error();
