@@ -135,7 +135,8 @@ TEST(Arguments, HelpTeachesAndExitsZero) {
   auto top = parse({"--help"});
   EXPECT_FALSE(top.parsed.arguments.has_value());
   EXPECT_EQ(top.parsed.exit_code, 0);
-  for (char const* text : {"eval", "doctor", "init", "task", "Exit codes:", "KOPT_WORKER", "--no-color"}) {
+  for (char const* text : {"eval", "doctor", "init", "task", "Exit codes:", "kopt config",
+                           "docs/configuration.md", "--no-color"}) {
     EXPECT_NE(top.out.find(text), std::string::npos) << text;
   }
   auto eval = parse({"eval", "--help"});
