@@ -147,6 +147,14 @@ TEST_F(ConfigFilesTest, ValuesBecomeTheVariablesText) {
   EXPECT_EQ(read_config_file(project_file(), env.lookup())->values.at(0).env_value, "off");
 }
 
+TEST_F(ConfigFilesTest, ADottedKeyAtTheTopIsTheSameKey) {
+  write(project_file(), "# dotted\ncompile.nice = 15\n");
+  auto resolved = resolve_configuration(project, env.lookup());
+  ASSERT_TRUE(resolved) << resolved.error().message;
+  EXPECT_EQ(setting(*resolved, "compile.nice").value, "15");
+  EXPECT_EQ(setting(*resolved, "compile.nice").line, 2);
+}
+
 TEST_F(ConfigFilesTest, UnknownKeyNamesFileLineAndTheNearKey) {
   std::string const message = error_of("[llm]\nmodel = \"m\"\nmodle = \"x\"\n");
   EXPECT_NE(message.find(project_file().string() + ":3: unknown key 'llm.modle'; did you mean 'llm.model'?"),
