@@ -225,15 +225,17 @@ set(CPACK_PACKAGE_VENDOR "kopt")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${KOPT_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "makes CUDA kernels faster by search under verification")
-set(CPACK_PACKAGE_DESCRIPTION
-    "kopt proposes, compiles, verifies and times CUDA kernel candidates in an isolated GPU worker and "
-    "keeps the fastest verified one. The package holds the kopt, kopt-worker and kopt-compile programs, "
-    "the strategy library, the prompt templates, the example tasks, the documentation, and the static "
-    "libraries, headers and CMake package config (find_package(kopt)). It needs the CUDA toolkit 13 "
-    "(nvcc, NVRTC; NVIDIA's, not a Debian package) and, to run candidates, an NVIDIA GPU and driver.")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+       "kopt proposes, compiles, verifies and times CUDA kernel candidates in an isolated GPU worker and "
+       "keeps the fastest verified one. The package holds the kopt, kopt-worker and kopt-compile programs, "
+       "the strategy library, the prompt templates, the example tasks, the documentation, and the static "
+       "libraries, headers and CMake package config (find_package(kopt)). It needs the CUDA toolkit 13 "
+       "(nvcc, NVRTC; NVIDIA's, not a Debian package) and, to run candidates, an NVIDIA GPU and driver.")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# Debug information would make the package ~200 MB (the programs link every library statically).
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Depends from the programs' shared libraries (dpkg-shlibdeps). The CUDA libraries come from NVIDIA's
 # toolkit, which no Debian package provides here: dpkg-shlibdeps skips them (CPack passes
