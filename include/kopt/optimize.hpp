@@ -30,6 +30,7 @@ namespace kopt {
 // The store's types, without its header (this header needs neither the store's nor the search's API).
 class Store;
 using RunId = StrongId<struct RunIdTag>;
+using SessionId = StrongId<struct SessionIdTag>;
 struct InsightRecord;
 struct StoredInsight;
 using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
@@ -235,6 +236,10 @@ struct OptimizeOptions {
   bool search_memory = true;
   MctsConfig mcts;  // MCTS constants (docs/search.md); kept with the run, so a resume uses the same
   OptimizeObjective objective = OptimizeObjective::runtime;  // kept with the run (older runs: runtime)
+  // The library session the run is part of (propose_and_tune), and its part in it; unset: none.
+  std::optional<SessionId> session;
+  std::string session_strategy;
+  std::string session_phase;
 };
 
 // The search-memory family of a task: its `family`, or "task:<name>" when it declares none.
@@ -355,12 +360,42 @@ struct RunSummary {
   std::size_t evaluations = 0;
   std::optional<double> best_screen_speedup;
   std::optional<double> best_confirmed_speedup;
+  std::optional<SessionId> session;  // the library session the run is part of
+  std::string session_strategy;      // its part in it: the library strategy and the phase
+  std::string session_phase;
 };
-Result<std::vector<RunSummary>> summarise_runs(Store& store);
-nlohmann::json runs_to_json(std::vector<RunSummary> const& runs);  // schema kopt.runs/1
-std::string render_runs(std::vector<RunSummary> const& runs);
+Result<std::vector<RunSummary>> summarise_runs(Store& store);  // every run, oldest first
+
+// One library session (`kopt optimize TASK` without --from) and its runs.
+struct SessionSummary {
+  SessionId id;
+  std::string kind;
+  std::string task_name;
+  std::string task_dir;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  std::string status;
+  std::vector<RunSummary> runs;  // oldest first
+  // The session's best verified candidate (confirm tier first): its run, strategy, tier and speedup.
+  std::optional<RunId> best_run;
+  std::string best_strategy;
+  std::string best_tier;
+  std::optional<double> best_speedup;
+};
+
+// What `kopt runs` lists: the sessions, each with its runs, and the runs of no session, oldest first.
+struct RunsListing {
+  std::string store;  // the file, named by the text ("no runs in <path>")
+  std::vector<SessionSummary> sessions;
+  std::vector<RunSummary> runs;
+};
+Result<RunsListing> list_runs_and_sessions(Store& store);
+nlohmann::json runs_to_json(RunsListing const& listing);  // schema kopt.runs/2
+// Oldest first; a session is one line with its runs indented under it.
+std::string render_runs(RunsListing const& listing);
 
 struct ExportedCandidate {
+  RunId run;  // the run holding it
   CandidateId candidate;
   nlohmann::json knobs;
   double geomean_speedup = 0.0;
@@ -369,5 +404,8 @@ struct ExportedCandidate {
 };
 // The best ok candidate of the run (confirm tier first, else screen), written to `out`.
 Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out);
+// The best ok candidate of the session's runs (confirm tier first, else screen), written to `out`.
+Result<ExportedCandidate> export_session_best(Store& store, SessionId session,
+                                              std::filesystem::path const& out);
 
 }  // namespace kopt

@@ -111,6 +111,7 @@ struct StrategyRun {
 };
 
 struct ProposeResult {
+  SessionId session;                 // the store's session that groups the runs (docs/store.md, "sessions")
   std::vector<StrategyRun> runs;     // in order
   std::vector<std::string> skipped;  // "name: reason" for library strategies that did not apply
   std::optional<std::string> best_strategy;
@@ -132,8 +133,10 @@ struct ProposeProgress {
 using ProposeProgressCallback = std::function<void(ProposeProgress const&)>;
 
 // Screens every applicable strategy with an equal share of half the budget, gives the other half to the
-// best one, and confirms the overall best (docs/strategies.md, "Choosing and tuning"). Error when no
-// strategy applies (the message lists why each did not) or when nothing could be evaluated.
+// best one, and confirms the overall best (docs/strategies.md, "Choosing and tuning"). Every run is part of
+// one session of the store, created once the strategies are chosen (nothing is recorded when none applies)
+// and finished when the last run ends (interrupted when a run fails). Error when no strategy applies (the
+// message lists why each did not) or when nothing could be evaluated.
 Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec const& task,
                                        ProposeOptions const& options, CandidateEvaluator& evaluator,
                                        Store& store, ProposeProgressCallback const& progress = {});

@@ -1,6 +1,7 @@
 // The report of one `kopt optimize` run (`kopt report RUN_ID`): what the store recorded, gathered into a
 // value (RunReport) and rendered as a self-contained HTML page (inline CSS and SVG, no network), a short
-// Markdown summary for terminals and pull requests, or JSON (schema "kopt.run_report/1"). docs/report.md.
+// Markdown summary for terminals and pull requests, or JSON (schema "kopt.run_report/1"). The report of a
+// library session (`kopt report --session ID`) gathers its runs' reports: SessionReport. docs/report.md.
 #pragma once
 
 #include <cstddef>
@@ -228,5 +229,40 @@ std::string render_progress_svg(RunReport const& report);
 // About 15 lines: headline, per-size table of the best, the steps, failure counts.
 std::string render_run_markdown(RunReport const& report);
 nlohmann::json to_json(RunReport const& report);
+
+// ---- a library session (`kopt report --session ID`) ----------------------------------------------------
+
+inline constexpr std::string_view kSessionReportSchema = "kopt.session_report/1";
+
+// One run of the session: its part (library strategy, phase) and its whole report.
+struct SessionReportRun {
+  std::string strategy;
+  std::string phase;  // screen, deepen
+  RunReport report;
+};
+
+struct SessionReport {
+  SessionId session;
+  std::string kind;  // library
+  std::string task_name;
+  std::string task_dir;
+  std::string status;  // running, finished, interrupted
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  nlohmann::json options = nlohmann::json::object();  // the proposer's options, as recorded
+  std::vector<SessionReportRun> runs;                 // oldest first
+  // The session's best verified candidate, as `kopt export --session` chooses it (confirm tier first, else
+  // screen, over all its runs): the index in `runs` of the run that holds it; unset: none passed.
+  std::optional<std::size_t> best_run;
+};
+
+// Reads session `session` and the report of each of its runs. Errors: not_found naming the store.
+Result<SessionReport> build_session_report(Store& store, SessionId session);
+// A complete HTML document: the runs side by side, the overall best (as the run page shows a best), and
+// each run's progress plot.
+std::string render_session_html(SessionReport const& report);
+// A headline, one table row per run, the best's per-size table.
+std::string render_session_markdown(SessionReport const& report);
+nlohmann::json to_json(SessionReport const& report);
 
 }  // namespace kopt

@@ -77,7 +77,7 @@ struct StoredRun {
 
 // One `kopt optimize` over the strategy library (the built-in proposer): several runs, one per strategy and
 // phase, that the user lists, reports and exports as one thing (docs/store.md, "sessions").
-struct Session {
+struct SessionRecord {
   std::string kind = "library";  // what made the session: "library" (propose_and_tune)
   std::string task_name;
   std::string task_dir;
@@ -89,7 +89,7 @@ struct StoredSession {
   std::string started_at;
   std::optional<std::string> finished_at;
   RunStatus status = RunStatus::running;
-  Session session;
+  SessionRecord session;
   std::vector<RunId> runs;  // its runs, oldest first
 };
 
@@ -233,7 +233,7 @@ class Store {
   Result<RunHistory> load_run(RunId run);
 
   // Sessions. A run joins a session when it is created (Run::session).
-  Result<SessionId> create_session(Session const& session);
+  Result<SessionId> create_session(SessionRecord const& session);
   Status finish_session(SessionId session, RunStatus status);  // status must not be `running`
   Result<std::vector<StoredSession>> list_sessions();          // oldest first, each with its runs
   Result<StoredSession> load_session(SessionId session);       // not_found naming the store

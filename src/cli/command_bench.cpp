@@ -6,6 +6,7 @@
 #include <fstream>
 #include <ostream>
 
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -75,6 +76,8 @@ int run_bench(BenchArgs const& args, Console const& console) {
                            "bench: expected a suite folder (e.g. suites/) or --merge FILES"),
                 ErrorOrigin::input);
   }
+  if (auto status = check_store_to_write(args.store); !status)
+    return fail(status.error(), ErrorOrigin::input);
   std::vector<std::filesystem::path> roots(args.roots.begin(), args.roots.end());
   auto tasks = discover_suite_tasks(roots, args.filters);
   if (!tasks) return fail(tasks.error(), ErrorOrigin::input);
@@ -104,11 +107,11 @@ int run_bench(BenchArgs const& args, Console const& console) {
   if (!root) return fail(root.error(), ErrorOrigin::input);
   auto library = load_strategy_library(*root);
   if (!library) return fail(library.error(), ErrorOrigin::input);
-  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
-  if (!store) return fail(store.error(), ErrorOrigin::input);
-
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  // Opened (created) only now: bad input or a missing GPU leaves no store behind.
+  auto store = open_store_to_write(args.store);
+  if (!store) return fail(store.error(), ErrorOrigin::input);
 
   BenchOptions options;
   options.search = !args.no_search;

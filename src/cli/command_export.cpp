@@ -1,8 +1,10 @@
-// `kopt export RUN_ID -o best.cu [--store PATH]`
+// `kopt export RUN_ID -o best.cu [--store PATH]` and `kopt export --session ID -o best.cu`: reads the store,
+// creates nothing but the output file.
 #include <fmt/format.h>
 
 #include <ostream>
 
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -17,17 +19,24 @@ int run_export(ExportArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, ErrorOrigin::input), false, console.out,
                         console.err);
   };
+  if ((args.run > 0) == (args.session > 0)) {
+    return fail(make_error(ErrorCode::invalid_argument, "export: expected a run id or --session ID"));
+  }
   if (auto status = check_output_path(args.out); !status) return fail(status.error());
-  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
+  auto store = open_store_to_read(args.store);
   if (!store) return fail(store.error());
-  auto exported = export_best(*store, RunId(args.run), args.out);
+  auto exported = args.session > 0 ? export_session_best(*store, SessionId(args.session), args.out)
+                                   : export_best(*store, RunId(args.run), args.out);
   if (!exported) return fail(exported.error());
-  console.out << fmt::format("wrote {}: candidate {} ({}), {} geomean on the {} tier\n", args.out,
+  std::string const from =
+      args.session > 0 ? fmt::format("session {}, run {}, ", args.session, exported->run.value()) : "";
+  console.out << fmt::format("wrote {}: {}candidate {} ({}), {} geomean on the {} tier\n", args.out, from,
                              exported->candidate.value(), exported->knobs.dump(),
                              format_ratio(exported->geomean_speedup), exported->tier);
   if (exported->tier != "confirm")
-    console.err
-        << "kopt: note: the run has no confirmed candidate; this one was timed on the screen tier only\n";
+    console.err << fmt::format(
+        "kopt: note: the {} has no confirmed candidate; this one was timed on the screen tier only\n",
+        args.session > 0 ? "session" : "run");
   return to_int(ExitCode::success);
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/command_setup.hpp"
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -63,6 +64,8 @@ int run_generate(GenerateArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
   if (auto checked = check_generate_args(args); !checked) return fail(checked.error(), ErrorOrigin::input);
+  if (auto checked = check_store_to_write(args.store); !checked)
+    return fail(checked.error(), ErrorOrigin::input);
   auto task = load_search_task(args.task_dir, args.arch);
   if (!task) return fail(task.error(), ErrorOrigin::input);
   CandidateMode const mode = args.mode == "kernel" ? CandidateMode::kernel : CandidateMode::launcher;
@@ -80,11 +83,11 @@ int run_generate(GenerateArgs const& args, Console const& console) {
   if (!llm) return fail(llm.error(), ErrorOrigin::input);
   auto library = library_for(args, console);
   if (!library) return fail(library.error(), ErrorOrigin::input);
-  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
-  if (!store) return fail(store.error(), ErrorOrigin::input);
-
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  // Opened (created) only now: bad input or a missing GPU leaves no store behind.
+  auto store = open_store_to_write(args.store);
+  if (!store) return fail(store.error(), ErrorOrigin::input);
 
   GenerateOptions options;
   options.intent = args.intent;

@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "cli/command_setup.hpp"
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -119,8 +121,19 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
   if (auto status = check_optimize_args(args); !status) return fail(status.error(), ErrorOrigin::input);
-  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
-  if (!store) return fail(store.error(), ErrorOrigin::input);
+  if (auto status = check_store_to_write(args.store); !status)
+    return fail(status.error(), ErrorOrigin::input);
+  // A new run opens (creates) the store only once the evaluator has started, so that a run stopped by bad
+  // input or a missing GPU leaves no store behind; --resume needs the recorded run, so its store first
+  // (and it must exist: there is nothing to resume in a store that is not there).
+  std::optional<Store> store;
+  if (args.resume) {
+    if (auto existing = open_store_to_read(args.store); !existing)
+      return fail(existing.error(), ErrorOrigin::input);
+    auto opened = open_store_to_write(args.store);
+    if (!opened) return fail(opened.error(), ErrorOrigin::input);
+    store = std::move(*opened);
+  }
 
   OptimizeOptions options;
   std::string source;
@@ -132,8 +145,8 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     source = info->source;
     task_dir = info->task_dir.string();
   } else {
-    if (args.from.empty()) return run_optimize_builtin(args, *store, console);
-    if (args.proposer != "builtin") return run_optimize_llm(args, *store, console);
+    if (args.from.empty()) return run_optimize_builtin(args, console);
+    if (args.proposer != "builtin") return run_optimize_llm(args, console);
     auto text = read_source(args.from);
     if (!text) return fail(text.error(), ErrorOrigin::input);
     source = std::move(*text);
@@ -158,6 +171,11 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
   }
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(options.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  if (!store) {
+    auto opened = open_store_to_write(args.store);
+    if (!opened) return fail(opened.error(), ErrorOrigin::input);
+    store = std::move(*opened);
+  }
 
   OptimizeProgressCallback progress;
   if (!args.json)

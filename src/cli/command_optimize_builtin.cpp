@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/command_setup.hpp"
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -31,11 +32,9 @@ nlohmann::json propose_json(ProposeResult const& result) {
                     {"best_config", r.result.incumbent_config},
                     {"screen_speedup", optional(r.result.incumbent_screen_speedup)}});
   }
-  nlohmann::json json = {{"schema", "kopt.propose/1"},
-                         {"runs", runs},
-                         {"skipped", result.skipped},
-                         {"elapsed_seconds", result.elapsed_seconds},
-                         {"best", nullptr}};
+  nlohmann::json json = {
+      {"schema", "kopt.propose/1"}, {"session", result.session.value()},         {"runs", runs},
+      {"skipped", result.skipped},  {"elapsed_seconds", result.elapsed_seconds}, {"best", nullptr}};
   if (result.best_strategy) {
     json["best"] = {
         {"strategy", *result.best_strategy},
@@ -61,18 +60,20 @@ std::string propose_text(ProposeResult const& result) {
         r.result.incumbent_screen_speedup ? format_ratio(*r.result.incumbent_screen_speedup) : "-",
         r.result.incumbent_config.empty() ? "none verified" : r.result.incumbent_config);
   }
-  if (!result.best_strategy) return text + "no strategy produced a verified candidate\n";
+  std::string const session =
+      fmt::format("session {}: kopt report --session {}", result.session.value(), result.session.value());
+  if (!result.best_strategy) return text + "no strategy produced a verified candidate\n" + session + "\n";
   text += fmt::format("best strategy: {} ({} on the screen tier)\n", *result.best_strategy,
                       result.best_screen_speedup ? format_ratio(*result.best_screen_speedup) : "-");
   if (result.confirmed) text += "confirmed: " + candidate_verdict(*result.confirmed) + "\n";
   if (result.best_run)
-    text += fmt::format("export it with: kopt export {} -o best.cu\n", result.best_run->value());
-  return text;
+    text += fmt::format("export it with: kopt export --session {} -o best.cu\n", result.session.value());
+  return text + session + "\n";
 }
 
 }  // namespace
 
-int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& console) {
+int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
@@ -86,6 +87,9 @@ int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& 
 
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  // Opened (created) only now: bad input or a missing GPU leaves no store behind.
+  auto store = open_store_to_write(args.store);
+  if (!store) return fail(store.error(), ErrorOrigin::input);
 
   ProposeOptions options;
   options.budget = args.budget;
@@ -106,7 +110,7 @@ int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& 
                   << optimize_progress_line(p.search) << '\n';
     };
   }
-  auto result = propose_and_tune(*library, *task, options, **evaluator, store, progress);
+  auto result = propose_and_tune(*library, *task, options, **evaluator, *store, progress);
   if (!result) {
     auto const origin = result.error().code == ErrorCode::not_found ||
                                 result.error().code == ErrorCode::invalid_argument ||

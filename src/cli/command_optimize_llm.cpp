@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/command_setup.hpp"
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -40,7 +41,7 @@ std::optional<StrategyLibrary> find_library(OptimizeArgs const& args, Console co
 
 }  // namespace
 
-int run_optimize_llm(OptimizeArgs const& args, Store& store, Console const& console) {
+int run_optimize_llm(OptimizeArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
     return report_error(error, exit_code_for(error.code, origin), args.json, console.out, console.err);
   };
@@ -65,6 +66,9 @@ int run_optimize_llm(OptimizeArgs const& args, Store& store, Console const& cons
 
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  // Opened (created) only now: bad input or a missing GPU leaves no store behind.
+  auto store = open_store_to_write(args.store);
+  if (!store) return fail(store.error(), ErrorOrigin::input);
 
   SourceSearchOptions options;
   options.proposer = *proposer;
@@ -82,7 +86,7 @@ int run_optimize_llm(OptimizeArgs const& args, Store& store, Console const& cons
   SourceSearchProgressCallback progress;
   if (!args.json) progress = [&](SourceStep const& step) { console.err << step_line(step) << '\n'; };
   auto result = source_search(*task, *source, library ? &*library : nullptr, *llm->llm.backend, **evaluator,
-                              store, options, progress);
+                              *store, options, progress);
   if (!result) {
     auto const code = result.error().code;
     bool const input = code == ErrorCode::invalid_argument || code == ErrorCode::invalid_spec;

@@ -1,9 +1,11 @@
-// `kopt report RUN_ID [-o FILE] [--format html|md] [--store PATH] [--json]`
+// `kopt report RUN_ID [-o FILE] [--format html|md] [--store PATH] [--json]`, and `kopt report --session ID`
+// for a library session. Reads the store, creates nothing but the output file.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <ostream>
 
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
@@ -22,6 +24,40 @@ Status write_file(std::filesystem::path const& path, std::string const& text) {
   return Ok{};
 }
 
+// What a report prints: the rendered text, its JSON, and the line that says what -o wrote.
+struct RenderedReport {
+  std::string text;
+  nlohmann::json json;
+  std::string summary;  // "run 3, 24 evaluations, best 2.1x on the confirm tier"
+};
+
+Result<RenderedReport> render_run(Store& store, RunId run, ReportFormat format) {
+  auto report = build_run_report(store, run);
+  if (!report) return report.error();
+  std::string const best = report->best
+                               ? fmt::format("best {} on the {} tier",
+                                             format_ratio(report->best->geomean_speedup), report->best->tier)
+                               : std::string("no candidate passed verification");
+  return RenderedReport{
+      format == ReportFormat::html ? render_run_html(*report) : render_run_markdown(*report),
+      to_json(*report),
+      fmt::format("run {}, {} evaluations, {}", run.value(), report->evaluations.size(), best)};
+}
+
+Result<RenderedReport> render_session(Store& store, SessionId session, ReportFormat format) {
+  auto report = build_session_report(store, session);
+  if (!report) return report.error();
+  std::string best = "no candidate passed verification";
+  if (report->best_run) {
+    auto const& run = report->runs[*report->best_run];
+    best = fmt::format("best {} on the {} tier (run {}, {})", format_ratio(run.report.best->geomean_speedup),
+                       run.report.best->tier, run.report.run.value(), run.strategy);
+  }
+  return RenderedReport{
+      format == ReportFormat::html ? render_session_html(*report) : render_session_markdown(*report),
+      to_json(*report), fmt::format("session {}, {} runs, {}", session.value(), report->runs.size(), best)};
+}
+
 }  // namespace
 
 int run_report(ReportArgs const& args, Console const& console) {
@@ -29,42 +65,32 @@ int run_report(ReportArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, ErrorOrigin::input), args.json, console.out,
                         console.err);
   };
+  if ((args.run > 0) == (args.session > 0)) {
+    return fail(make_error(ErrorCode::invalid_argument, "report: expected a run id or --session ID"));
+  }
   auto format = report_format_for(args);
   if (!format) return fail(format.error());
   if (!args.out.empty()) {
     if (auto status = check_output_path(args.out); !status) return fail(status.error());
   }
-  std::filesystem::path const store_path =
-      args.store.empty() ? default_store_path() : std::filesystem::path(args.store);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(store_path, ec)) {  // opening would create an empty store
-    return fail(make_error(
-        ErrorCode::not_found,
-        fmt::format("--store: no store at '{}' (run `kopt optimize` first)", store_path.string())));
-  }
-  auto store = Store::open(store_path);
+  auto store = open_store_to_read(args.store);
   if (!store) return fail(store.error());
-  auto report = build_run_report(*store, RunId(args.run));
-  if (!report) return fail(report.error());
+  auto rendered = args.session > 0 ? render_session(*store, SessionId(args.session), *format)
+                                   : render_run(*store, RunId(args.run), *format);
+  if (!rendered) return fail(rendered.error());
 
-  std::string const text =
-      *format == ReportFormat::html ? render_run_html(*report) : render_run_markdown(*report);
   if (!args.out.empty()) {
-    if (auto status = write_file(args.out, text); !status) return fail(status.error());
+    if (auto status = write_file(args.out, rendered->text); !status) return fail(status.error());
   }
   if (args.json) {
-    console.out << to_json(*report).dump(2) << '\n';
+    console.out << rendered->json.dump(2) << '\n';
   } else if (args.out.empty()) {
-    console.out << text;
+    console.out << rendered->text;
   }
   if (!args.out.empty()) {
-    std::string const best =
-        report->best ? fmt::format("best {} on the {} tier", format_ratio(report->best->geomean_speedup),
-                                   report->best->tier)
-                     : std::string("no candidate passed verification");
-    (args.json ? console.err : console.out) << fmt::format(
-        "wrote {} ({}): run {}, {} evaluations, {}\n", args.out,
-        *format == ReportFormat::html ? "html" : "markdown", args.run, report->evaluations.size(), best);
+    (args.json ? console.err : console.out)
+        << fmt::format("wrote {} ({}): {}\n", args.out, *format == ReportFormat::html ? "html" : "markdown",
+                       rendered->summary);
   }
   return to_int(ExitCode::success);
 }

@@ -1,6 +1,7 @@
-// `kopt runs [--store PATH] [--json]`
+// `kopt runs [--store PATH] [--json]`: reads the store, creates nothing.
 #include <ostream>
 
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "kopt/optimize.hpp"
@@ -13,14 +14,14 @@ int run_runs(RunsArgs const& args, Console const& console) {
     return report_error(error, exit_code_for(error.code, ErrorOrigin::input), args.json, console.out,
                         console.err);
   };
-  auto store = Store::open(args.store.empty() ? default_store_path() : std::filesystem::path(args.store));
+  auto store = open_store_to_read(args.store);
   if (!store) return fail(store.error());
-  auto runs = summarise_runs(*store);
-  if (!runs) return fail(runs.error());
+  auto listing = list_runs_and_sessions(*store);
+  if (!listing) return fail(listing.error());
   if (args.json) {
-    console.out << runs_to_json(*runs).dump(2) << '\n';
+    console.out << runs_to_json(*listing).dump(2) << '\n';
   } else {
-    console.out << render_runs(*runs);
+    console.out << render_runs(*listing);
   }
   return to_int(ExitCode::success);
 }

@@ -32,9 +32,9 @@ int run_profile(ProfileArgs const& args, Console const& console);
 int run_calibrate(CalibrateArgs const& args, Console const& console);
 int run_energy(EnergyArgs const& args, Console const& console);
 // `kopt optimize TASK` without --from: the built-in proposer (command_optimize_builtin.cpp).
-int run_optimize_builtin(OptimizeArgs const& args, Store& store, Console const& console);
+int run_optimize_builtin(OptimizeArgs const& args, Console const& console);
 // `kopt optimize TASK --from K --proposer llm|mixed`: LLM edits as MCTS actions (command_optimize_llm.cpp).
-int run_optimize_llm(OptimizeArgs const& args, Store& store, Console const& console);
+int run_optimize_llm(OptimizeArgs const& args, Console const& console);
 // One progress line of a search: "[3/24] BLOCK=128;VEC=4: ok 2.31x  best 2.40x (...)".
 std::string optimize_progress_line(OptimizeProgress const& p);
 int run_strategies(StrategiesArgs const& args, Console const& console);

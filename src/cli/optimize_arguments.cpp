@@ -90,19 +90,29 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
                      "llm/mixed: a judge model reviews each edited kernel before the GPU");
   optimize->callback([&args] { args.command = Command::optimize; });
 
-  auto* runs = app.add_subcommand("runs", "List the optimize runs in the store, oldest first.");
-  runs->add_option("--store", args.runs.store, "SQLite store (default .kopt/kopt.db)");
-  runs->add_flag("--json", args.runs.json, "print a kopt.runs/1 JSON document");
+  auto* runs = app.add_subcommand(
+      "runs", "List the optimize runs in the store, oldest first; a library session with its runs under it.");
+  runs->add_option("--store", args.runs.store, "SQLite store (default .kopt/kopt.db); read, never created");
+  runs->add_flag("--json", args.runs.json, "print a kopt.runs/2 JSON document");
   runs->callback([&args] { args.command = Command::runs; });
 
-  auto* exp =
-      app.add_subcommand("export", "Write the best verified candidate of a run (materialised source).");
-  exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
-      ->required()
-      ->check(whole_number_at_least(1));
+  auto* exp = app.add_subcommand(
+      "export", "Write the best verified candidate of a run, or of a session's runs (materialised source).");
+  auto* exp_run = exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
+                      ->check(whole_number_at_least(1));
+  auto* exp_session =
+      exp->add_option("--session", args.export_run.session, "session id (from `kopt runs`) instead of a run")
+          ->check(whole_number_at_least(1));
+  exp_run->excludes(exp_session);
+  exp_session->excludes(exp_run);
   exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu")->required();
-  exp->add_option("--store", args.export_run.store, "SQLite store (default .kopt/kopt.db)");
-  exp->callback([&args] { args.command = Command::export_run; });
+  exp->add_option("--store", args.export_run.store,
+                  "SQLite store (default .kopt/kopt.db); read, never created");
+  exp->callback([&args] {
+    if ((args.export_run.run > 0) == (args.export_run.session > 0))
+      throw CLI::ValidationError("export", "expected a run id or --session ID");
+    args.command = Command::export_run;
+  });
 }
 
 Status check_optimize_args(OptimizeArgs const& args) {

@@ -49,7 +49,8 @@ struct RunsArgs {
 };
 
 struct ExportArgs {
-  std::int64_t run = 0;
+  std::int64_t run = 0;      // 0: not given (then --session is)
+  std::int64_t session = 0;  // --session: the best of a library session's runs
   std::string out;
   std::string store;
 };

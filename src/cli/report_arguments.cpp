@@ -34,13 +34,21 @@ void define_report_command(CLI::App& app, CliArguments& args) {
   auto* report = app.add_subcommand("report", help::report_description());
   report->footer(help::report_footer());
   auto& a = args.report;
-  report->add_option("run", a.run, "run id (from `kopt runs`)")->required()->check(whole_number_at_least(1));
+  auto* run = report->add_option("run", a.run, "run id (from `kopt runs`)")->check(whole_number_at_least(1));
+  auto* session = report->add_option("--session", a.session, "session id (from `kopt runs`) instead of a run")
+                      ->check(whole_number_at_least(1));
+  run->excludes(session);
+  session->excludes(run);
   report->add_option("-o,--out", a.out, "file to write, e.g. report.html (default: Markdown on stdout)");
   report->add_option("--format", a.format, "html or md (default: from the -o extension, else html)")
       ->check(CLI::IsMember({"html", "md"}));
-  report->add_option("--store", a.store, "SQLite store (default .kopt/kopt.db)");
+  report->add_option("--store", a.store, "SQLite store (default .kopt/kopt.db); read, never created");
   report->add_flag("--json", a.json, "print a kopt.run_report/1 JSON document on stdout");
-  report->callback([&args] { args.command = Command::report; });
+  report->callback([&args] {
+    if ((args.report.run > 0) == (args.report.session > 0))
+      throw CLI::ValidationError("report", "expected a run id or --session ID");
+    args.command = Command::report;
+  });
 }
 
 }  // namespace kopt::cli

@@ -14,11 +14,12 @@ class App;
 namespace kopt::cli {
 
 struct ReportArgs {
-  std::int64_t run = 0;
-  std::string out;     // empty: print to stdout
-  std::string format;  // html, md; empty: from the extension of `out`
-  std::string store;   // empty: .kopt/kopt.db
-  bool json = false;   // print the kopt.run_report/1 document on stdout
+  std::int64_t run = 0;      // 0: not given (then --session is)
+  std::int64_t session = 0;  // --session: the report of a library session
+  std::string out;           // empty: print to stdout
+  std::string format;        // html, md; empty: from the extension of `out`
+  std::string store;         // empty: .kopt/kopt.db
+  bool json = false;         // print the kopt.run_report/1 document on stdout
 };
 
 enum class ReportFormat { html, markdown };

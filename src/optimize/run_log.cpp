@@ -55,6 +55,8 @@ Result<RunLog> RunLog::create(Store& store, TaskSpec const& task, std::string co
   run.options = options_json(options, source);
   run.seed = options.seed;
   run.budget = {{"evaluations", options.max_evaluations}, {"seconds", options.max_wall_seconds}};
+  if (options.session)
+    run.session = SessionPart{*options.session, options.session_strategy, options.session_phase};
   if (options.search_memory) {
     // Action gains of another objective would mislead MCTS: each objective learns apart from runtime.
     std::string family = search_memory_family(task);

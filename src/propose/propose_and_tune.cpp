@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "kopt/propose.hpp"
+#include "kopt/store.hpp"
 
 namespace kopt {
 namespace {
@@ -15,7 +16,8 @@ std::optional<double> rank_score(OptimizeResult const& r) {
   return r.objective == OptimizeObjective::runtime ? r.incumbent_screen_speedup : r.incumbent_screen_score;
 }
 
-struct Candidate {
+// An applicable strategy and its source instantiated for the task.
+struct InstantiatedStrategy {
   LibraryStrategy const* strategy = nullptr;
   std::string source;
 };
@@ -33,6 +35,14 @@ OptimizeOptions run_options(ProposeOptions const& options, LibraryStrategy const
   run.objective = options.objective;
   run.search_memory = options.search_memory;
   return run;
+}
+
+// What the session records of the proposer's options (docs/store.md, "sessions").
+nlohmann::json session_options(ProposeOptions const& options) {
+  return {{"budget", options.budget},   {"seconds", options.max_wall_seconds},
+          {"search", options.search},   {"seed", options.seed},
+          {"only", options.only},       {"flags", options.flags},
+          {"confirm", options.confirm}, {"objective", std::string(to_string(options.objective))}};
 }
 
 }  // namespace
@@ -53,7 +63,7 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     if (!applicability.applies) result.skipped.push_back(s.name + ": " + applicability.reason);
   }
   // The applicable strategies, those the reference's profile points at first (choose_strategies).
-  std::vector<Candidate> candidates;
+  std::vector<InstantiatedStrategy> candidates;
   std::vector<std::string> instantiation_errors;
   for (auto const* s : choose_strategies(library, task, options.arch_sm, options.signals)) {
     if (!options.only.empty() &&
@@ -81,6 +91,12 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     return make_error(ErrorCode::not_found, message);
   }
 
+  // From here on every run is recorded: they are grouped as one session of the store.
+  auto session =
+      store.create_session(SessionRecord{"library", task.name, task.dir.string(), session_options(options)});
+  if (!session) return session.error();
+  result.session = *session;
+
   std::size_t const count = candidates.size();
   std::size_t const share =
       count == 1 ? options.budget : std::max<std::size_t>(1, options.budget / 2 / count);
@@ -90,9 +106,11 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
   std::optional<double> best_score;
   std::size_t best_index = 0;
 
-  auto const run_one = [&](std::size_t index, std::string const& phase,
-                           OptimizeOptions const& run) -> Status {
+  auto const run_one = [&](std::size_t index, std::string const& phase, OptimizeOptions run) -> Status {
     auto const& c = candidates[index];
+    run.session = result.session;
+    run.session_strategy = c.strategy->name;
+    run.session_phase = phase;
     auto const forward = [&](OptimizeProgress const& p) {
       if (!progress) return;
       progress(
@@ -109,38 +127,47 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     return Ok{};
   };
 
-  if (count == 1) {
-    if (auto status = run_one(
-            0, "screen",
-            run_options(options, *candidates[0].strategy, share, options.max_wall_seconds, options.confirm));
-        !status) {
-      return status.error();
-    }
-  } else {
-    for (std::size_t i = 0; i < count; ++i) {
-      if (auto status =
-              run_one(i, "screen", run_options(options, *candidates[i].strategy, share, wall_share, false));
+  auto const tune = [&]() -> Status {
+    if (count == 1) {
+      if (auto status = run_one(0, "screen",
+                                run_options(options, *candidates[0].strategy, share, options.max_wall_seconds,
+                                            options.confirm));
           !status) {
-        return status.error();
+        return status;
+      }
+    } else {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (auto status =
+                run_one(i, "screen", run_options(options, *candidates[i].strategy, share, wall_share, false));
+            !status) {
+          return status;
+        }
+      }
+      if (best_score) {
+        // The deepening run replays the screen's points (answered from the store) and goes on.
+        std::size_t const left = options.budget > used ? options.budget - used : 0;
+        double const wall_left =
+            options.max_wall_seconds > 0.0
+                ? std::max(
+                      1.0,
+                      options.max_wall_seconds -
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+                : 0.0;
+        auto const& winner = *candidates[best_index].strategy;
+        if (auto status = run_one(best_index, "deepen",
+                                  run_options(options, winner, share + left, wall_left, options.confirm));
+            !status) {
+          return status;
+        }
       }
     }
-    if (best_score) {
-      // The deepening run replays the screen's points (answered from the store) and goes on.
-      std::size_t const left = options.budget > used ? options.budget - used : 0;
-      double const wall_left =
-          options.max_wall_seconds > 0.0
-              ? std::max(1.0,
-                         options.max_wall_seconds -
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
-              : 0.0;
-      auto const& winner = *candidates[best_index].strategy;
-      if (auto status = run_one(best_index, "deepen",
-                                run_options(options, winner, share + left, wall_left, options.confirm));
-          !status) {
-        return status.error();
-      }
-    }
-  }
+    return Ok{};
+  };
+  auto const tuned = tune();
+  auto const finished =
+      store.finish_session(result.session, tuned ? RunStatus::finished : RunStatus::interrupted);
+  if (!tuned) return tuned.error();
+  if (!finished) return finished.error();
 
   // The best: the run with the highest screen speedup (the deepening run, when there was one, includes the
   // screen's points of its strategy).

@@ -532,6 +532,20 @@ std::string candidates_section(RunReport const& report) {
 
 }  // namespace
 
+namespace run_report_detail {
+
+std::string_view report_style() {
+  return kStyle;
+}
+std::string best_section_html(RunReport const& report) {
+  return best_section(report);
+}
+std::string progress_section_html(RunReport const& report) {
+  return progress_section(report);
+}
+
+}  // namespace run_report_detail
+
 std::string render_run_html(RunReport const& report) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";

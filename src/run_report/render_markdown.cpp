@@ -9,12 +9,9 @@
 #include "run_report/report_text.hpp"
 
 namespace kopt {
-namespace {
-
-using namespace run_report_detail;
 
 // Table cells may not hold '|' or line breaks.
-std::string cell(std::string const& text) {
+std::string run_report_detail::markdown_cell(std::string const& text) {
   std::string out;
   for (char const c : text) {
     if (c == '|') {
@@ -27,6 +24,22 @@ std::string cell(std::string const& text) {
   }
   return out;
 }
+
+std::string run_report_detail::best_sizes_markdown(RunReportBest const& best) {
+  std::string md =
+      "| size | reference | candidate | speedup | % SOL | max abs err |\n|---|---:|---:|---:|---:|---:|\n";
+  for (RunReportSize const& size : best.sizes) {
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_cell(size.size),
+                      size.verify_only ? "verify only" : duration_text(size.reference_us),
+                      markdown_cell(time_with_iqr(size)), ratio_text(size.speedup), sol_text(size),
+                      error_text(size.max_abs_err));
+  }
+  return md;
+}
+
+namespace {
+
+using namespace run_report_detail;
 
 // " · memory-bound (DRAM), 61 % SOL; register_spills: high" when the step's candidate has an insight.
 std::string analysis_text(RunReport const& report, RunReportStep const& step) {
@@ -121,14 +134,7 @@ std::string render_run_markdown(RunReport const& report) {
     md += fmt::format("Best: `{}` (candidate {}). {} search, seed {}, {} candidates, {} evaluations, {}.\n\n",
                       knobs_text(report.best->knobs), report.best->candidate.value(), report.strategy,
                       report.seed, report.candidates.size(), report.evaluations.size(), report.status);
-    md +=
-        "| size | reference | candidate | speedup | % SOL | max abs err |\n|---|---:|---:|---:|---:|---:|\n";
-    for (RunReportSize const& size : report.best->sizes) {
-      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(size.size),
-                        size.verify_only ? "verify only" : duration_text(size.reference_us),
-                        cell(time_with_iqr(size)), ratio_text(size.speedup), sol_text(size),
-                        error_text(size.max_abs_err));
-    }
+    md += best_sizes_markdown(*report.best);
   } else {
     md += fmt::format("### {}: no candidate passed verification\n\n", title);
     md += fmt::format("{} search, seed {}, {} candidates, {} evaluations, {}.\n", report.strategy,

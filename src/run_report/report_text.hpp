@@ -29,6 +29,18 @@ std::string knobs_text(KnobValues const& knobs);   // "BLOCK=256 ITEMS=2 VEC=4"
 // How a score of the run's objective reads: "energy gain", "composite", "speedup" (runtime or unknown).
 std::string objective_text(std::string_view objective);
 
+// Pieces of the run's page that the session page reuses (render_html.cpp): the stylesheet, the best
+// candidate's section (headline, knobs, per-size table, insights, source) and the progress plot's section.
+std::string_view report_style();
+std::string best_section_html(RunReport const& report);
+std::string progress_section_html(RunReport const& report);
+// The best candidate as the run report's JSON holds it (run_report_json.cpp); null when unset.
+nlohmann::json best_json(std::optional<RunReportBest> const& best);
+// "| size | reference | candidate | speedup | % SOL | max abs err |" rows of the best (render_markdown.cpp).
+std::string best_sizes_markdown(RunReportBest const& best);
+// A Markdown table cell: '|' escaped, line breaks as spaces.
+std::string markdown_cell(std::string const& text);
+
 // The candidate's primary insight (primary_insight of its current ones); nullptr when it has none.
 CandidateInsight const* candidate_insight(RunReport const& report, CandidateId candidate);
 

@@ -62,7 +62,7 @@ nlohmann::json diff_json(SourceDiff const& diff) {
   return hunks;
 }
 
-nlohmann::json best_json(std::optional<RunReportBest> const& best) {
+nlohmann::json best_document(std::optional<RunReportBest> const& best) {
   if (!best) return nullptr;
   return {{"candidate", best->candidate.value()},
           {"config", best->config},
@@ -217,6 +217,10 @@ nlohmann::json knob_effects_json(std::vector<KnobEffect> const& effects) {
 
 }  // namespace
 
+nlohmann::json run_report_detail::best_json(std::optional<RunReportBest> const& best) {
+  return best_document(best);
+}
+
 nlohmann::json to_json(RunReport const& report) {
   return {{"schema", std::string(kRunReportSchema)},
           {"run", report.run.value()},
@@ -237,7 +241,7 @@ nlohmann::json to_json(RunReport const& report) {
           {"toolkit", report.toolkit},
           {"started_at", report.started_at},
           {"finished_at", report.finished_at ? nlohmann::json(*report.finished_at) : nlohmann::json(nullptr)},
-          {"best", best_json(report.best)},
+          {"best", best_document(report.best)},
           {"candidates", candidates_json(report.candidates)},
           {"evaluations", evaluations_json(report.evaluations)},
           {"steps", steps_json(report)},

@@ -30,7 +30,7 @@ Result<std::vector<RunId>> session_runs(Store::Connection& connection, SessionId
 
 }  // namespace
 
-Result<SessionId> Store::create_session(Session const& session) {
+Result<SessionId> Store::create_session(SessionRecord const& session) {
   std::lock_guard lock(connection_->mutex);
   auto transaction = Transaction::begin(*connection_);
   if (!transaction) return std::move(transaction).error();

@@ -43,14 +43,21 @@ TEST_F(RunsFixture, RunsAreSummarisedAsTextAndJson) {
   EXPECT_EQ(runs->front().candidates, 10u);
   EXPECT_EQ(runs->front().evaluations, 11u);
   ASSERT_TRUE(runs->front().best_confirmed_speedup);
-  auto json = runs_to_json(*runs);
-  EXPECT_EQ(json["schema"], "kopt.runs/1");
+  auto listing = list_runs_and_sessions(*store);
+  ASSERT_TRUE(listing) << listing.error().message;
+  EXPECT_EQ(listing->store, store->path().string());
+  EXPECT_TRUE(listing->sessions.empty());
+  ASSERT_EQ(listing->runs.size(), 1u);
+  auto json = runs_to_json(*listing);
+  EXPECT_EQ(json["schema"], "kopt.runs/2");
+  EXPECT_EQ(json["store"], store->path().string());
   EXPECT_EQ(json["runs"][0]["id"], run.value());
   EXPECT_EQ(json["runs"][0]["task"], "vector_add");
-  std::string const text = render_runs(*runs);
+  EXPECT_TRUE(json["runs"][0]["session"].is_null());
+  std::string const text = render_runs(*listing);
   EXPECT_NE(text.find("vector_add"), std::string::npos);
   EXPECT_NE(text.find("finished"), std::string::npos);
-  EXPECT_EQ(render_runs({}), "no runs in this store\n");
+  EXPECT_EQ(render_runs(RunsListing{"/proj/.kopt/kopt.db", {}, {}}), "no runs in /proj/.kopt/kopt.db\n");
 }
 
 TEST_F(RunsFixture, ExportWritesTheConfirmedBestSource) {

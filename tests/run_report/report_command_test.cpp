@@ -63,7 +63,7 @@ TEST_F(ReportCommand, JsonOnStdout) {
 TEST_F(ReportCommand, BadInputExitsWithTwoAndNamesIt) {
   Outcome result = kopt_report("99");
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no run 99"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("run 99 is not in"), std::string::npos) << result.err;
   auto const unwritable = dir.path() / "missing" / "report.html";
   result = kopt_report(std::to_string(run.value()) + " -o " + unwritable.string());
   EXPECT_EQ(result.exit_code, 2);

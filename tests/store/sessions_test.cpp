@@ -14,8 +14,8 @@ struct StoreSessions : ::testing::Test {
     ASSERT_TRUE(opened) << opened.error().message;
     store.emplace(std::move(*opened));
   }
-  Session library_session() {
-    return Session{"library", "softmax", "/tasks/softmax", {{"budget", 64}, {"search", "mcts"}}};
+  SessionRecord library_session() {
+    return SessionRecord{"library", "softmax", "/tasks/softmax", {{"budget", 64}, {"search", "mcts"}}};
   }
   RunId session_run(SessionId session, std::string strategy, std::string phase) {
     kopt::Run run = test::sample_run();
