@@ -7,13 +7,19 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <initializer_list>
 #include <ostream>
 #include <string_view>
+#include <vector>
 
+#include "cli/completion.hpp"
 #include "cli/error_output.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/help_text.hpp"
+#include "cli/usage_guide.hpp"
 
 #ifndef KOPT_VERSION
 #define KOPT_VERSION "0.0.0"
@@ -105,6 +111,22 @@ void define_doctor(CLI::App& app, CliArguments& args) {
   doctor->callback([&args] { args.command = Command::doctor; });
 }
 
+void define_completion(CLI::App& app, CliArguments& args) {
+  auto* completion = app.add_subcommand(
+      "completion", "Print a shell completion script for kopt's commands, options and their choices.");
+  completion->footer(
+      "Examples:\n"
+      "  source <(kopt completion bash)                                   # this shell only\n"
+      "  kopt completion bash > ~/.local/share/bash-completion/completions/kopt\n"
+      "  kopt completion zsh > \"${fpath[1]}/_kopt\"                        # then restart zsh\n"
+      "\n"
+      "The script is generated from kopt's own command line, so it always matches this kopt.");
+  completion->add_option("shell", args.completion.shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
+  completion->callback([&args] { args.command = Command::completion; });
+}
+
 void print_help(std::ostream& out, std::string const& text) {
   out << text;
   if (text.empty() || text.back() != '\n') out << '\n';
@@ -140,9 +162,39 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
   define_strategies_commands(app, args);
   define_generate_command(app, args);
   define_config_command(app, args);
+  define_completion(app, args);
+
+  bool const json = wants_json(argc, argv);
+  auto usage_error = [&](std::string const& message, std::string const& hint) {
+    report_error(make_error(ErrorCode::invalid_argument, message), ExitCode::usage, json, out, err);
+    err << hint;
+    return ParsedCommandLine{std::nullopt, to_int(ExitCode::usage)};
+  };
+  std::vector<std::string> const arguments(argv + std::min(argc, 1), argv + argc);
+  auto const asks = [&](std::initializer_list<char const*> flags) {
+    return std::any_of(arguments.begin(), arguments.end(), [&](std::string const& a) {
+      return std::find(flags.begin(), flags.end(), a) != flags.end();
+    });
+  };
+  auto const words = read_command_words(app, arguments);
+  bool const help_or_version = asks({"-h", "--help", "--help-all", "--version"});
+  if (words.none && !help_or_version && !words.error) {  // a bare `kopt`: a usage error that teaches
+    return usage_error(
+        "expected a command",
+        "\nUsage: kopt [-v] [--no-color] <command> [options]\n\n" + command_overview(app) +
+            "\nRun 'kopt <command> --help' for a command's options and examples, 'kopt --help' "
+            "for all of this with the environment and exit codes.\n");
+  }
+  if (words.error && !(help_or_version && words.known.empty())) {
+    return usage_error(*words.error, "Run 'kopt' for the list of commands.\n");
+  }
 
   try {
     app.parse(argc, argv);
+  } catch (CLI::ExtrasError const&) {
+    return usage_error(explain_unexpected(app, words.known, app.remaining(true)),
+                       fmt::format("Run 'kopt {}{}--help' for its options.\n", fmt::join(words.known, " "),
+                                   words.known.empty() ? "" : " "));
   } catch (CLI::CallForHelp const&) {
     print_help(out, app.help());
     return {std::nullopt, 0};
@@ -161,6 +213,9 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
                  wants_json(argc, argv), out, err);
     err << "Run 'kopt --help' (or 'kopt <command> --help') for usage.\n";
     return {std::nullopt, to_int(ExitCode::usage)};
+  }
+  if (args.command == Command::completion) {
+    args.completion.script = args.completion.shell == "zsh" ? zsh_completion(app) : bash_completion(app);
   }
   return {std::move(args), 0};
 }

@@ -58,6 +58,11 @@ struct EvalArgs {
   bool compile_only = false;  // compile and report resources only: no GPU, nothing run
 };
 
+struct CompletionArgs {
+  std::string shell;   // bash or zsh
+  std::string script;  // generated while parsing, from the command line's own definition
+};
+
 struct DoctorArgs {
   bool json = false;
   int device = 0;
@@ -78,7 +83,8 @@ enum class Command {
   strategies,
   bench,
   generate,
-  config
+  config,
+  completion
 };
 
 struct CliArguments {
@@ -99,6 +105,7 @@ struct CliArguments {
   BenchArgs bench;
   GenerateArgs generate;
   ConfigArgs config;
+  CompletionArgs completion;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

@@ -39,6 +39,7 @@ int run(int argc, char** argv) {
     case Command::bench: return run_bench(args.bench, console);
     case Command::generate: return run_generate(args.generate, console);
     case Command::config: return run_config(args.config, *configuration, console);
+    case Command::completion: console.out << args.completion.script; return 0;
   }
   return kopt::cli::to_int(ExitCode::internal);
 }

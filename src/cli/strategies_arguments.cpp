@@ -43,7 +43,7 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
       "apply (screen tier), the best is confirmed with the full timing protocol against the reference and\n"
       "the vendor baseline, and a table shows per task and size: status, times, speedup over the\n"
       "reference, ratio to the vendor library and % of speed of light, with geomeans per scenario and\n"
-      "overall and issue #5's goals checked. Every run is stored like any optimize run.");
+      "overall and the suite's goals checked. Every run is stored like any optimize run.");
   bench->footer(
       "Examples:\n"
       "  kopt bench suites/                                 # the whole suite\n"

@@ -12,25 +12,30 @@ namespace {
 
 using test::parse;
 
+// A bare `kopt` is a usage error (exit 2, nothing on stdout) that lists the commands on stderr.
 TEST(UsageGuide, BareKoptListsEveryCommandWithItsSummary) {
   auto run = parse({});
   EXPECT_FALSE(run.parsed.arguments.has_value());
-  EXPECT_EQ(run.parsed.exit_code, 0);
-  for (char const* command : {"init", "task check", "eval", "doctor", "optimize", "runs", "export", "report",
-                              "profile", "calibrate", "energy", "strategies", "bench", "generate", "completion"}) {
-    EXPECT_NE(run.out.find(std::string("\n  ") + command + " "), std::string::npos) << command << "\n" << run.out;
+  EXPECT_EQ(run.parsed.exit_code, 2);
+  EXPECT_TRUE(run.out.empty()) << run.out;
+  EXPECT_EQ(run.err.rfind("kopt: error: expected a command\n", 0), 0u) << run.err;
+  for (char const* command :
+       {"init", "task check", "eval", "doctor", "optimize", "runs", "export", "report", "profile",
+        "calibrate", "energy", "strategies", "bench", "generate", "completion"}) {
+    EXPECT_NE(run.err.find(std::string("\n  ") + command + " "), std::string::npos) << command << "\n"
+                                                                                    << run.err;
   }
-  EXPECT_NE(run.out.find("Verify candidate kernels against the task's reference on every size case"),
+  EXPECT_NE(run.err.find("Verify candidate kernels against the task's reference on every size case"),
             std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("kopt <command> --help"), std::string::npos);
-  EXPECT_EQ(run.out.find("A subcommand is required"), std::string::npos);
+      << run.err;
+  EXPECT_NE(run.err.find("kopt <command> --help"), std::string::npos);
+  EXPECT_EQ(run.err.find("A subcommand is required"), std::string::npos);
 }
 
 TEST(UsageGuide, OnlyGlobalFlagsStillListTheCommands) {
   auto run = parse({"--no-color"});
-  EXPECT_EQ(run.parsed.exit_code, 0);
-  EXPECT_NE(run.out.find("Commands:"), std::string::npos);
+  EXPECT_EQ(run.parsed.exit_code, 2);
+  EXPECT_NE(run.err.find("Commands:"), std::string::npos);
 }
 
 TEST(UsageGuide, AMistypedCommandGetsASuggestion) {
@@ -72,7 +77,8 @@ TEST(UsageGuide, AMistypedOptionGetsASuggestionAndItsValueIsNotBlamed) {
 TEST(UsageGuide, AnOptionWrittenWithItsValueIsSuggestedToo) {
   auto run = parse({"eval", "tasks/x", "a.cu", "--tierr=screen"});
   EXPECT_EQ(run.parsed.exit_code, 2);
-  EXPECT_NE(run.err.find("unknown option '--tierr' for 'kopt eval'; did you mean '--tier'?"), std::string::npos)
+  EXPECT_NE(run.err.find("unknown option '--tierr' for 'kopt eval'; did you mean '--tier'?"),
+            std::string::npos)
       << run.err;
 }
 

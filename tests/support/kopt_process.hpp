@@ -1,5 +1,6 @@
 // Runs the built kopt executable from the source folder, the way a user would, with the KOPT_LLM_* variables
-// cleared and then `environment` set; its exit code, stdout and stderr.
+// cleared, no configuration file read (KOPT_NO_CONFIG=1), then `environment` set; its exit code,
+// stdout and stderr.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -29,7 +30,7 @@ inline KoptOutcome run_kopt(std::filesystem::path const& kopt, std::filesystem::
   std::string const command =
       "cd " + std::string(KOPT_SOURCE_DIR) +
       " && env -u KOPT_LLM_BACKEND -u KOPT_LLM_BASE_URL -u KOPT_LLM_MODEL -u KOPT_LLM_API_KEY "
-      "-u KOPT_LLM_REPLAY_FILE -u KOPT_LLM_CACHE_DIR " +
+      "-u KOPT_LLM_REPLAY_FILE -u KOPT_LLM_CACHE_DIR KOPT_NO_CONFIG=1 " +
       environment + " " + kopt.string() + " " + arguments + " >" + out.string() + " 2>" + err.string();
   int const status = std::system(command.c_str());
   auto slurp = [](std::filesystem::path const& path) {
