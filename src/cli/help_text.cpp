@@ -118,6 +118,7 @@ std::string report_footer() {
          "requests)\n"
          "  kopt report 3 -o summary.md\n"
          "  kopt report 3 --json > run3.json # the kopt.run_report/1 document\n"
+         "  kopt report --session 2 -o s.html # a library optimize: every strategy's run and the best\n"
          "\n"
          "The format comes from --format, else from the -o extension (.html/.htm: HTML, .md: Markdown), "
          "else\n"
