@@ -111,8 +111,8 @@ std::string bash_completion(CLI::App const& app) {
   for (auto const& command : commands) {
     for (auto const& sub : command.subcommands) {
       std::string const next = command.words.empty() ? sub : command.words + " " + sub;
-      script +=
-          fmt::format("      {}) kopt_path={} ;;\n", shell_quoted(command.words + "|" + sub), shell_quoted(next));
+      script += fmt::format("      {}) kopt_path={} ;;\n", shell_quoted(command.words + "|" + sub),
+                            shell_quoted(next));
     }
   }
   script +=
@@ -163,8 +163,8 @@ std::string zsh_completion(CLI::App const& app) {
   for (auto const& command : commands) {
     for (auto const& sub : command.subcommands) {
       std::string const next = command.words.empty() ? sub : command.words + " " + sub;
-      script +=
-          fmt::format("      {}) kopt_path={} ;;\n", shell_quoted(command.words + "|" + sub), shell_quoted(next));
+      script += fmt::format("      {}) kopt_path={} ;;\n", shell_quoted(command.words + "|" + sub),
+                            shell_quoted(next));
     }
   }
   script +=

@@ -70,7 +70,8 @@ TEST(Completion, ZshScriptIsValidZsh) {
   auto const script = script_for("zsh");
   EXPECT_EQ(script.rfind("#compdef kopt", 0), 0u);
   EXPECT_NE(script.find("'--budget[unique configurations to try"), std::string::npos);
-  if (run_shell("command -v zsh").empty()) GTEST_SKIP() << "zsh is not installed: its syntax check is skipped";
+  if (run_shell("command -v zsh").empty())
+    GTEST_SKIP() << "zsh is not installed: its syntax check is skipped";
   kopt::test::TempDir dir;
   std::ofstream(dir.path() / "_kopt") << script;
   EXPECT_EQ(run_shell("zsh -n " + (dir.path() / "_kopt").string() + " 2>&1; echo rc=$?"), "rc=0\n");
