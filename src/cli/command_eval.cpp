@@ -98,22 +98,23 @@ int run_eval(EvalArgs const& args, Console const& console) {
   if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
   if (console.verbose) describe_options(*options, console.err);
 
-  auto evaluator = Evaluator::create(*options);
-  if (!evaluator) {
-    Error error = evaluator.error();
+  // Without a GPU (found when the worker starts, or at the first evaluation) the way forward is named.
+  auto fail_environment = [&](Error error) {
     if (error.code == ErrorCode::no_gpu) {
       error.message +=
           "\n(`kopt eval ... --compile-only` compiles the candidates and reports their resources "
           "without a GPU)";
     }
     return fail(error, ErrorOrigin::environment);
-  }
+  };
+  auto evaluator = Evaluator::create(*options);
+  if (!evaluator) return fail_environment(evaluator.error());
   ProgressPrinter progress(console.err, progress_style_for(args.json, is_terminal(stderr)),
                            terminal_width(stderr));
   auto report =
       (*evaluator)->evaluate(*task, *candidates, [&](EvalProgress const& p) { progress.update(p); });
   progress.finish();
-  if (!report) return fail(report.error(), ErrorOrigin::environment);
+  if (!report) return fail_environment(report.error());
 
   nlohmann::json json = to_json(*report);
   if (args.json) {

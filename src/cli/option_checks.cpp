@@ -32,7 +32,8 @@ std::optional<double> parse_real(std::string const& text) {
   return value;
 }
 
-CLI::Validator whole_number_check(std::string expected, std::string shown, long long low, long long high) {
+CLI::Validator whole_number_check(std::string const& expected, std::string shown, long long low,
+                                  long long high) {
   return CLI::Validator(
       [expected, low, high](std::string& text) -> std::string {
         auto value = parse_whole(text);
@@ -43,8 +44,8 @@ CLI::Validator whole_number_check(std::string expected, std::string shown, long 
       std::move(shown));
 }
 
-CLI::Validator real_number_check(std::string expected, std::string shown, double low, bool low_included,
-                                 double high) {
+CLI::Validator real_number_check(std::string const& expected, std::string shown, double low,
+                                 bool low_included, double high) {
   return CLI::Validator(
       [expected, low, low_included, high](std::string& text) -> std::string {
         auto value = parse_real(text);

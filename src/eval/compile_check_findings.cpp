@@ -7,20 +7,11 @@
 #include <regex>
 
 #include "analysis/metric_names.hpp"
+#include "eval/static_facts.hpp"
 #include "kopt/compile_check.hpp"
 
 namespace kopt {
 namespace {
-
-StaticFacts facts_of(ResourceUsage const& resources) {
-  StaticFacts facts;  // ptxas reports -1 for what it did not say
-  if (resources.registers >= 0) facts.registers_per_thread = resources.registers;
-  if (resources.spill_stores_bytes >= 0) facts.spill_store_bytes = resources.spill_stores_bytes;
-  if (resources.spill_loads_bytes >= 0) facts.spill_load_bytes = resources.spill_loads_bytes;
-  if (resources.static_shared_bytes >= 0) facts.static_shared_bytes = resources.static_shared_bytes;
-  if (resources.stack_bytes >= 0) facts.stack_bytes = resources.stack_bytes;
-  return facts;
-}
 
 // What ncu would report for a launch with this estimate (theoretical occupancy and its limits).
 Metrics occupancy_metrics(OccupancyEstimate const& estimate, ResourceUsage const& resources) {
@@ -56,7 +47,7 @@ std::string size_list(std::vector<std::string> const& sizes) {
 }  // namespace
 
 std::vector<Finding> static_findings(KernelCheck const& kernel, std::string const& source) {
-  StaticFacts const facts = facts_of(kernel.resources);
+  StaticFacts const facts = static_facts_of(kernel.resources);
   std::vector<Finding> findings;
   if (auto spills = run_tool("register_spills", Metrics{}, facts)) findings.push_back(std::move(*spills));
 

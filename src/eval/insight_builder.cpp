@@ -2,21 +2,12 @@
 // the work model, the measured median and the device ceilings, plus the tools that need only ptxas's facts
 // and the work model (docs/analysis.md, "Handing findings to proposers").
 #include "eval/size_metrics.hpp"
+#include "eval/static_facts.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/insight.hpp"
 
 namespace kopt {
 namespace {
-
-StaticFacts static_facts_of(ResourceUsage const& resources) {
-  StaticFacts facts;  // ptxas reports -1 for what it did not say
-  if (resources.registers >= 0) facts.registers_per_thread = resources.registers;
-  if (resources.spill_stores_bytes >= 0) facts.spill_store_bytes = resources.spill_stores_bytes;
-  if (resources.spill_loads_bytes >= 0) facts.spill_load_bytes = resources.spill_loads_bytes;
-  if (resources.static_shared_bytes >= 0) facts.static_shared_bytes = resources.static_shared_bytes;
-  if (resources.stack_bytes >= 0) facts.stack_bytes = resources.stack_bytes;
-  return facts;
-}
 
 SizeCase const* find_size(TaskSpec const& task, std::string const& name) {
   for (SizeCase const& size : task.sizes)

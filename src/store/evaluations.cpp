@@ -86,14 +86,7 @@ Result<std::optional<BestCandidate>> Store::best_candidate(RunId run, std::optio
   if (!select) return std::move(select).error();
   select->bind_int(1, run.value());
   if (tier) select->bind_text(2, *tier);  // unbound parameters are NULL
-  auto row = select->step();
-  if (!row) return std::move(row).error();
-  if (!*row) return std::optional<BestCandidate>();
-  auto candidate = store_detail::read_candidate(*select);
-  if (!candidate) return std::move(candidate).error();
-  auto evaluation = store_detail::read_evaluation(*select, store_detail::kCandidateColumnCount);
-  if (!evaluation) return std::move(evaluation).error();
-  return std::optional(BestCandidate{std::move(*candidate), std::move(*evaluation)});
+  return store_detail::read_best_candidate(*select);
 }
 
 }  // namespace kopt

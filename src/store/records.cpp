@@ -135,4 +135,15 @@ Result<StoredInsight> read_insight(Statement const& row, int first) {
   return stored;
 }
 
+Result<std::optional<BestCandidate>> read_best_candidate(Statement& select) {
+  auto row = select.step();
+  if (!row) return std::move(row).error();
+  if (!*row) return std::optional<BestCandidate>();
+  auto candidate = read_candidate(select);
+  if (!candidate) return std::move(candidate).error();
+  auto evaluation = read_evaluation(select, kCandidateColumnCount);
+  if (!evaluation) return std::move(evaluation).error();
+  return std::optional(BestCandidate{std::move(*candidate), std::move(*evaluation)});
+}
+
 }  // namespace kopt::store_detail

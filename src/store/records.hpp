@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,8 @@ Result<StoredRun> read_run(Statement const& row, int first = 0);
 Result<StoredSession> read_session(Statement const& row, int first = 0);  // without its runs
 Result<StoredCandidate> read_candidate(Statement const& row, int first = 0);
 Result<StoredEvaluation> read_evaluation(Statement const& row, int first = 0);
+// Steps a query that selects kCandidateColumns then kEvaluationColumns: its first row, or nothing.
+Result<std::optional<BestCandidate>> read_best_candidate(Statement& select);
 Result<StoredInsight> read_insight(Statement const& row, int first = 0);
 
 }  // namespace kopt::store_detail

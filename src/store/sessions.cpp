@@ -140,14 +140,7 @@ Result<std::optional<BestCandidate>> Store::best_verified_candidate(SessionId se
       " LIMIT 1");
   if (!select) return std::move(select).error();
   select->bind_int(1, session.value());
-  auto row = select->step();
-  if (!row) return std::move(row).error();
-  if (!*row) return std::optional<BestCandidate>();
-  auto candidate = store_detail::read_candidate(*select);
-  if (!candidate) return std::move(candidate).error();
-  auto evaluation = store_detail::read_evaluation(*select, store_detail::kCandidateColumnCount);
-  if (!evaluation) return std::move(evaluation).error();
-  return std::optional(BestCandidate{std::move(*candidate), std::move(*evaluation)});
+  return store_detail::read_best_candidate(*select);
 }
 
 }  // namespace kopt

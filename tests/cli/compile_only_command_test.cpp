@@ -151,6 +151,16 @@ TEST_F(CompileOnlyCommand, TaskCheckWithoutAGpuReportsWhatItCheckedAndExitsThree
   EXPECT_EQ(document["trusted"][0]["status"], "ok");
 }
 
+// The README's first command on a machine without a GPU: exit 3, and the error names the way forward.
+TEST_F(CompileOnlyCommand, EvalWithoutAGpuExitsThreeAndPointsToCompileOnly) {
+  if (has_gpu()) GTEST_SKIP() << "this machine has a GPU: eval runs";
+  auto result = run(std::string("eval examples/vector_add ") + kKernel);
+  EXPECT_EQ(result.exit_code, 3) << result.out << result.err;
+  EXPECT_NE(result.err.find("no usable CUDA GPU"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("`kopt eval ... --compile-only` compiles the candidates"), std::string::npos)
+      << result.err;
+}
+
 TEST_F(CompileOnlyCommand, ABrokenTaskIsAnInputError) {
   auto const task = dir.path() / "task";
   fs::create_directories(task);
