@@ -202,6 +202,7 @@ Result<CompileCheckReport> check_compiles(TaskSpec const& task,
   }
 
   std::vector<CompileRequest> trusted_requests;
+  trusted_requests.reserve(trusted.size());
   for (auto const& item : trusted) trusted_requests.push_back(*item.plan.request);
   auto trusted_outcomes = trusted_compiler->compile_all(trusted_requests);
   for (std::size_t i = 0; i < trusted.size(); ++i) {
