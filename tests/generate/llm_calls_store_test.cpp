@@ -139,7 +139,12 @@ TEST(LlmCallsStore, AVersionFourDatabaseGainsTheTable) {
   }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE llm_calls; PRAGMA user_version = 4;", nullptr, nullptr, nullptr),
+  // Back to version 4: without llm_calls (5, 6) and without the sessions of version 7.
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DROP TABLE llm_calls; DROP INDEX runs_by_session; ALTER TABLE runs DROP COLUMN "
+                         "session_id; ALTER TABLE runs DROP COLUMN session_strategy; ALTER TABLE runs DROP "
+                         "COLUMN session_phase; DROP TABLE sessions; PRAGMA user_version = 4;",
+                         nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::open(path);
