@@ -6,6 +6,6 @@ add_test(NAME sources_compile
   COMMAND ${KOPT_BASH} ${PROJECT_SOURCE_DIR}/scripts/check_sources.sh -j 2
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(sources_compile PROPERTIES
-  LABELS "cpu;slow"
+  LABELS "slow"
   TIMEOUT 1200
   ENVIRONMENT "NVCC=${CMAKE_CUDA_COMPILER}")
