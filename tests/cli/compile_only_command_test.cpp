@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/kopt_process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
@@ -23,26 +24,10 @@ std::string read_text(fs::path const& path) {
   return text.str();
 }
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-struct CompileOnlyCommand : ::testing::Test {
-  void SetUp() override {
-    kopt = fs::path(KOPT_BINARY_DIR) / "bin" / "kopt";
-    if (!fs::exists(kopt)) GTEST_SKIP() << "build the kopt executable first (" << kopt << ")";
-  }
+struct CompileOnlyCommand : test::KoptProcessTest {
   // Runs kopt in the source folder with a private compile cache.
-  Outcome run(std::string const& arguments) {
-    auto const out = dir.path() / "stdout";
-    auto const err = dir.path() / "stderr";
-    std::string const command = "cd " + std::string(KOPT_SOURCE_DIR) +
-                                " && KOPT_CACHE_DIR=" + (cache().path() / "cache").string() + " " +
-                                kopt.string() + " " + arguments + " >" + out.string() + " 2>" + err.string();
-    int const status = std::system(command.c_str());
-    return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+  test::KoptOutcome run(std::string const& arguments) {
+    return KoptProcessTest::run("KOPT_CACHE_DIR=" + (cache().path() / "cache").string(), arguments);
   }
   // Whether kopt doctor found a usable GPU here.
   bool has_gpu() {
@@ -59,8 +44,6 @@ struct CompileOnlyCommand : ::testing::Test {
     static test::TempDir const shared;  // the reference is built once for the whole program
     return shared;
   }
-  test::TempDir dir;
-  fs::path kopt;
 };
 
 constexpr char const* kKernel = "examples/vector_add/candidates/vector_add_float4_kernel.cu";
