@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/metric_names.hpp"
 #include "kopt/analysis.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt {
 

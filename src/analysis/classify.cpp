@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "analysis/launch_facts.hpp"
-#include "analysis/metric_names.hpp"
 #include "analysis/tool_support.hpp"
 #include "kopt/analysis.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/metric_names.hpp"
 #include "analysis/tool_support.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
 

@@ -1,7 +1,7 @@
 // metric_headline: the speed-of-light numbers a profile summary quotes, read from stage 1's metrics.
-#include "analysis/metric_names.hpp"
 #include "analysis/tool_support.hpp"
 #include "kopt/analysis.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt {
 

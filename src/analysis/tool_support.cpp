@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "analysis/metric_names.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <regex>
 
-#include "analysis/metric_names.hpp"
 #include "eval/static_facts.hpp"
 #include "kopt/compile_check.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt {
 namespace {

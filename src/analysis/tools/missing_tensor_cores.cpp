@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "analysis/metric_names.hpp"
 #include "analysis/tool_support.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
-#include "analysis/metric_names.hpp"
 #include "analysis/tool_support.hpp"
+#include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
 namespace {
