@@ -3,7 +3,8 @@
 #   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/ and tests/ (.cu
 #   sources are candidates and examples, formatted by hand);
 #   clang-tidy (.clang-tidy in the repository root) on src/**/*.cpp, using
-#   <build dir>/compile_commands.json when it exists, skipped with a message otherwise.
+#   <build dir>/compile_commands.json when it exists (for a unity build, that of a file-by-file
+#   configuration in <build dir>/clang-tidy-db), skipped with a message otherwise.
 # Usage: scripts/lint.sh [--fix] [--build-dir DIR] [-j JOBS] [--exclude PATH]... [--all]
 #   --fix        rewrite the files with clang-format instead of only checking them
 #   --build-dir  where compile_commands.json is (default: build)
@@ -66,6 +67,14 @@ else
 fi
 
 # --- clang-tidy -----------------------------------------------------------------------------------
+# A unity build (KOPT_UNITY_BUILD, the default) lists its batch files, not the sources, in
+# compile_commands.json: clang-tidy then reads the commands of a file-by-file configuration of the same
+# tree in <build dir>/clang-tidy-db (configured only, never built; a few seconds).
+if [[ -f "$build_dir/compile_commands.json" ]] && grep -q '/Unity/unity_' "$build_dir/compile_commands.json"; then
+  tidy_db="$build_dir/clang-tidy-db"
+  cmake -S "$root" -B "$tidy_db" -G Ninja -DKOPT_UNITY_BUILD=OFF -DKOPT_USE_CCACHE=OFF >/dev/null
+  build_dir="$tidy_db"
+fi
 if [[ ! -f "$build_dir/compile_commands.json" ]]; then
   echo "clang-tidy: skipped, no $build_dir/compile_commands.json (configure with cmake first)"
 elif ! command -v "$clang_tidy" >/dev/null; then

@@ -12,7 +12,21 @@ namespace kopt {
 // output, compiler logs and model replies.
 std::string ascii_lower(std::string_view text);
 
+// ASCII white space: space, \t, \n, \v, \f, \r (what std::isspace means in the "C" locale).
+constexpr bool is_ascii_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// `text` without leading and trailing ASCII white space.
+std::string_view trim(std::string_view text) noexcept;
+// `text` without trailing ASCII white space.
+std::string_view trim_end(std::string_view text) noexcept;
+// Whether `text` is empty or only ASCII white space.
+bool is_blank(std::string_view text) noexcept;
+
 // The whole file as bytes; nullopt when it cannot be opened or read.
 std::optional<std::string> read_text_file(std::filesystem::path const& path);
+// Writes `text` to `path` (created or truncated); false when it cannot be written completely.
+bool write_text_file(std::filesystem::path const& path, std::string_view text);
 
 }  // namespace kopt

@@ -1,5 +1,6 @@
 // The registry of micro-profiling tools: the one place to touch when adding a tool. Each tool lives in
-// src/analysis/tools/<name>.cpp and defines make_<name>_tool(); list it here once.
+// src/analysis/tools/<name>.cpp, keeps its helpers in namespace kopt::analysis::<name> (named, not
+// anonymous, so that the tools can share a unity build) and defines make_<name>_tool(); list it here once.
 #include <vector>
 
 #include "kopt/analysis.hpp"

@@ -14,16 +14,10 @@
 #include "cli/terminal.hpp"
 #include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt::cli {
 namespace {
-
-Status write_file(std::filesystem::path const& path, std::string const& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) return make_error(ErrorCode::io_error, "--out: cannot write " + path.string());
-  return Ok{};
-}
 
 Status write_outputs(std::string const& out_dir, BenchSummary const& s) {
   if (out_dir.empty()) return Ok{};
@@ -31,7 +25,9 @@ Status write_outputs(std::string const& out_dir, BenchSummary const& s) {
   for (auto const& [name, text] :
        {std::pair{"bench.json", bench_to_json(s).dump(2) + "\n"},
         std::pair{"bench.md", render_bench_markdown(s)}, std::pair{"bench.svg", render_bench_svg(s)}}) {
-    if (auto status = write_file(out / name, text); !status) return status;
+    if (!write_text_file(out / name, text)) {
+      return make_error(ErrorCode::io_error, "--out: cannot write " + (out / name).string());
+    }
   }
   return Ok{};
 }

@@ -12,17 +12,10 @@
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
 #include "kopt/store.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt::cli {
 namespace {
-
-Status write_file(std::filesystem::path const& path, std::string const& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  file.close();
-  if (!file) return make_error(ErrorCode::io_error, fmt::format("-o: cannot write '{}'", path.string()));
-  return Ok{};
-}
 
 // What a report prints: the rendered text, its JSON, and the line that says what -o wrote.
 struct RenderedReport {
@@ -80,7 +73,9 @@ int run_report(ReportArgs const& args, Console const& console) {
   if (!rendered) return fail(rendered.error());
 
   if (!args.out.empty()) {
-    if (auto status = write_file(args.out, rendered->text); !status) return fail(status.error());
+    if (!write_text_file(args.out, rendered->text)) {
+      return fail(make_error(ErrorCode::io_error, fmt::format("-o: cannot write '{}'", args.out)));
+    }
   }
   if (args.json) {
     console.out << rendered->json.dump(2) << '\n';

@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "cli/suggestions.hpp"
+
 namespace kopt::cli {
 namespace {
 
@@ -36,6 +38,28 @@ constexpr std::array kSettings = std::to_array<Setting>({
      .default_text = "libcupti.so.13, libcupti.so, then under CUDA_HOME",
      .meaning = "the libcupti the worker loads for kernel activity",
      .doc = "docs/timing.md"},
+    {.key = "worker.require_isolation",
+     .env = "KOPT_WORKER_REQUIRE_ISOLATION",
+     .type = boolean,
+     .true_text = "1",
+     .false_text = "0",
+     .default_text = "false",
+     .meaning = "the worker refuses to start when a containment measure is missing (--require-isolation)",
+     .doc = "docs/security.md"},
+    {.key = "worker.allow_read",
+     .env = "KOPT_WORKER_ALLOW_READ",
+     .type = text,
+     .default_text = "none",
+     .meaning = "more folders the confined worker may read, separated by colons",
+     .doc = "docs/security.md"},
+    {.key = "worker.confine",
+     .env = "KOPT_WORKER_CONFINE",
+     .type = boolean,
+     .true_text = "1",
+     .false_text = "0",
+     .default_text = "true",
+     .meaning = "confine the worker with Landlock and seccomp (false turns both off, for debugging)",
+     .doc = "docs/security.md"},
     // [compile]: compilation and its cache.
     {.key = "compile.cache_dir",
      .env = "KOPT_CACHE_DIR",
@@ -263,21 +287,6 @@ constexpr std::array kSettings = std::to_array<Setting>({
      .meaning = "scripts/lint.sh: paths to skip, separated by spaces",
      .doc = "docs/configuration.md"},
 });
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t const above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string choice_list(std::string_view choices) {
   std::string list;

@@ -26,6 +26,14 @@ void warm_up_nvrtc();
 // Launcher mode: nvcc subprocess into <cache>/<key>.so.
 Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, BuildContext const& context);
 
+// The outcome of a candidate that did not compile, with the compiler's diagnostics.
+inline CompileOutcome compile_failed(std::string diagnostics) {
+  CompileOutcome outcome;
+  outcome.ok = false;
+  outcome.diagnostics = std::move(diagnostics);
+  return outcome;
+}
+
 // Display name of the request's source in diagnostics ("candidate.cu" when none was given).
 std::string origin_name(CompileRequest const& request);
 

@@ -68,13 +68,6 @@ class RemoveOnExit {
   std::filesystem::path path_;
 };
 
-CompileOutcome failed(std::string diagnostics) {
-  CompileOutcome outcome;
-  outcome.ok = false;
-  outcome.diagnostics = std::move(diagnostics);
-  return outcome;
-}
-
 }  // namespace
 
 Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, BuildContext const& context) {
@@ -144,11 +137,13 @@ Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, Buil
   replace_all(log, work.string() + "/", "");
   std::string trimmed = trim_compiler_log(log);
   if (run.timed_out) {
-    return failed(fmt::format("nvcc timed out after {} s compiling {}\n{}", timeout_s, name, trimmed));
+    return compile_failed(
+        fmt::format("nvcc timed out after {} s compiling {}\n{}", timeout_s, name, trimmed));
   }
   if (run.exit_code != 0 || !std::filesystem::is_regular_file(output, ec)) {
     if (trimmed.empty()) trimmed = log_tail(log, 4000);
-    return failed(fmt::format("nvcc failed (exit {}) compiling {}\n{}", run.exit_code, name, trimmed));
+    return compile_failed(
+        fmt::format("nvcc failed (exit {}) compiling {}\n{}", run.exit_code, name, trimmed));
   }
 
   CompileOutcome outcome;

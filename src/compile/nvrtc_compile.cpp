@@ -70,13 +70,6 @@ std::string missing_kernel_message(CompileRequest const& request) {
   return fmt::format("no __global__ function named '{}' in {}", request.entry, origin_name(request));
 }
 
-CompileOutcome failed(std::string diagnostics) {
-  CompileOutcome outcome;
-  outcome.ok = false;
-  outcome.diagnostics = std::move(diagnostics);
-  return outcome;
-}
-
 std::string join_notes(std::vector<std::string> const& notes, std::string const& rest) {
   std::string text;
   for (auto const& note : notes) text += note + "\n";
@@ -130,8 +123,8 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   std::string const log = program_log(program);
 
   if (result == NVRTC_ERROR_INVALID_OPTION) {
-    return failed(join_notes(notes, fmt::format("NVRTC rejected an option among: {}\n{}",
-                                                fmt::join(flags, " "), trim_compiler_log(log))));
+    return compile_failed(join_notes(notes, fmt::format("NVRTC rejected an option among: {}\n{}",
+                                                        fmt::join(flags, " "), trim_compiler_log(log))));
   }
   if (result != NVRTC_SUCCESS && result != NVRTC_ERROR_COMPILATION) {
     return make_error(ErrorCode::toolchain_error,
@@ -147,12 +140,12 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
     if (missing_name && detect_mode(request.source, request.entry) != CandidateMode::kernel) {
       diagnostics = missing_kernel_message(request) + "\n" + diagnostics;
     }
-    return failed(join_notes(notes, diagnostics));
+    return compile_failed(join_notes(notes, diagnostics));
   }
 
   char const* lowered = nullptr;
   if (nvrtcGetLoweredName(program, request.entry.c_str(), &lowered) != NVRTC_SUCCESS || lowered == nullptr) {
-    return failed(join_notes(notes, missing_kernel_message(request)));
+    return compile_failed(join_notes(notes, missing_kernel_message(request)));
   }
   auto const per_entry = parse_ptxas_resources(log, options.arch);
   auto const entry = per_entry.find(lowered);
@@ -160,7 +153,7 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   if (entry != per_entry.end()) {
     resources = entry->second;
   } else if (!per_entry.empty()) {
-    return failed(join_notes(
+    return compile_failed(join_notes(
         notes, fmt::format("'{}' in {} is not a __global__ function: the CUBIN has no kernel entry '{}'",
                            request.entry, name, lowered)));
   } else {

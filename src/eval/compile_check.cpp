@@ -10,6 +10,7 @@
 
 #include "eval/artifact_requests.hpp"
 #include "eval/evaluator_impl.hpp"
+#include "kopt/elapsed.hpp"
 
 namespace kopt {
 namespace {
@@ -142,10 +143,6 @@ void describe_outcome(TaskSpec const& task, CompileCheckOptions const& options, 
   }
   entry.findings = static_findings(kernel, plan.request ? plan.request->source : std::string());
   entry.kernels.push_back(std::move(kernel));
-}
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 }  // namespace

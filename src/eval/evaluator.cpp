@@ -13,6 +13,7 @@
 #include "eval/reply_mapping.hpp"
 #include "eval/sanitizer.hpp"
 #include "eval/size_metrics.hpp"
+#include "kopt/elapsed.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/toolchain.hpp"
 #include "worker/client/protocol.hpp"
@@ -39,10 +40,6 @@ std::string compile_failure_message(std::string const& diagnostics) {
 }
 
 namespace {
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 std::string iso_now() {
   std::time_t t = std::time(nullptr);

@@ -8,6 +8,7 @@
 #include "generate/error_excerpt.hpp"
 #include "generate/generate_log.hpp"
 #include "kopt/compile.hpp"
+#include "kopt/elapsed.hpp"
 #include "kopt/generate.hpp"
 
 namespace kopt {
@@ -20,10 +21,6 @@ constexpr std::string_view kGeneric = "generic";
 constexpr std::string_view kRepairPlan =
     "Repair the kernel: make it compile and pass verification on every size case, keeping its strategy. "
     "Change what the errors below require and keep the rest.";
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The kernel of a reply: a generator writes whole files; a coder may also edit `current` with SEARCH/REPLACE.
 ReplyResult<std::string> kernel_of(std::string const& reply, std::string const& current) {

@@ -5,19 +5,13 @@
 #include <sstream>
 
 #include "kopt/llm_roles.hpp"
+#include "kopt/text.hpp"
 #include "kopt/toolchain.hpp"
 
 namespace kopt {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string_view trim(std::string_view text) {
-  auto const first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  auto const last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
 
 std::string location(fs::path const& file, int line) {
   return file.string() + ":" + std::to_string(line);
@@ -140,7 +134,7 @@ Result<std::string> render_prompt_text(std::string_view text,
                                        std::map<std::string, std::string> const& values, fs::path const& file,
                                        int first_line) {
   std::string out;
-  std::optional<int> open_if;  // line of the open {{#if}}
+  int open_if = 0;  // line of the open {{#if}}, 0 when none (an int: GCC 12 misreads an optional here)
   bool keep = true;
   int line_number = first_line;
   std::size_t pos = 0;
@@ -152,9 +146,9 @@ Result<std::string> render_prompt_text(std::string_view text,
     pos = has_newline ? end + 1 : end;
     int const this_line = line_number++;
     if (auto name = if_name(line)) {
-      if (open_if) {
+      if (open_if != 0) {
         return template_error(file, this_line,
-                              "'{{#if}}' inside the '{{#if}}' of line " + std::to_string(*open_if) +
+                              "'{{#if}}' inside the '{{#if}}' of line " + std::to_string(open_if) +
                                   "; conditionals do not nest");
       }
       if (!is_known(*name)) {
@@ -167,8 +161,8 @@ Result<std::string> render_prompt_text(std::string_view text,
       continue;
     }
     if (trim(line) == "{{/if}}") {
-      if (!open_if) return template_error(file, this_line, "'{{/if}}' without an open '{{#if name}}'");
-      open_if.reset();
+      if (open_if == 0) return template_error(file, this_line, "'{{/if}}' without an open '{{#if name}}'");
+      open_if = 0;
       keep = true;
       continue;
     }
@@ -178,7 +172,7 @@ Result<std::string> render_prompt_text(std::string_view text,
     out += filled;
     if (has_newline) out += '\n';
   }
-  if (open_if) return template_error(file, *open_if, "'{{#if}}' is not closed by a '{{/if}}' line");
+  if (open_if != 0) return template_error(file, open_if, "'{{#if}}' is not closed by a '{{/if}}' line");
   return out;
 }
 

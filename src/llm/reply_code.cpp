@@ -5,28 +5,11 @@
 #include <cctype>
 
 #include "kopt/llm_roles.hpp"
+#include "kopt/text.hpp"
 #include "llm/text_lines.hpp"
 
 namespace kopt {
 namespace {
-
-// The number of backticks of a fence line (at most 3 spaces of indentation), 0 when it is none.
-std::size_t fence_length(std::string_view line, std::string_view* info) {
-  std::size_t indent = 0;
-  while (indent < line.size() && indent < 3 && line[indent] == ' ') ++indent;
-  std::size_t n = 0;
-  while (indent + n < line.size() && line[indent + n] == '`') ++n;
-  if (n < 3) return 0;
-  auto const rest = line.substr(indent + n);
-  if (rest.find('`') != std::string_view::npos) return 0;  // inline code, not a fence
-  if (info != nullptr) *info = rest;
-  return n;
-}
-
-bool is_blank(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
-}
 
 std::string language_of(std::string_view info) {
   auto const first = info.find_first_not_of(" \t");
@@ -70,7 +53,7 @@ std::vector<FencedBlock> fenced_blocks(std::string_view reply) {
     auto const line = detail::strip_cr(raw);
     ++line_number;
     std::string_view info;
-    auto const length = fence_length(line, &info);
+    auto const length = detail::fence_length(line, &info);
     if (!open) {
       if (length > 0) {
         open = FencedBlock{language_of(info), "", line_number, true};

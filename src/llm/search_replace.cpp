@@ -3,28 +3,11 @@
 #include <algorithm>
 
 #include "kopt/llm_roles.hpp"
+#include "kopt/text.hpp"
 #include "llm/text_lines.hpp"
 
 namespace kopt {
 namespace {
-
-std::string_view rstrip(std::string_view text) {
-  auto const last = text.find_last_not_of(" \t\r");
-  return last == std::string_view::npos ? std::string_view{} : text.substr(0, last + 1);
-}
-
-// A marker line: 5 to 9 `c` characters, then `word` (if any), then only whitespace.
-bool is_marker(std::string_view line, char c, std::string_view word) {
-  line = rstrip(line);
-  std::size_t n = 0;
-  while (n < line.size() && line[n] == c) ++n;
-  if (n < 5 || n > 9) return false;
-  auto rest = line.substr(n);
-  if (word.empty()) return rest.empty();
-  auto const first = rest.find_first_not_of(" \t");
-  if (first == std::string_view::npos || first == 0) return false;
-  return rest.substr(first) == word;
-}
 
 std::string lf_only(std::string_view text) {
   std::string out;
@@ -59,7 +42,7 @@ std::vector<Line> lines_of(std::string_view text) {
     auto nl = text.find('\n', pos);
     auto const end = nl == std::string_view::npos ? text.size() : nl + 1;
     auto const content = text.substr(pos, (nl == std::string_view::npos ? text.size() : nl) - pos);
-    lines.push_back(Line{pos, end, rstrip(content)});
+    lines.push_back(Line{pos, end, trim_end(content)});
     pos = end;
   }
   return lines;
@@ -112,7 +95,7 @@ ReplyResult<std::vector<SearchReplace>> parse_search_replace(std::string_view re
   for (std::string_view const raw : detail::split_lines(reply)) {
     auto const line = detail::strip_cr(raw);
     ++line_number;
-    bool const search_marker = is_marker(line, '<', "SEARCH");
+    bool const search_marker = detail::is_edit_marker(line, '<', "SEARCH");
     switch (state) {
       case State::outside:
         if (search_marker) {
@@ -121,17 +104,17 @@ ReplyResult<std::vector<SearchReplace>> parse_search_replace(std::string_view re
         }
         break;
       case State::search:
-        if (is_marker(line, '=', "")) {
+        if (detail::is_edit_marker(line, '=', "")) {
           if (current.search.empty()) return malformed("the SEARCH text is empty; copy the lines to change");
           state = State::replace;
-        } else if (search_marker || is_marker(line, '>', "REPLACE")) {
+        } else if (search_marker || detail::is_edit_marker(line, '>', "REPLACE")) {
           return malformed("no ======= line between SEARCH and REPLACE");
         } else {
           current.search.append(line).append("\n");
         }
         break;
       case State::replace:
-        if (is_marker(line, '>', "REPLACE")) {
+        if (detail::is_edit_marker(line, '>', "REPLACE")) {
           edits.push_back(std::move(current));
           current = SearchReplace{};
           state = State::outside;

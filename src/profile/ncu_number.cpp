@@ -6,18 +6,13 @@
 #include <string>
 
 #include "kopt/profile.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
 
 bool is_digit(char c) noexcept {
   return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) text.remove_suffix(1);
-  return text;
 }
 
 // Integer digits with optional thousands groups: "7", "1234", "268,449,792". Appends the digits to

@@ -3,22 +3,14 @@
 #include <array>
 #include <cctype>
 
+#include "kopt/text.hpp"
+
 namespace kopt::detail {
 namespace {
 
-bool is_space(char c) noexcept {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::string_view next_token(std::string_view& text) noexcept {
   std::size_t end = 0;
-  while (end < text.size() && !is_space(text[end])) ++end;
+  while (end < text.size() && !is_ascii_space(text[end])) ++end;
   std::string_view const token = text.substr(0, end);
   text = trim(text.substr(end));
   return token;

@@ -8,22 +8,13 @@
 #include <array>
 
 #include "kopt/profile.hpp"
+#include "kopt/text.hpp"
 #include "profile/sass_instruction.hpp"
 
 namespace kopt {
 namespace {
 
 using detail::SassInstruction;
-
-bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool one_of(std::string_view value, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), value) != names.end();

@@ -30,7 +30,7 @@ nlohmann::json encode(TaskCheckSize const& size) {
   };
 }
 
-TaskCheckSize decode_size(JsonCursor const& cursor) {
+TaskCheckSize decode_check_size(JsonCursor const& cursor) {
   TaskCheckSize size;
   size.size = cursor.field("size").as_string();
   JsonCursor buffers = cursor.field("buffer_elements");
@@ -70,7 +70,7 @@ Result<TaskCheckReport> task_check_report_from_json(nlohmann::json const& json) 
   report.seed = document.field("seed").as_uint64();
   JsonCursor sizes = document.field("sizes");
   for (std::size_t i = 0, n = sizes.array_size(); i < n; ++i)
-    report.sizes.push_back(decode_size(sizes.element(i)));
+    report.sizes.push_back(decode_check_size(sizes.element(i)));
   JsonCursor warnings = document.field("warnings");
   for (std::size_t i = 0, n = warnings.array_size(); i < n; ++i) {
     report.warnings.push_back(warnings.element(i).as_string());

@@ -14,7 +14,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace latency_stalls {
 
 constexpr double kReasonFraction = 0.3;      // CPIStall: stall / total > 0.3
 constexpr double kIssueActiveCeiling = 0.8;  // CPIStall: only while issue_active < 0.8
@@ -116,18 +116,18 @@ std::vector<std::string> const& stall_metric_names() {
   return names;
 }
 
-}  // namespace
+}  // namespace latency_stalls
 
 AnalysisTool make_latency_stalls_tool() {
   std::vector<std::string_view> metrics{metric::issue_active, metric::warp_latency_per_issue};
-  for (std::string const& name : stall_metric_names()) metrics.emplace_back(name);
+  for (std::string const& name : latency_stalls::stall_metric_names()) metrics.emplace_back(name);
   return AnalysisTool{
       .name = "latency_stalls",
       .description = "Dominant warp stall reasons and low issue activity (too little ILP to hide latency).",
       .always = false,
       .triggers = {BottleneckClass::latency_bound, BottleneckClass::balanced},
       .metrics = std::move(metrics),
-      .examine = &examine,
+      .examine = &latency_stalls::examine,
   };
 }
 

@@ -10,7 +10,7 @@
 #include "analysis/tool_support.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace launch_overhead {
 
 constexpr double kManyLaunches = 10.0;  // ours: ten or more tiny launches per call
 
@@ -44,7 +44,7 @@ std::optional<Finding> examine(Metrics const& /*metrics*/, StaticFacts const& /*
   return finding;
 }
 
-}  // namespace
+}  // namespace launch_overhead
 
 AnalysisTool make_launch_overhead_tool() {
   return AnalysisTool{
@@ -53,7 +53,7 @@ AnalysisTool make_launch_overhead_tool() {
       .always = true,
       .triggers = {},
       .metrics = {},
-      .examine = &examine,
+      .examine = &launch_overhead::examine,
   };
 }
 

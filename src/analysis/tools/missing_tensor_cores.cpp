@@ -10,7 +10,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace missing_tensor_cores {
 
 // Measured on the H200 (profiling.md §2.1): 66.9 TFLOP/s FP32 over 4.81 TB/s. Used when the device
 // ceilings are unknown.
@@ -58,7 +58,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& facts, WorkF
   return finding;
 }
 
-}  // namespace
+}  // namespace missing_tensor_cores
 
 AnalysisTool make_missing_tensor_cores_tool() {
   return AnalysisTool{
@@ -68,7 +68,7 @@ AnalysisTool make_missing_tensor_cores_tool() {
       .triggers = {},
       .metrics = {metric::tensor_pipe_active, metric::tensor_gmma_instructions,
                   metric::tensor_hmma_instructions, metric::fma_pipe_active},
-      .examine = &examine,
+      .examine = &missing_tensor_cores::examine,
   };
 }
 

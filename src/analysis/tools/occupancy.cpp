@@ -12,7 +12,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace occupancy {
 
 constexpr double kTheoreticalFlagPct = 80.0;
 constexpr double kTheoreticalMediumPct = 50.0;
@@ -91,7 +91,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& /*facts*/, W
   return finding;
 }
 
-}  // namespace
+}  // namespace occupancy
 
 AnalysisTool make_occupancy_tool() {
   return AnalysisTool{
@@ -102,7 +102,7 @@ AnalysisTool make_occupancy_tool() {
       .metrics = {metric::theoretical_occupancy, metric::achieved_occupancy, metric::limit_registers,
                   metric::limit_shared_mem, metric::limit_blocks, metric::limit_warps, metric::limit_barriers,
                   metric::registers_per_thread, metric::block_size},
-      .examine = &examine,
+      .examine = &occupancy::examine,
   };
 }
 

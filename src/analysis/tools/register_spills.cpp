@@ -9,7 +9,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace register_spills {
 
 // Ours: local traffic at this fraction of the DRAM traffic is a large share of the memory work.
 constexpr double kHighLocalShareOfDram = 0.10;
@@ -80,7 +80,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& facts, WorkF
   return finding;
 }
 
-}  // namespace
+}  // namespace register_spills
 
 AnalysisTool make_register_spills_tool() {
   return AnalysisTool{
@@ -91,7 +91,7 @@ AnalysisTool make_register_spills_tool() {
       .triggers = {},
       .metrics = {metric::local_ld_sectors, metric::local_st_sectors, metric::local_ld_instructions,
                   metric::local_st_instructions, metric::dram_bytes_read, metric::dram_bytes_write},
-      .examine = &examine,
+      .examine = &register_spills::examine,
   };
 }
 

@@ -10,7 +10,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace shared_bank_conflicts {
 
 constexpr double kFlagConflictFraction = 0.10;
 constexpr double kMediumConflictFraction = 0.25;
@@ -63,7 +63,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& /*facts*/, W
   return finding;
 }
 
-}  // namespace
+}  // namespace shared_bank_conflicts
 
 AnalysisTool make_shared_bank_conflicts_tool() {
   return AnalysisTool{
@@ -75,7 +75,7 @@ AnalysisTool make_shared_bank_conflicts_tool() {
       .metrics = {metric::shared_ld_conflicts, metric::shared_st_conflicts, metric::shared_ld_wavefronts,
                   metric::shared_st_wavefronts, metric::shared_ld_instructions,
                   metric::shared_st_instructions},
-      .examine = &examine,
+      .examine = &shared_bank_conflicts::examine,
   };
 }
 

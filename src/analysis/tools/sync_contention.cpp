@@ -13,7 +13,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace sync_contention {
 
 constexpr double kStallFraction = 0.3;
 constexpr double kHighStallFraction = 0.5;
@@ -112,19 +112,19 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& facts, WorkF
   return finding;
 }
 
-}  // namespace
+}  // namespace sync_contention
 
 AnalysisTool make_sync_contention_tool() {
   std::vector<std::string_view> metrics{metric::warp_latency_per_issue, metric::l2_atomic_active_max,
                                         metric::l2_atomic_active_avg};
-  for (std::string const& name : metric_names()) metrics.emplace_back(name);
+  for (std::string const& name : sync_contention::metric_names()) metrics.emplace_back(name);
   return AnalysisTool{
       .name = "sync_contention",
       .description = "Barrier and memory-fence stalls, and atomics that may contend.",
       .always = true,
       .triggers = {},
       .metrics = std::move(metrics),
-      .examine = &examine,
+      .examine = &sync_contention::examine,
   };
 }
 

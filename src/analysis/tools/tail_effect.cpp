@@ -12,7 +12,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace tail_effect {
 
 constexpr double kHighIdle = 0.5;
 constexpr double kMediumIdle = 0.2;
@@ -65,7 +65,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& /*facts*/, W
   return finding;
 }
 
-}  // namespace
+}  // namespace tail_effect
 
 AnalysisTool make_tail_effect_tool() {
   return AnalysisTool{
@@ -74,7 +74,7 @@ AnalysisTool make_tail_effect_tool() {
       .always = true,
       .triggers = {},
       .metrics = {metric::waves_per_sm, metric::grid_size, metric::sm_count, metric::block_size},
-      .examine = &examine,
+      .examine = &tail_effect::examine,
   };
 }
 

@@ -11,7 +11,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace uncoalesced_global_access {
 
 constexpr double kSectorBytes = 32.0;
 constexpr double kFlagBelowBytes = 28.0;
@@ -79,7 +79,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& /*facts*/, W
   return finding;
 }
 
-}  // namespace
+}  // namespace uncoalesced_global_access
 
 AnalysisTool make_uncoalesced_global_access_tool() {
   return AnalysisTool{
@@ -90,7 +90,7 @@ AnalysisTool make_uncoalesced_global_access_tool() {
       .metrics = {metric::global_ld_bytes_per_sector, metric::global_st_bytes_per_sector,
                   metric::global_ld_sectors, metric::global_ld_requests, metric::global_st_sectors,
                   metric::global_st_requests},
-      .examine = &examine,
+      .examine = &uncoalesced_global_access::examine,
   };
 }
 

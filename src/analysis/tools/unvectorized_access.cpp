@@ -8,7 +8,7 @@
 #include "analysis/tool_support.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace unvectorized_access {
 
 struct Widths {
   std::string_view label;
@@ -49,7 +49,7 @@ std::optional<Finding> examine(Metrics const& /*metrics*/, StaticFacts const& fa
   return finding;
 }
 
-}  // namespace
+}  // namespace unvectorized_access
 
 AnalysisTool make_unvectorized_access_tool() {
   return AnalysisTool{
@@ -58,7 +58,7 @@ AnalysisTool make_unvectorized_access_tool() {
       .always = false,
       .triggers = {BottleneckClass::memory_bound},
       .metrics = {},
-      .examine = &examine,
+      .examine = &unvectorized_access::examine,
   };
 }
 

@@ -8,7 +8,7 @@
 #include "kopt/metric_names.hpp"
 
 namespace kopt::analysis {
-namespace {
+namespace warp_divergence {
 
 constexpr double kWarpSize = 32.0;
 constexpr double kFlagBelowThreads = 24.0;
@@ -40,7 +40,7 @@ std::optional<Finding> examine(Metrics const& m, StaticFacts const& /*facts*/, W
   return finding;
 }
 
-}  // namespace
+}  // namespace warp_divergence
 
 AnalysisTool make_warp_divergence_tool() {
   return AnalysisTool{
@@ -50,7 +50,7 @@ AnalysisTool make_warp_divergence_tool() {
       .triggers = {BottleneckClass::compute_bound, BottleneckClass::latency_bound, BottleneckClass::balanced},
       .metrics = {metric::threads_per_instruction, metric::divergent_branch_targets,
                   metric::uniform_branch_targets_pct},
-      .examine = &examine,
+      .examine = &warp_divergence::examine,
   };
 }
 

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "kopt/elapsed.hpp"
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
 #include "worker/gpu/energy_window.hpp"
@@ -28,10 +29,6 @@ constexpr std::int64_t kMaxGraphCalls = 4096;
 constexpr double kProbeSeconds = 0.02;  // the loop probe runs calls until it lasts this long
 constexpr auto kSamplePeriod = std::chrono::milliseconds(100);
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 // Thrown when kopt cannot go on (NVML, the reference); becomes the reply's {"error": ...}.
 struct EnergyError {
   ErrorCode code;
@@ -40,7 +37,7 @@ struct EnergyError {
 };
 
 template <class T>
-T unwrap(Result<T> result, std::string const& context) {
+T unwrap_energy(Result<T> result, std::string const& context) {
   if (!result) throw EnergyError{result.error().code, context + result.error().message};
   return std::move(result).value();
 }
@@ -214,12 +211,12 @@ std::optional<Verdict> measure_window(WorkerState& state, NvmlLibrary const& nvm
                                       Subject& s, double window_s, double cooldown_s) {
   std::this_thread::sleep_for(std::chrono::duration<double>(cooldown_s));
   EnergyWindow window;
-  window.idle_watts = unwrap(nvml.power_watts(device), "energy: ");
+  window.idle_watts = unwrap_energy(nvml.power_watts(device), "energy: ");
   if (auto t = nvml.temperature_c(device); t && !s.temperature_start) s.temperature_start = *t;
   window.calls = s.plan.calls();
   // Generous: a window is planned at window_s, but clocks can drop under a power cap.
   double const deadline_ms = std::max(60000.0, window_s * 1000.0 * 20.0);
-  std::uint64_t const before = unwrap(nvml.energy_mj(device), "energy: ");
+  std::uint64_t const before = unwrap_energy(nvml.energy_mj(device), "energy: ");
   auto const t0 = Clock::now();
   std::optional<Verdict> failure;
   {
@@ -228,7 +225,7 @@ std::optional<Verdict> measure_window(WorkerState& state, NvmlLibrary const& nvm
                                 : run_loop(state, s, s.plan.calls(), deadline_ms);
     window.seconds = seconds_since(t0);
   }
-  std::uint64_t const after = unwrap(nvml.energy_mj(device), "energy: ");
+  std::uint64_t const after = unwrap_energy(nvml.energy_mj(device), "energy: ");
   if (failure) return failure;
   if (auto t = nvml.temperature_c(device)) s.temperature_end = *t;
   auto joules = energy_delta_joules(before, after);
@@ -280,7 +277,7 @@ json measurement_json(Subject const& s) {
               {"note", s.note}};
 }
 
-json verdict_json(Verdict const& v) {
+json candidate_verdict_json(Verdict const& v) {
   return json{{"status", std::string(to_string(v.status))}, {"message", v.message}};
 }
 
@@ -307,28 +304,29 @@ json handle_energy(WorkerState& state, json const& request) {
     auto nvml = NvmlLibrary::load();
     if (!nvml) throw EnergyError{ErrorCode::not_found, "energy: unavailable: " + nvml.error().message};
     NvmlDevice const device = find_device(*nvml, state.device.uuid);
-    (void)unwrap(nvml->energy_mj(device), "energy: unavailable: ");
+    (void)unwrap_energy(nvml->energy_mj(device), "energy: unavailable: ");
 
     std::unique_ptr<Callable> candidate_code;  // outlives the subject's graph, which calls into it
     Subject candidate;
     candidate.name = "candidate";
     candidate.deadline_ms = ceiling_ms;
-    StagedCall staged = unwrap(stage_call(state, request, false), "");
+    StagedCall staged = unwrap_energy(stage_call(state, request, false), "");
     reply["size"] = staged.size->name;
     candidate.args = std::move(staged.args);
     auto loaded = load_callable(artifact_from_json(request.at("candidate")));
     if (!loaded) {
-      reply["candidate"] = verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
+      reply["candidate"] =
+          candidate_verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
       return reply;
     }
     candidate_code = std::move(*loaded);
     candidate.callable = candidate_code.get();
     if (auto st = candidate.callable->prepare(staged.task->env_for(*staged.size)); !st) {
-      reply["candidate"] = verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
+      reply["candidate"] = candidate_verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
       return reply;
     }
     auto finish_failed = [&](Verdict const& v) {
-      reply["candidate"] = verdict_json(v);
+      reply["candidate"] = candidate_verdict_json(v);
       if (v.sticky) reply["restart"] = true;
       return reply;
     };
@@ -340,11 +338,11 @@ json handle_energy(WorkerState& state, json const& request) {
       reference.emplace();
       reference->name = "reference";
       reference->deadline_ms = 600000.0;
-      reference->callable = unwrap(trusted_callable(state, request["reference"], "reference"), "");
-      StagedCall ref_staged = unwrap(stage_call(state, request, true), "");
+      reference->callable = unwrap_energy(trusted_callable(state, request["reference"], "reference"), "");
+      StagedCall ref_staged = unwrap_energy(stage_call(state, request, true), "");
       reference->args = std::move(ref_staged.args);
-      (void)unwrap(reference->callable->prepare(staged.task->env_for(*staged.size)),
-                   "the task's reference: ");
+      (void)unwrap_energy(reference->callable->prepare(staged.task->env_for(*staged.size)),
+                          "the task's reference: ");
       state.emitter.progress("energy: sizing the reference's window");
       if (auto failure = prepare_window(state, *reference, window_s)) {
         throw EnergyError{ErrorCode::worker_error, "the task's reference failed: " + failure->message,
@@ -364,7 +362,7 @@ json handle_energy(WorkerState& state, json const& request) {
                             failure->sticky};
       }
     }
-    reply["candidate"] = verdict_json(Verdict{});
+    reply["candidate"] = candidate_verdict_json(Verdict{});
     reply["candidate"]["energy"] = measurement_json(candidate);
     if (reference) reply["reference"] = measurement_json(*reference);
     reply["sampling"] = "power, SM and memory clocks and temperature read every 100 ms on a side thread";

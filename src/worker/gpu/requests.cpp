@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 
+#include "kopt/elapsed.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/verify.hpp"
@@ -21,10 +22,6 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // Thrown inside a handler when kopt itself cannot go on (bad task, reference broken); becomes an
 // {"error": ...} reply. Candidate failures are never exceptions.

@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "kopt/elapsed.hpp"
+
 namespace kopt::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 double median_of(std::vector<double> const& v) {
   return v.empty() ? 0.0 : summarize(v).median;
