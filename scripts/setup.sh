@@ -34,6 +34,7 @@ dependencies=(
   "libssl-dev=find_package(OpenSSL)"
   "libcurl4-openssl-dev=find_package(CURL)"
   "libcpp-httplib-dev=pkg_check_modules(cpp-httplib)"
+  "libseccomp-dev=pkg_check_modules(libseccomp)"
   "libdtl-dev=find_path(dtl/dtl.hpp)"
   "libpng-dev=find_package(PNG)"
   "python3=find_package(Python3)"

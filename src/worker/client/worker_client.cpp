@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "worker/client/confinement_paths.hpp"
 #include "worker/client/protocol.hpp"
 
 extern char** environ;
@@ -105,6 +106,13 @@ Status WorkerClient::spawn_and_hello() {
 
 Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle_timeout,
                                     EventCallback const& on_event) {
+  // The worker confines itself (Landlock) before its first request after hello, to the folders on its
+  // command line and those that request names: a later request that names another folder (the next
+  // task of `kopt bench`) goes to a fresh worker started with --allow-read for it. docs/security.md.
+  if (add_allow_read_arguments(options_.extra_args, folders_read_by(request)) && next_id_ > 1 &&
+      child_.running()) {
+    shutdown();
+  }
   if (!child_.running()) {
     if (auto st = spawn_and_hello(); !st) return st.error();
   }

@@ -5,11 +5,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "worker/client/confinement_paths.hpp"
 #include "worker/client/protocol.hpp"
 #include "worker/gpu/calibration.hpp"
 #include "worker/gpu/device_query.hpp"
@@ -32,7 +36,15 @@ struct Args {
   bool sandbox = true;
   bool calibrate = true;          // measure copy bandwidth and sync latency at start (off under sanitizers)
   bool network_namespace = true;  // false: already inside one (started through --netns-exec)
+  bool confine = true;  // Landlock and seccomp before the first request (KOPT_WORKER_CONFINE=0: off)
+  bool require_isolation = false;                 // --require-isolation, KOPT_WORKER_REQUIRE_ISOLATION=1
+  std::vector<std::filesystem::path> allow_read;  // --allow-read DIR, KOPT_WORKER_ALLOW_READ=DIR:DIR
 };
+
+bool env_is(char const* name, char const* value) {
+  char const* set = std::getenv(name);
+  return set != nullptr && std::string(set) == value;
+}
 
 // `kopt-worker --netns-exec -- COMMAND...`: enters a new network namespace (loopback up) and execs
 // COMMAND in it. kopt uses it to run compute-sanitizer and the worker it watches inside one
@@ -57,6 +69,15 @@ struct Args {
 
 Args parse_args(int argc, char** argv) {
   Args args;
+  args.confine = !env_is("KOPT_WORKER_CONFINE", "0");
+  args.require_isolation = env_is("KOPT_WORKER_REQUIRE_ISOLATION", "1");
+  if (char const* list = std::getenv("KOPT_WORKER_ALLOW_READ"); list != nullptr) {
+    for (std::string rest = list; !rest.empty();) {
+      std::size_t const colon = rest.find(':');
+      if (colon != 0) args.allow_read.emplace_back(rest.substr(0, colon));
+      rest = colon == std::string::npos ? std::string() : rest.substr(colon + 1);
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
@@ -67,11 +88,17 @@ Args parse_args(int argc, char** argv) {
       args.network_namespace = false;
     } else if (a == "--no-sandbox") {
       args.sandbox = false;
+    } else if (a == "--allow-read" && i + 1 < argc) {
+      args.allow_read.emplace_back(argv[++i]);
+    } else if (a == "--require-isolation") {
+      args.require_isolation = true;
     } else if (a == "--help") {
       std::puts(
           "kopt-worker: the GPU side of kopt. Started by kopt; speaks JSON lines on stdin/stdout.\n"
           "  --device N     CUDA device index (default 0)\n"
-          "  --no-sandbox   do not enter a network namespace or set resource limits\n"
+          "  --no-sandbox   do not enter a network namespace, set resource limits or confine itself\n"
+          "  --allow-read DIR  also readable once confined (kopt adds task folders and the compile cache)\n"
+          "  --require-isolation  refuse to start when a containment measure is missing\n"
           "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
       std::exit(0);
     }
@@ -90,7 +117,10 @@ int main(int argc, char** argv) {
   ::dup2(protocol_fd, 1000);
   ::close(protocol_fd);
 
-  SandboxReport sandbox = enter_sandbox(args.sandbox, args.network_namespace);
+  Sandbox sandbox = Sandbox::enter(SandboxOptions{.enable = args.sandbox,
+                                                  .network_namespace = args.network_namespace,
+                                                  .confine = args.confine,
+                                                  .read = args.allow_read});
   Emitter emitter(1000);
   Watchdog watchdog(emitter);
   WorkerState state(emitter, watchdog);
@@ -109,13 +139,23 @@ int main(int argc, char** argv) {
     std::int64_t const id = request.value("id", std::int64_t{0});
     emitter.set_request(op, id);
     if (op == "hello") {
+      if (args.require_isolation && !sandbox.complete()) {
+        emitter.send({{"reply", "hello"},
+                      {"id", id},
+                      {"error",
+                       {{"code", "worker_error"},
+                        {"message", "isolation is required (--require-isolation) but this worker has " +
+                                        sandbox.isolation()}}}});
+        sandbox.leave();
+        return 1;
+      }
       auto info = query_device(args.device, args.calibrate);
       if (!info) {
         emitter.send(
             {{"reply", "hello"},
              {"id", id},
              {"error", {{"code", to_string(info.error().code)}, {"message", info.error().message}}}});
-        leave_sandbox(sandbox);
+        sandbox.leave();
         return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
       }
       if (auto st = load_driver_api(); !st) {
@@ -125,7 +165,7 @@ int main(int argc, char** argv) {
         return kExitNoGpu;
       }
       state.device = *info;
-      state.device.isolation = sandbox.describe() + (sandbox.notes.empty() ? "" : " (" + sandbox.notes + ")");
+      state.device.isolation = sandbox.isolation();
       state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
       state.flush_bytes =
           static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
@@ -146,6 +186,23 @@ int main(int argc, char** argv) {
       emitter.send(
           {{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", "hello first"}}}});
       continue;
+    }
+    // Landlock and seccomp before anything that may load a candidate: the rules take the folders this
+    // first request names (kopt starts a fresh worker for a request that names others).
+    if (!sandbox.confined()) {
+      sandbox.confine(folders_read_by(request));
+      if (!sandbox.complete())
+        std::fprintf(stderr, "kopt-worker: isolation: %s\n", sandbox.isolation().c_str());
+      if (args.require_isolation && !sandbox.complete()) {
+        emitter.send({{"reply", op},
+                      {"id", id},
+                      {"error",
+                       {{"code", "internal_error"},
+                        {"message", "isolation is required (--require-isolation) but confining failed: " +
+                                        sandbox.isolation()}}}});
+        sandbox.leave();
+        return 1;
+      }
     }
     json reply;
     try {
@@ -173,11 +230,11 @@ int main(int argc, char** argv) {
     if (reply.value("restart", false)) {
       // The CUDA context is unusable; exiting releases it. kopt starts a fresh worker.
       std::fflush(nullptr);
-      leave_sandbox(sandbox);
+      sandbox.leave();
       ::_exit(kExitStickyError);
     }
   }
   if (state.flush_buffer != nullptr) cudaFree(state.flush_buffer);
-  leave_sandbox(sandbox);
+  sandbox.leave();
   return 0;
 }

@@ -44,6 +44,38 @@ bool loopback_up() {
   return ok;
 }
 
+// Once confined, the worker may remove what is in its scratch folder but not the folder itself (that
+// needs write access to its parent). A child started before confinement waits for the worker to end,
+// however it ends (shutdown, watchdog exit, crash, SIGKILL from kopt), then removes the folder.
+void start_scratch_remover(std::filesystem::path const& scratch) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return;
+  pid_t const pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return;
+  }
+  if (pid == 0) {
+    // Hold none of kopt's pipes open: kopt reads the worker's stdout and stderr until they close.
+    int const null_fd = ::open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; ++fd) ::dup2(null_fd, fd);
+    long const max_fd = ::sysconf(_SC_OPEN_MAX);
+    for (int fd = 3; fd < (max_fd > 0 ? max_fd : 1024); ++fd) {
+      if (fd != fds[0]) ::close(fd);
+    }
+    char buffer[64];
+    for (;;) {  // data is ignored: only the end of the worker counts
+      ssize_t const n = ::read(fds[0], buffer, sizeof buffer);
+      if (n == 0 || (n < 0 && errno != EINTR)) break;
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(scratch, ec);
+    ::_exit(0);
+  }
+  ::close(fds[0]);  // the write end stays open for the worker's life; its end is the signal
+}
+
 }  // namespace
 
 bool enter_network_namespace(std::string& note) {
@@ -64,39 +96,66 @@ bool enter_network_namespace(std::string& note) {
   return true;
 }
 
-std::string SandboxReport::describe() const {
+namespace {
+
+std::string join(std::vector<std::string> const& parts) {
   std::string s;
-  auto add = [&s](std::string const& part) {
-    if (!s.empty()) s += ", ";
-    s += part;
-  };
-  if (network_isolated) add("netns");
-  if (no_new_privs) add("no_new_privs");
-  if (rlimits) add("rlimits");
-  if (!scratch.empty()) add("scratch dir");
-  if (s.empty()) s = "none";
+  for (auto const& part : parts) s += (s.empty() ? "" : ", ") + part;
   return s;
 }
 
-SandboxReport enter_sandbox(bool enable, bool network_namespace) {
-  SandboxReport report;
+}  // namespace
+
+std::vector<std::string> Sandbox::missing() const {
+  std::vector<std::string> out = missing_;
+  if (confinement_) {
+    auto const more = confinement_->missing();
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return out;
+}
+
+std::string Sandbox::isolation() const {
+  std::vector<std::string> active;
+  if (network_isolated_) active.emplace_back("netns");
+  if (no_new_privs_) active.emplace_back("no_new_privs");
+  if (rlimits_) active.emplace_back("rlimits");
+  if (!scratch_.empty()) active.emplace_back("scratch dir");
+  if (confinement_) {
+    auto const confined = confinement_->active();
+    active.insert(active.end(), confined.begin(), confined.end());
+  }
+  std::string s = active.empty() ? "none" : join(active);
+  if (auto const absent = missing(); !absent.empty()) s += "; missing: " + join(absent);
+  if (!notes_.empty()) s += " (" + notes_ + ")";
+  return s;
+}
+
+Sandbox Sandbox::enter(SandboxOptions const& options) {
+  Sandbox sandbox;
   // Die with the parent: a worker must never outlive kopt.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (!enable) {
-    report.notes = "sandbox disabled (--no-sandbox)";
-    return report;
+  if (!options.enable) {
+    sandbox.missing_.emplace_back("every measure (--no-sandbox)");
+    return sandbox;
   }
   // Network: a fresh network namespace has no route anywhere.
-  if (network_namespace) {
+  if (options.network_namespace) {
     std::string note;
-    report.network_isolated = enter_network_namespace(note);
-    if (!note.empty()) append_note(report.notes, note);
+    sandbox.network_isolated_ = enter_network_namespace(note);
+    if (!sandbox.network_isolated_) {
+      sandbox.missing_.push_back("netns: " + note);
+    } else if (!note.empty()) {
+      append_note(sandbox.notes_, note);
+    }
   } else {
     char const* entered = std::getenv("KOPT_WORKER_NETNS");  // set by a --netns-exec parent
-    report.network_isolated = entered != nullptr && std::string(entered) == "1";
-    if (!report.network_isolated) append_note(report.notes, "no network namespace (--no-netns)");
+    sandbox.network_isolated_ = entered != nullptr && std::string(entered) == "1";
+    if (!sandbox.network_isolated_) sandbox.missing_.emplace_back("netns: --no-netns without --netns-exec");
   }
-  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0) report.no_new_privs = true;
+  sandbox.no_new_privs_ = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
+  if (!sandbox.no_new_privs_)
+    sandbox.missing_.push_back(std::string("no_new_privs: ") + std::strerror(errno));
 
   // Resource limits that do not interfere with CUDA (which reserves huge virtual ranges, so no
   // RLIMIT_AS): no core dumps, bounded file sizes and descriptors.
@@ -106,27 +165,45 @@ SandboxReport enter_sandbox(bool enable, bool network_namespace) {
   bool ok = ::setrlimit(RLIMIT_CORE, &core) == 0;
   ok = ::setrlimit(RLIMIT_FSIZE, &fsize) == 0 && ok;
   ok = ::setrlimit(RLIMIT_NOFILE, &nofile) == 0 && ok;
-  report.rlimits = ok;
-  if (!ok) append_note(report.notes, "some rlimits could not be set");
+  sandbox.rlimits_ = ok;
+  if (!ok) sandbox.missing_.emplace_back("rlimits: some could not be set");
 
   // A private scratch directory as the working directory.
   char const* tmp = std::getenv("TMPDIR");
   std::string tmpl = std::string(tmp != nullptr ? tmp : "/tmp") + "/kopt-worker-XXXXXX";
   if (char* dir = ::mkdtemp(tmpl.data()); dir != nullptr && ::chdir(dir) == 0) {
-    report.scratch = dir;
+    sandbox.scratch_ = dir;
     ::setenv("TMPDIR", dir, 1);
     ::setenv("HOME", dir, 1);
+    start_scratch_remover(sandbox.scratch_);
   } else {
-    append_note(report.notes, "no scratch directory");
+    sandbox.missing_.emplace_back("scratch dir: could not be created under " +
+                                  std::string(tmp != nullptr ? tmp : "/tmp"));
   }
-  return report;
+
+  // File-system confinement and the system-call filter: prepared now, applied before the first request.
+  ConfinementOptions confine;
+  confine.landlock = options.confine;
+  confine.seccomp = options.confine;
+  confine.scratch = sandbox.scratch_;
+  confine.read = options.read;
+  confine.system = default_system_paths();
+  confine.devices = default_device_paths();
+  confine.tool_sockets = !options.network_namespace;
+  sandbox.confinement_.emplace(Confinement::prepare(confine));
+  return sandbox;
 }
 
-void leave_sandbox(SandboxReport const& report) {
-  if (report.scratch.empty()) return;
+void Sandbox::confine(std::vector<std::filesystem::path> const& read) {
+  // The device files again: CUDA's initialisation may have made some (nvidia-uvm) since start-up.
+  if (confinement_) confinement_->apply(read, default_device_paths());
+}
+
+void Sandbox::leave() const {
+  if (scratch_.empty()) return;
   std::error_code ec;
   std::filesystem::current_path("/", ec);
-  std::filesystem::remove_all(report.scratch, ec);
+  std::filesystem::remove_all(scratch_, ec);  // once confined: its contents (the remover takes the rest)
 }
 
 }  // namespace kopt::worker

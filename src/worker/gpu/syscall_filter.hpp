@@ -1,0 +1,42 @@
+// The worker's system-call filter (seccomp, through libseccomp): what launcher-mode host code may not
+// call once the worker serves requests. A refused call fails with EPERM (clone3 with ENOSYS, so that
+// the C library falls back to clone): the candidate's call fails, the worker survives and reports it.
+// No CUDA here: tests/worker runs it without a GPU. docs/security.md lists the calls.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kopt/result.hpp"
+
+namespace kopt::worker {
+
+struct SyscallFilterOptions {
+  // Under compute-sanitizer (a network namespace shared with the tool, which talks to its target over
+  // sockets): IP and Unix sockets stay allowed. Otherwise socket() is refused for every family.
+  bool tool_sockets = false;
+};
+
+// The calls the filter refuses by name (for docs and reports).
+std::vector<std::string> refused_system_calls();
+
+class SyscallFilter {
+ public:
+  // Builds the filter without loading it, so that a missing libseccomp shows at start-up.
+  static Result<SyscallFilter> build(SyscallFilterOptions const& options);
+
+  SyscallFilter(SyscallFilter&&) noexcept;
+  SyscallFilter& operator=(SyscallFilter&&) noexcept;
+  ~SyscallFilter();
+
+  // Loads it for every thread of the process (TSYNC); sets no_new_privs. Irrevocable.
+  Status load();
+
+ private:
+  struct Impl;
+  explicit SyscallFilter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kopt::worker
