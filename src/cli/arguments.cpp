@@ -19,6 +19,7 @@
 #include "cli/error_output.hpp"
 #include "cli/exit_code.hpp"
 #include "cli/help_text.hpp"
+#include "cli/isolation_option.hpp"
 #include "cli/usage_guide.hpp"
 
 #ifndef KOPT_VERSION
@@ -98,6 +99,7 @@ void define_eval(CLI::App& app, CliArguments& args) {
       "--compile-only", a.compile_only,
       "only compile the reference and candidates: errors, registers, spills, shared memory, occupancy, "
       "static findings (no GPU needed; --arch default sm_90)");
+  add_require_isolation_flag(*eval, args.global.require_isolation);
   for (auto* gpu_only : {tier, seed, sanitize, no_baseline, device, timeout_floor, timeout_ceiling})
     compile_only->excludes(gpu_only);
   eval->callback([&args] { args.command = Command::eval; });
@@ -108,6 +110,7 @@ void define_doctor(CLI::App& app, CliArguments& args) {
   doctor->footer(help::doctor_footer());
   doctor->add_flag("--json", args.doctor.json, "print a kopt.doctor/1 JSON document instead of a table");
   doctor->add_option("--device", args.doctor.device, "CUDA device index")->check(whole_number_at_least(0));
+  add_require_isolation_flag(*doctor, args.global.require_isolation);
   doctor->callback([&args] { args.command = Command::doctor; });
 }
 

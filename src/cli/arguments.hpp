@@ -21,6 +21,7 @@ namespace kopt::cli {
 struct GlobalArgs {
   bool verbose = false;
   bool no_color = false;
+  bool require_isolation = false;  // --require-isolation (eval, optimize, bench, generate, doctor)
 };
 
 struct InitArgs {

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "cli/arguments.hpp"
+#include "cli/isolation_option.hpp"
 
 namespace kopt::cli {
 
@@ -65,6 +66,7 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
   generate->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   generate->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best kernel");
   generate->add_flag("--json", a.json, "print a kopt.generate/1 JSON document (no progress)");
+  add_require_isolation_flag(*generate, args.global.require_isolation);
   generate->callback([&args] { args.command = Command::generate; });
 }
 

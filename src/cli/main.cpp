@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/config_files.hpp"
 #include "cli/error_output.hpp"
+#include "cli/isolation_option.hpp"
 #include "cli/terminal.hpp"
 
 namespace {
@@ -22,6 +23,7 @@ int run(int argc, char** argv) {
     return report_error(error, exit_code_for(error.code, ErrorOrigin::input), wants_json(argc, argv),
                         std::cout, std::cerr);
   }
+  apply_require_isolation(args.global.require_isolation);
   Console console{std::cout, std::cerr, want_color(args.global.no_color), args.global.verbose};
   switch (args.command) {
     case Command::init: return run_init(args.init, console);

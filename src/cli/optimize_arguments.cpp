@@ -9,6 +9,7 @@
 #pragma GCC diagnostic pop
 
 #include "cli/arguments.hpp"
+#include "cli/isolation_option.hpp"
 
 namespace kopt::cli {
 
@@ -88,6 +89,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_option("--prompts", a.prompts, "llm/mixed: prompt templates folder (default: prompts/)");
   optimize->add_flag("--judge", a.judge,
                      "llm/mixed: a judge model reviews each edited kernel before the GPU");
+  add_require_isolation_flag(*optimize, args.global.require_isolation);
   optimize->callback([&args] { args.command = Command::optimize; });
 
   auto* runs = app.add_subcommand(

@@ -9,6 +9,7 @@
 #pragma GCC diagnostic pop
 
 #include "cli/arguments.hpp"
+#include "cli/isolation_option.hpp"
 
 namespace kopt::cli {
 
@@ -88,6 +89,7 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
                     "combine these bench.json files (parts of a suite run separately) into one table\n"
                     "instead of running anything; a task in several files keeps its last rows");
   bench->add_flag("--json", b.json, "print the kopt.bench/1 JSON document instead of the table");
+  add_require_isolation_flag(*bench, args.global.require_isolation);
   bench->callback([&args] { args.command = Command::bench; });
 }
 
