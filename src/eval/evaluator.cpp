@@ -181,7 +181,9 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
         request, idle, [&](json const& event) { step(i, plan.name + ": " + event.value("what", "")); });
     cr.phases.worker_ms = ms_since(t_worker);
     if (!reply) return reply.error();
-    if (auto st = apply_reply(task, report.device, *reply, cr); !st) return st.error();
+    auto after = apply_reply(task, report.device, *reply, cr);
+    if (!after) return after.error();
+    if (*after == WorkerAfterReply::discard) impl_->worker->shutdown();
     if (opts.sanitize && cr.status == CandidateStatus::ok) {
       step(i, plan.name + ": compute-sanitizer");
       run_sanitizers(impl_->worker_path, opts, task, report.seed, artifact_ref(task, plan, built->artifact),

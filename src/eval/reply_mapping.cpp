@@ -6,6 +6,7 @@
 #include "kopt/inputs.hpp"
 #include "worker/client/kernel_activity_summary.hpp"
 #include "worker/client/protocol.hpp"
+#include "worker/client/verdict_messages.hpp"
 
 namespace kopt {
 
@@ -46,20 +47,111 @@ KernelTiming kernel_timing_from_json(json const& j) {
 }
 
 namespace {
-Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
-                             CandidateReport& report);
 Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report);
+
+KernelTiming kernel_timing_from(worker::TimingFields const& t) {
+  KernelTiming timing;
+  timing.us = t.us;
+  timing.graph_us = t.graph_us;
+  timing.device_wide = t.device_wide;
+  timing.warmup_ms = t.warmup_ms;
+  return timing;
+}
+
+// A worker that died while the candidate ran: timeout or runtime error, from how it ended.
+void apply_worker_death(worker::Reply const& reply, nlohmann::json const& body, CandidateReport& report) {
+  std::string const fatal = body.value("fatal", "");
+  if (fatal == "timeout" || reply.client_timeout) {
+    report.status = CandidateStatus::timeout;
+    report.message = body.value("message", std::string("no answer from the GPU worker; it was killed"));
+  } else {
+    report.status = CandidateStatus::runtime_error;
+    report.message = "the GPU worker died while running the candidate (" + reply.exit.describe() + ")";
+    if (!reply.stderr_tail.empty()) report.message += ": " + first_lines(reply.stderr_tail, 5);
+  }
+}
+
+// The verdict, read strictly, applied to the report.
+void apply_verdict(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
+                   worker::EvaluateReply const& verdict, CandidateReport& report) {
+  report.phases.load_ms = verdict.load_ms;
+  report.phases.verify_ms = verdict.verify_ms;
+  report.phases.time_ms = verdict.time_ms;
+  report.phases.activity_ms = verdict.activity_ms;
+  report.status = verdict.candidate.status;
+  report.message = verdict.candidate.message;
+  if (reply.worker_died && report.status == CandidateStatus::ok)
+    report.status = CandidateStatus::runtime_error;
+
+  double const graph_below = policy_for(TimingTier::confirm).graph_below_us;
+  std::vector<double> speedups;
+  for (auto const& s : verdict.sizes) {
+    SizeResult r;
+    r.size = s.size;
+    r.verify_only = s.verify_only;
+    r.status = s.verdict.status;
+    r.message = s.verdict.message;
+    r.max_abs_err = s.verdict.max_abs_err;
+    r.max_rel_err = s.verdict.max_rel_err;
+    r.mismatches = static_cast<std::size_t>(s.verdict.mismatches);
+    r.seeds = s.seeds;
+    if (s.reference) r.reference = kernel_timing_from(*s.reference);
+    if (s.candidate) r.candidate = kernel_timing_from(*s.candidate);
+    if (s.baseline) r.baseline = kernel_timing_from(*s.baseline);
+    if (s.activity) r.activity = worker::kernel_activity_from_json(*s.activity);
+    if (s.reference_activity) r.reference_activity = worker::kernel_activity_from_json(*s.reference_activity);
+    // Why there is no kernel activity (CUPTI missing or failing): kept where a passing size has no message.
+    if (s.activity_note && r.message.empty() && r.status == CandidateStatus::ok)
+      r.message = "kernel activity: " + *s.activity_note;
+    SizeCase const* size = nullptr;
+    for (auto const& sc : task.sizes) {
+      if (sc.name == r.size) size = &sc;
+    }
+    if (size != nullptr) apply_size_metrics(task, *size, device, graph_below, r);
+    if (r.status == CandidateStatus::implausibly_fast && report.status == CandidateStatus::ok) {
+      report.status = CandidateStatus::implausibly_fast;
+      report.message = r.message;
+    }
+    if (r.speedup && r.status == CandidateStatus::ok) speedups.push_back(*r.speedup);
+    if (s.timing_note && report.message.empty()) report.message = *s.timing_note;
+    report.sizes.push_back(std::move(r));
+  }
+  if (!speedups.empty() && report.status == CandidateStatus::ok) report.geomean_speedup = geomean(speedups);
+}
+
 }  // namespace
 
-// A malformed reply (a field missing or of the wrong type) is the worker's fault, never a crash.
-Status apply_reply(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
-                   CandidateReport& report) {
+Result<WorkerAfterReply> apply_reply(TaskSpec const& task, DeviceInfo const& device,
+                                     worker::Reply const& reply, CandidateReport& report) {
+  static json const kEmpty = json::object();
+  json const& body = reply.body.is_object() ? reply.body : kEmpty;
   try {
-    return apply_reply_unchecked(task, device, reply, report);
+    if (body.contains("error")) return reply_error(body);
+    if (reply.worker_died && !body.contains("candidate")) {
+      apply_worker_death(reply, body, report);
+      return WorkerAfterReply::keep;
+    }
   } catch (json::exception const& e) {
     return make_error(ErrorCode::worker_error,
                       std::string("malformed reply from the GPU worker: ") + e.what());
   }
+  auto verdict = worker::parse_evaluate_reply(body);
+  if (!verdict) {
+    // Fail closed: a verdict that cannot be read completely rejects the candidate.
+    report.status = CandidateStatus::runtime_error;
+    report.message = "rejected: " + verdict.error().message;
+    return WorkerAfterReply::discard;
+  }
+  try {
+    apply_verdict(task, device, reply, *verdict, report);
+  } catch (json::exception const& e) {  // a kernel-activity block kernel_activity_from_json cannot read
+    report.sizes.clear();
+    report.geomean_speedup.reset();
+    report.status = CandidateStatus::runtime_error;
+    report.message = std::string("rejected: malformed reply from the GPU worker: ") + e.what();
+    return WorkerAfterReply::discard;
+  }
+  return WorkerAfterReply::keep;
 }
 
 Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
@@ -72,74 +164,6 @@ Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskC
 }
 
 namespace {
-
-Status apply_reply_unchecked(TaskSpec const& task, DeviceInfo const& device, worker::Reply const& reply,
-                             CandidateReport& report) {
-  static json const kEmpty = json::object();
-  json const& body = reply.body.is_object() ? reply.body : kEmpty;
-  if (body.contains("error")) return reply_error(body);
-  // The worker died while this candidate ran.
-  if (reply.worker_died && !body.contains("candidate")) {
-    std::string const fatal = body.value("fatal", "");
-    if (fatal == "timeout" || reply.client_timeout) {
-      report.status = CandidateStatus::timeout;
-      report.message = body.value("message", std::string("no answer from the GPU worker; it was killed"));
-    } else {
-      report.status = CandidateStatus::runtime_error;
-      report.message = "the GPU worker died while running the candidate (" + reply.exit.describe() + ")";
-      if (!reply.stderr_tail.empty()) report.message += ": " + first_lines(reply.stderr_tail, 5);
-    }
-    return Ok{};
-  }
-  report.phases.load_ms = body.value("load_ms", 0.0);
-  report.phases.verify_ms = body.value("verify_ms", 0.0);
-  report.phases.time_ms = body.value("time_ms", 0.0);
-  report.phases.activity_ms = body.value("activity_ms", 0.0);
-  auto const& cand = body.at("candidate");
-  auto status = candidate_status_from_string(cand.value("status", "runtime_error"));
-  report.status = status.value_or(CandidateStatus::runtime_error);
-  report.message = cand.value("message", "");
-  if (reply.worker_died && report.status == CandidateStatus::ok)
-    report.status = CandidateStatus::runtime_error;
-
-  double const graph_below = policy_for(TimingTier::confirm).graph_below_us;
-  std::vector<double> speedups;
-  for (auto const& s : body.value("sizes", json::array())) {
-    SizeResult r;
-    r.size = s.at("size").get<std::string>();
-    r.verify_only = s.value("verify_only", false);
-    r.status = candidate_status_from_string(s.value("status", "ok")).value_or(CandidateStatus::runtime_error);
-    r.message = s.value("message", "");
-    r.max_abs_err = s.value("max_abs_err", 0.0);
-    r.max_rel_err = s.value("max_rel_err", 0.0);
-    r.mismatches = s.value("mismatches", std::size_t{0});
-    r.seeds = s.value("seeds", std::vector<std::uint64_t>{});
-    if (s.contains("reference")) r.reference = kernel_timing_from_json(s["reference"]);
-    if (s.contains("candidate")) r.candidate = kernel_timing_from_json(s["candidate"]);
-    if (s.contains("baseline")) r.baseline = kernel_timing_from_json(s["baseline"]);
-    if (s.contains("activity")) r.activity = worker::kernel_activity_from_json(s["activity"]);
-    if (s.contains("reference_activity"))
-      r.reference_activity = worker::kernel_activity_from_json(s["reference_activity"]);
-    // Why there is no kernel activity (CUPTI missing or failing): kept where a passing size has no message.
-    if (s.contains("activity_note") && r.message.empty() && r.status == CandidateStatus::ok)
-      r.message = "kernel activity: " + s["activity_note"].get<std::string>();
-    SizeCase const* size = nullptr;
-    for (auto const& sc : task.sizes) {
-      if (sc.name == r.size) size = &sc;
-    }
-    if (size != nullptr) apply_size_metrics(task, *size, device, graph_below, r);
-    if (r.status == CandidateStatus::implausibly_fast && report.status == CandidateStatus::ok) {
-      report.status = CandidateStatus::implausibly_fast;
-      report.message = r.message;
-    }
-    if (r.speedup && r.status == CandidateStatus::ok) speedups.push_back(*r.speedup);
-    if (s.contains("timing_note") && report.message.empty())
-      report.message = s["timing_note"].get<std::string>();
-    report.sizes.push_back(std::move(r));
-  }
-  if (!speedups.empty() && report.status == CandidateStatus::ok) report.geomean_speedup = geomean(speedups);
-  return Ok{};
-}
 
 Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply,
                                    TaskCheckReport& report) {

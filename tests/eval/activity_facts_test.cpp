@@ -8,6 +8,8 @@
 #include "eval_test_support.hpp"
 #include "kopt/analysis.hpp"
 #include "kopt/profile_candidate.hpp"
+#include "worker/client/protocol.hpp"
+#include "worker/client/verdict_messages.hpp"
 
 namespace kopt {
 namespace {
@@ -18,16 +20,21 @@ using eval_test::vector_add_task;
 using nlohmann::json;
 
 json body_with_activity(json activity) {
-  json size{
-      {"size", "medium"},
-      {"status", "ok"},
-      {"seeds", {1, 2}},
-      {"reference", {{"us", stats(40.0)}}},
-      {"candidate", {{"us", stats(30.0)}}},
-      {"activity", std::move(activity)},
-      {"reference_activity", {{"launches", 1}, {"kernel_us", 35.0}, {"span_us", 35.0}, {"call_us", 38.0}}}};
-  return json{{"reply", "evaluate"}, {"id", 1},        {"candidate", {{"status", "ok"}}}, {"time_ms", 300.0},
-              {"activity_ms", 2.5},  {"sizes", {size}}};
+  worker::SizeVerdict size;
+  size.size = "medium";
+  size.seeds = {1, 2};
+  size.reference =
+      worker::TimingFields{worker::sample_stats_from_json(stats(40.0)), std::nullopt, false, 0.0};
+  size.candidate =
+      worker::TimingFields{worker::sample_stats_from_json(stats(30.0)), std::nullopt, false, 0.0};
+  size.activity = std::move(activity);
+  size.reference_activity = json{{"launches", 1}, {"kernel_us", 35.0}, {"span_us", 35.0}, {"call_us", 38.0}};
+  worker::EvaluateReply reply;
+  reply.id = 1;
+  reply.time_ms = 300.0;
+  reply.activity_ms = 2.5;
+  reply.sizes.push_back(std::move(size));
+  return worker::to_json(reply);
 }
 
 json eight_tiny_launches() {
@@ -66,12 +73,14 @@ TEST(ActivityMapping, ReplyBlocksBecomeSizeResultActivity) {
   EXPECT_DOUBLE_EQ(report.phases.activity_ms, 2.5);
 }
 
-TEST(ActivityMapping, AMalformedBlockIsTheWorkersFaultNotACrash) {
+TEST(ActivityMapping, AMalformedBlockRejectsTheCandidateNotACrash) {
   CandidateReport report;
-  auto st = apply_reply(vector_add_task(), test_device(),
-                        reply_with(body_with_activity(json{{"launches", "x"}})), report);
-  ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, ErrorCode::worker_error);
+  auto after = apply_reply(vector_add_task(), test_device(),
+                           reply_with(body_with_activity(json{{"launches", "x"}})), report);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(*after, WorkerAfterReply::discard);
+  EXPECT_EQ(report.status, CandidateStatus::runtime_error);
+  EXPECT_TRUE(report.sizes.empty());
 }
 
 TEST(ActivityFacts, CuptiFactsFeedLaunchOverhead) {

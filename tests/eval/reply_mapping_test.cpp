@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "eval_test_support.hpp"
+#include "worker/client/protocol.hpp"
+#include "worker/client/verdict_messages.hpp"
 
 namespace kopt {
 namespace {
@@ -16,27 +18,40 @@ using eval_test::test_device;
 using eval_test::vector_add_task;
 using nlohmann::json;
 
-json timed_size(std::string const& name, double reference_us, double candidate_us) {
-  return json{{"size", name},
-              {"status", "ok"},
-              {"seeds", {11, 12, 13, 14}},
-              {"max_abs_err", 0.0},
-              {"max_rel_err", 1e-7},
-              {"reference", {{"us", stats(reference_us)}, {"warmup_ms", 25.0}}},
-              {"candidate", {{"us", stats(candidate_us)}, {"warmup_ms", 26.0}, {"device_wide", true}}}};
+worker::TimingFields timing(double median_us, double warmup_ms, bool device_wide = false) {
+  worker::TimingFields t;
+  t.us = worker::sample_stats_from_json(stats(median_us));
+  t.warmup_ms = warmup_ms;
+  t.device_wide = device_wide;
+  return t;
 }
 
+json timed_size(std::string const& name, double reference_us, double candidate_us) {
+  worker::SizeVerdict s;
+  s.size = name;
+  s.seeds = {11, 12, 13, 14};
+  s.verdict.max_rel_err = 1e-7;
+  s.reference = timing(reference_us, 25.0);
+  s.candidate = timing(candidate_us, 26.0, true);
+  return worker::to_json(s);
+}
+
+// A complete reply, as the worker writes it (every field present).
 json evaluate_body() {
-  return json{{"reply", "evaluate"},
-              {"id", 1},
-              {"candidate", {{"status", "ok"}, {"message", ""}}},
-              {"load_ms", 1.5},
-              {"verify_ms", 20.0},
-              {"time_ms", 300.0},
-              {"sizes",
-               {{{"size", "odd"}, {"verify_only", true}, {"status", "ok"}, {"seeds", {1, 2, 3}}},
-                timed_size("medium", 40.0, 20.0),
-                timed_size("large", 2000.0, 250.0)}}};
+  worker::EvaluateReply reply;
+  reply.id = 1;
+  reply.load_ms = 1.5;
+  reply.verify_ms = 20.0;
+  reply.time_ms = 300.0;
+  worker::SizeVerdict odd;
+  odd.size = "odd";
+  odd.verify_only = true;
+  odd.seeds = {1, 2, 3};
+  reply.sizes.push_back(odd);
+  json body = worker::to_json(reply);
+  body["sizes"].push_back(timed_size("medium", 40.0, 20.0));
+  body["sizes"].push_back(timed_size("large", 2000.0, 250.0));
+  return body;
 }
 
 worker::Reply reply_with(json body) {
@@ -105,7 +120,8 @@ TEST(ApplyReply, GraphTimingsAreRead) {
 TEST(ApplyReply, FailedCandidateKeepsItsStatusAndHasNoGeomean) {
   TaskSpec const task = vector_add_task();
   json body = evaluate_body();
-  body["candidate"] = {{"status", "wrong_output"}, {"message", "size 'odd': 12 of 1000003 elements differ"}};
+  body["candidate"]["status"] = "wrong_output";
+  body["candidate"]["message"] = "size 'odd': 12 of 1000003 elements differ";
   body["sizes"][0]["status"] = "wrong_output";
   body["sizes"][0]["mismatches"] = 12;
   CandidateReport report;
@@ -129,13 +145,81 @@ TEST(ApplyReply, ImplausiblyFastSizeMakesTheCandidateImplausiblyFast) {
   EXPECT_FALSE(report.geomean_speedup);
 }
 
-TEST(ApplyReply, UnknownStatusStringIsARuntimeError) {
+TEST(ApplyReply, UnknownStatusStringRejectsTheCandidateAndDiscardsTheWorker) {
   TaskSpec const task = vector_add_task();
   json body = evaluate_body();
   body["candidate"]["status"] = "exploded";
   CandidateReport report;
-  ASSERT_TRUE(apply_reply(task, test_device(), reply_with(body), report));
+  auto after = apply_reply(task, test_device(), reply_with(body), report);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(*after, WorkerAfterReply::discard);
   EXPECT_EQ(report.status, CandidateStatus::runtime_error);
+  EXPECT_NE(report.message.find("candidate.status: unknown status 'exploded'"), std::string::npos)
+      << report.message;
+}
+
+// Fail closed: a verdict with any field missing is a rejection that names the field, never a pass.
+// (Before, a size entry without "status" read as ok.)
+TEST(ApplyReply, EveryMissingVerdictFieldRejectsTheCandidate) {
+  TaskSpec const task = vector_add_task();
+  json const complete = evaluate_body();
+  std::vector<std::pair<json::json_pointer, std::string>> fields;
+  for (auto const& [key, value] : complete.items()) fields.emplace_back(json::json_pointer("/" + key), key);
+  for (auto const& [key, value] : complete["candidate"].items())
+    fields.emplace_back(json::json_pointer("/candidate/" + key), "candidate." + key);
+  for (auto const& [key, value] : complete["sizes"][1].items())
+    fields.emplace_back(json::json_pointer("/sizes/1/" + key), "sizes[1]." + key);
+  for (auto const& [key, value] : complete["sizes"][1]["candidate"].items())
+    fields.emplace_back(json::json_pointer("/sizes/1/candidate/" + key), "sizes[1].candidate." + key);
+  for (auto const& [key, value] : complete["sizes"][1]["candidate"]["us"].items())
+    fields.emplace_back(json::json_pointer("/sizes/1/candidate/us/" + key), "sizes[1].candidate.us." + key);
+  ASSERT_EQ(fields.size(), 9u + 5u + 15u + 4u + 7u);  // top level, verdict, size, timing, stats
+  for (auto const& [pointer, name] : fields) {
+    json body = complete;
+    body[pointer.parent_pointer()].erase(pointer.back());
+    CandidateReport report;
+    auto after = apply_reply(task, test_device(), reply_with(body), report);
+    ASSERT_TRUE(after) << name;
+    EXPECT_EQ(*after, WorkerAfterReply::discard) << name;
+    EXPECT_EQ(report.status, CandidateStatus::runtime_error) << name;
+    EXPECT_NE(report.message.find(name + ": missing"), std::string::npos) << name << ": " << report.message;
+  }
+}
+
+TEST(ApplyReply, AnUnknownFieldOrAWrongTypeRejectsTheCandidate) {
+  TaskSpec const task = vector_add_task();
+  struct Case {
+    char const* pointer;
+    json value;
+    char const* expect;
+  };
+  std::vector<Case> const cases{
+      {"/verdict", "ok", "verdict: unknown field"},
+      {"/sizes/0/passed", true, "sizes[0].passed: unknown field"},
+      {"/sizes/1/status", nullptr, "sizes[1].status: expected a string"},
+      {"/sizes/1/mismatches", -1, "sizes[1].mismatches: expected a non-negative integer"},
+      {"/sizes/1/verify_only", "no", "sizes[1].verify_only: expected true or false"},
+      {"/sizes/1/candidate/us/median", "fast", "sizes[1].candidate.us.median: expected a number"},
+      {"/sizes/1/seeds/0", -5, "sizes[1].seeds[0]: expected a non-negative integer"},
+      {"/candidate/max_abs_err", "0", "candidate.max_abs_err: expected a number"},
+      {"/sizes", json::object(), "sizes: expected an array"},
+  };
+  for (auto const& c : cases) {
+    json body = evaluate_body();
+    body[json::json_pointer(c.pointer)] = c.value;
+    CandidateReport report;
+    auto after = apply_reply(task, test_device(), reply_with(body), report);
+    ASSERT_TRUE(after) << c.pointer;
+    EXPECT_EQ(report.status, CandidateStatus::runtime_error) << c.pointer;
+    EXPECT_NE(report.message.find(c.expect), std::string::npos) << c.pointer << ": " << report.message;
+  }
+}
+
+TEST(ApplyReply, ACompleteReplyKeepsTheWorker) {
+  CandidateReport report;
+  auto after = apply_reply(vector_add_task(), test_device(), reply_with(evaluate_body()), report);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(*after, WorkerAfterReply::keep);
 }
 
 TEST(ApplyReply, WorkerDiedWithFatalTimeoutIsTimeout) {

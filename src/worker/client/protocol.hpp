@@ -14,7 +14,7 @@
 
 namespace kopt::worker {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;  // 2: every verdict field always present (verdict_messages.hpp)
 
 // Worker exit codes the client interprets.
 inline constexpr int kExitNormal = 0;

@@ -151,6 +151,15 @@ Result<std::vector<std::byte>> BufferSet::download(std::size_t index) const {
   return host;
 }
 
+Status BufferSet::download_to(std::size_t index, std::byte* host) const {
+  auto const& b = buffers_.at(index);
+  if (b.bytes == 0) return Ok{};
+  if (auto err = cudaMemcpy(host, b.data(), b.bytes, cudaMemcpyDeviceToHost); err != cudaSuccess) {
+    return cuda_failure("download", err);
+  }
+  return Ok{};
+}
+
 Result<ArgPack> ArgPack::build(TaskSpec const& task, SizeCase const& size, BufferSet const& buffers) {
   ArgPack pack_out;
   std::size_t buffer_index = 0;

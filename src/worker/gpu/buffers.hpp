@@ -45,6 +45,9 @@ class BufferSet {
   // "buffer 'c': 4 bytes written after its end (first at +0)" or nullopt.
   Result<std::optional<std::string>> check_guards() const;
   Result<std::vector<std::byte>> download(std::size_t index) const;
+  // Copies buffer `index` into `host`, which holds at least its bytes (page-locked memory: no copy
+  // passes through the driver's staging buffers).
+  Status download_to(std::size_t index, std::byte* host) const;
 
  private:
   void release() noexcept;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "worker/gpu/device_checks.hpp"
+#include "worker/gpu/masked_results.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -81,31 +82,45 @@ __device__ bool all_bytes(T const* p, std::size_t i, unsigned char value) {
 }
 
 template <class T>
-__device__ bool same_bytes(T const* a, T const* b, std::size_t i) {
-  unsigned char const* x = reinterpret_cast<unsigned char const*>(a + i);
-  unsigned char const* y = reinterpret_cast<unsigned char const*>(b + i);
+__device__ bool same_bytes(T const* a, T const* b) {
+  unsigned char const* x = reinterpret_cast<unsigned char const*>(a);
+  unsigned char const* y = reinterpret_cast<unsigned char const*>(b);
   for (std::size_t k = 0; k < sizeof(T); ++k) {
     if (x[k] != y[k]) return false;
   }
   return true;
 }
 
-// Mirrors compare_outputs (src/verify/compare_detail.hpp): same operations in double, no contraction.
+// Element i of a masked reference buffer, in clear (masked_results.hpp).
 template <class T>
-__global__ void compare(T const* ref, T const* got, std::size_t count, double absolute_allowance, double rtol,
-                        bool exact, int poison, DeviceCounts* counts) {
+__device__ T unmasked(T const* masked, std::size_t i, std::uint64_t key) {
+  unsigned char bytes[sizeof(T)];
+  unsigned char const* source = reinterpret_cast<unsigned char const*>(masked + i);
+  std::uint64_t const mask = element_mask(key, i, sizeof(T));
+  for (std::size_t k = 0; k < sizeof(T); ++k) bytes[k] = source[k] ^ static_cast<unsigned char>(mask >> (8 * k));
+  T value;
+  memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
+// Mirrors compare_outputs (src/verify/compare_detail.hpp): same operations in double, no contraction.
+// The reference is masked under `key` and unmasked one element at a time.
+template <class T>
+__global__ void compare(T const* masked_ref, std::uint64_t key, T const* got, std::size_t count,
+                        double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
   unsigned long long mismatches = 0;
   unsigned long long unwritten = 0;
   unsigned long long max_abs = 0;
   unsigned long long max_rel = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    T const reference = unmasked(masked_ref, i, key);
     if (poison >= 0 && all_bytes(got, i, static_cast<unsigned char>(poison)) &&
-        !all_bytes(ref, i, static_cast<unsigned char>(poison))) {
+        !all_bytes(&reference, 0, static_cast<unsigned char>(poison))) {
       ++unwritten;
       continue;
     }
-    double const r = decode(ref, i);
+    double const r = decode(&reference, 0);
     double const g = decode(got, i);
     bool ok = true;
     if (!isfinite(r) || !isfinite(g)) {
@@ -113,7 +128,7 @@ __global__ void compare(T const* ref, T const* got, std::size_t count, double ab
     } else {
       double const error = fabs(__dsub_rn(g, r));
       if (exact) {
-        ok = same_bytes(ref, got, i);
+        ok = same_bytes(&reference, got + i);
       } else {
         ok = error <= __dadd_rn(absolute_allowance, __dmul_rn(rtol, fabs(r)));
       }
@@ -149,11 +164,11 @@ __global__ void count_differs_from_first(unsigned char const* data, std::size_t 
 }
 
 template <class T>
-void launch_compare_typed(void const* reference, void const* candidate, std::size_t count, double absolute_allowance,
-                          double rtol, bool exact, int poison, DeviceCounts* counts) {
+void launch_compare_typed(void const* reference, std::uint64_t key, void const* candidate, std::size_t count,
+                          double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
   compare<T><<<blocks_for(count), kThreads, 0, cudaStreamPerThread>>>(
-      static_cast<T const*>(reference), static_cast<T const*>(candidate), count, absolute_allowance, rtol, exact,
-      poison, counts);
+      static_cast<T const*>(reference), key, static_cast<T const*>(candidate), count, absolute_allowance, rtol,
+      exact, poison, counts);
 }
 
 }  // namespace
@@ -176,21 +191,21 @@ void launch_count_words_differing(void const* a, void const* b, std::size_t byte
       tail, counter);
 }
 
-void launch_compare(DType dtype, void const* reference, void const* candidate, std::size_t count,
+void launch_compare(DType dtype, void const* reference, std::uint64_t key, void const* candidate, std::size_t count,
                     double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
   if (count == 0) return;
   switch (dtype) {
-    case DType::f32: launch_compare_typed<float>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::f64: launch_compare_typed<double>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::f16: launch_compare_typed<__half>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::bf16: launch_compare_typed<__nv_bfloat16>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i8: launch_compare_typed<signed char>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u8: launch_compare_typed<unsigned char>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i16: launch_compare_typed<short>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i32: launch_compare_typed<int>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u32: launch_compare_typed<unsigned int>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i64: launch_compare_typed<long long>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u64: launch_compare_typed<unsigned long long>(reference, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::f32: launch_compare_typed<float>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::f64: launch_compare_typed<double>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::f16: launch_compare_typed<__half>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::bf16: launch_compare_typed<__nv_bfloat16>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::i8: launch_compare_typed<signed char>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::u8: launch_compare_typed<unsigned char>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::i16: launch_compare_typed<short>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::i32: launch_compare_typed<int>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::u32: launch_compare_typed<unsigned int>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::i64: launch_compare_typed<long long>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::u64: launch_compare_typed<unsigned long long>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
   }
 }
 

@@ -28,8 +28,11 @@ void launch_count_bytes_not_equal(void const* data, std::size_t bytes, unsigned 
                                   unsigned long long* counter);
 void launch_count_words_differing(void const* a, void const* b, std::size_t bytes,
                                   unsigned long long* counter);
-void launch_compare(DType dtype, void const* reference, void const* candidate, std::size_t count,
-                    double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts);
+// `reference` is masked under `key` (masked_results.hpp); the key reaches the device only here, after
+// the candidate has finished.
+void launch_compare(DType dtype, void const* reference, std::uint64_t key, void const* candidate,
+                    std::size_t count, double absolute_allowance, double rtol, bool exact, int poison,
+                    DeviceCounts* counts);
 void launch_count_differs_from_first(void const* data, std::size_t count, std::size_t element_size,
                                      unsigned long long* counter);
 

@@ -23,4 +23,32 @@ DeviceMemory& DeviceMemory::operator=(DeviceMemory&& other) noexcept {
   return *this;
 }
 
+PinnedStaging::~PinnedStaging() {
+  if (ptr_ == nullptr) return;
+  wipe();
+  cudaFreeHost(ptr_);
+}
+
+std::byte* PinnedStaging::reserve(std::size_t bytes) {
+  if (bytes <= bytes_ && ptr_ != nullptr) return ptr_;
+  if (ptr_ != nullptr) {
+    wipe();
+    cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+  void* p = nullptr;
+  if (cudaMallocHost(&p, bytes == 0 ? 16 : bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  ptr_ = static_cast<std::byte*>(p);
+  bytes_ = bytes;
+  return ptr_;
+}
+
+void PinnedStaging::wipe() noexcept {
+  kopt::worker::wipe(ptr_, bytes_);
+}
+
 }  // namespace kopt::worker

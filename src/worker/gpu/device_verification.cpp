@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "kopt/verify.hpp"
 #include "worker/gpu/device_checks.hpp"
@@ -18,21 +17,6 @@ bool is_result(Role role) {
   return role == Role::output || role == Role::inout;
 }
 
-// max |ref| over finite values, and whether the reference has two distinct values (NaN equals NaN,
-// -0 equals +0): the same facts compare_outputs derives in its first pass.
-void describe_reference(DType dtype, std::vector<std::byte> const& bytes, double& scale, bool& varies) {
-  scale = 0.0;
-  varies = false;
-  std::size_t const n = bytes.size() / size_of(dtype);
-  if (n == 0) return;
-  double const first = element_as_double(dtype, bytes.data(), 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    double const v = element_as_double(dtype, bytes.data(), i);
-    if (std::isfinite(v)) scale = std::max(scale, std::fabs(v));
-    if (!varies && !((std::isnan(v) && std::isnan(first)) || v == first)) varies = true;
-  }
-}
-
 bool upload(DeviceMemory& dst, std::vector<std::byte> const& src) {
   dst = DeviceMemory(src.size());
   if (!dst) return false;
@@ -42,15 +26,14 @@ bool upload(DeviceMemory& dst, std::vector<std::byte> const& src) {
 }  // namespace
 
 DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCase const& size,
-                                TrialInputs const& inputs,
-                                std::vector<std::vector<std::byte>> const& expected) {
+                                TrialInputs const& inputs, MaskedResults const& expected) {
   std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(inputs.seed) + "#" +
                           std::to_string(inputs.trial);
   if (auto it = state.device_trials.find(key); it != state.device_trials.end()) return &it->second;
   if (task.buffers.size() + 1 > kMaxCountSlots) return nullptr;
   std::size_t bytes = 0;
   for (auto const& b : inputs.buffers) bytes += b.bytes.size();
-  for (auto const& e : expected) bytes += e.size();
+  bytes += expected.bytes();
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
@@ -73,13 +56,13 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
     auto const& b = task.buffers[i];
     if (b.role != Role::output && !upload(trial.pristine[i], inputs.buffers[i].bytes)) return nullptr;
     if (is_result(b.role)) {
-      if (!upload(trial.reference[i], expected[k])) return nullptr;
-      bool varies = false;
-      describe_reference(b.dtype, expected[k], trial.scale[i], varies);
-      trial.varies[i] = varies;
+      if (!upload(trial.reference[i], expected.masked(k))) return nullptr;
+      trial.scale[i] = expected.facts(k).scale;
+      trial.varies[i] = expected.facts(k).varies;
       ++k;
     }
   }
+  trial.key = expected.key();
   trial.bytes = bytes;
   state.device_trial_bytes += bytes;
   return &state.device_trials.emplace(key, std::move(trial)).first->second;
@@ -134,8 +117,8 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
       bool const exact = !is_floating(b.dtype) && !(tol.atol > 0.0);
       double const allowance = tol.atol * std::max(trial.scale[i], kTinyScale);
       int const poison = b.role == Role::output ? std::to_integer<int>(poisons[run]) : -1;
-      launch_compare(b.dtype, trial.reference[i].get(), b.data(), b.count, allowance, tol.rtol, exact, poison,
-                     &counts[i]);
+      launch_compare(b.dtype, trial.reference[i].get(), trial.key, b.data(), b.count, allowance, tol.rtol,
+                     exact, poison, &counts[i]);
       if (run == 0) {
         if (b.role == Role::output) {
           launch_count_differs_from_first(b.data(), b.count, size_of(b.dtype), &counts[i].differs_from_first);

@@ -8,15 +8,14 @@
 namespace kopt::worker {
 namespace {
 
-void add_note(nlohmann::json& entry, std::string const& note) {
+void add_note(SizeVerdict& entry, std::string const& note) {
   if (note.empty()) return;
-  std::string const before = entry.value("activity_note", std::string());
-  entry["activity_note"] = before.empty() ? note : before + "; " + note;
+  entry.activity_note = entry.activity_note ? *entry.activity_note + "; " + note : note;
 }
 
 }  // namespace
 
-void add_kernel_activity(ActivitySubjects const& subjects, nlohmann::json& entry) {
+void add_kernel_activity(ActivitySubjects const& subjects, SizeVerdict& entry) {
   auto record = [&](Callable* callable, void** args, double deadline_ms, char const* what) {
     ActivityCall call;
     call.watchdog = subjects.watchdog;
@@ -29,12 +28,12 @@ void add_kernel_activity(ActivitySubjects const& subjects, nlohmann::json& entry
     return record_kernel_activity(call);
   };
   if (!subjects.candidate_launcher) {
-    entry["activity"] = to_json(kernel_mode_activity());
+    entry.activity = to_json(kernel_mode_activity());
   } else if (subjects.candidate != nullptr) {
     ActivityOutcome const outcome =
         record(subjects.candidate, subjects.candidate_args, subjects.candidate_deadline_ms, "the candidate");
     if (outcome.activity) {
-      entry["activity"] = to_json(*outcome.activity);
+      entry.activity = to_json(*outcome.activity);
     } else {
       add_note(entry, outcome.note);
       return;  // the same cause (CUPTI) would stop the reference; after a failed call the device may be
@@ -45,7 +44,7 @@ void add_kernel_activity(ActivitySubjects const& subjects, nlohmann::json& entry
     ActivityOutcome const outcome =
         record(subjects.reference, subjects.reference_args, 600000, "the task's reference");
     if (outcome.activity) {
-      entry["reference_activity"] = to_json(*outcome.activity);
+      entry.reference_activity = to_json(*outcome.activity);
     } else {
       add_note(entry, "reference: " + outcome.note);
     }

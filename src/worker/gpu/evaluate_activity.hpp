@@ -1,11 +1,11 @@
 // The kernel-activity part of an evaluate request: after a size case is timed, one more call of the
 // candidate (and of the reference, when it is a launcher and was timed in this request) is recorded and
-// written into the size entry of the reply as "activity" / "reference_activity", or a note saying why not.
+// written into the size entry of the reply (activity, reference_activity), or a note saying why not.
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 
+#include "worker/client/verdict_messages.hpp"
 #include "worker/gpu/callable.hpp"
 #include "worker/gpu/watchdog.hpp"
 
@@ -23,8 +23,8 @@ struct ActivitySubjects {
   void** reference_args = nullptr;
 };
 
-// Sets entry["activity"] (and entry["reference_activity"]) or entry["activity_note"]. Never fails: a CUPTI
+// Sets entry.activity (and entry.reference_activity) or entry.activity_note. Never fails: a CUPTI
 // problem or a failing call becomes the note (a broken candidate is caught by post-timing verification).
-void add_kernel_activity(ActivitySubjects const& subjects, nlohmann::json& entry);
+void add_kernel_activity(ActivitySubjects const& subjects, SizeVerdict& entry);
 
 }  // namespace kopt::worker

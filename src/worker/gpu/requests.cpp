@@ -11,10 +11,12 @@
 #include "kopt/measure.hpp"
 #include "kopt/verify.hpp"
 #include "worker/client/protocol.hpp"
+#include "worker/client/verdict_messages.hpp"
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
 #include "worker/gpu/device_verification.hpp"
 #include "worker/gpu/evaluate_activity.hpp"
+#include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/timing.hpp"
 
 namespace kopt::worker {
@@ -111,10 +113,12 @@ bool is_result_buffer(Role role) {
   return role == Role::output || role == Role::inout;
 }
 
-// Runs the reference on `inputs` and returns its result buffers (outputs and inouts, in order).
-std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state, TaskSpec const& task,
-                                                             SizeCase const& size, Callable& reference,
-                                                             TrialInputs const& inputs) {
+// Runs the reference on `inputs` and returns its result buffers (outputs and inouts, in order),
+// masked (masked_results.hpp). Afterwards no device or host memory holds them in clear: they come back
+// through page-locked staging that is wiped, the reference's outputs are poisoned again and its inouts
+// restored to the inputs (docs/verification.md, "Answers out of reach").
+MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task, SizeCase const& size,
+                                       Callable& reference, TrialInputs const& inputs) {
   std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(inputs.seed) + "#" +
                           std::to_string(inputs.trial);
   if (auto it = state.reference_outputs.find(key); it != state.reference_outputs.end()) return it->second;
@@ -134,22 +138,33 @@ std::vector<std::vector<std::byte>> const& reference_outputs(WorkerState& state,
     }
   }
   state.reference_call_us[task.dir.string() + "#" + size.name] = ms_since(t0) * 1000.0;
-  std::vector<std::vector<std::byte>> outs;
+  std::vector<std::vector<std::byte>> clear;
+  std::vector<ResultFacts> facts;
   for (std::size_t i = 0; i < set.buffers().size(); ++i) {
-    if (is_result_buffer(set.buffers()[i].role)) outs.push_back(unwrap(set.download(i), ""));
+    auto const& b = set.buffers()[i];
+    if (!is_result_buffer(b.role)) continue;
+    std::byte* staging = state.result_staging.reserve(b.bytes);
+    if (staging == nullptr) {
+      throw HandlerError{ErrorCode::worker_error, "no page-locked host memory for the reference's results (" +
+                                                      std::to_string(b.bytes) + " bytes)"};
+    }
+    Status const copied = set.download_to(i, staging);
+    std::vector<std::byte> bytes(staging, staging + (copied ? b.bytes : 0));
+    state.result_staging.wipe();
+    require(copied, "");
+    facts.push_back(describe_result(b.dtype, bytes));
+    clear.push_back(std::move(bytes));
   }
-  // The answer must not stay in device memory next to the candidate's buffers, where a kernel could
-  // copy it instead of computing it (docs/verification.md, defence 3).
+  MaskedResults sealed = MaskedResults::seal(std::move(clear), std::move(facts));
   require(set.poison_outputs(kPoisonA), "");
-  std::size_t bytes = 0;
-  for (auto const& o : outs) bytes += o.size();
-  // Keep at most ~4 GiB of reference outputs; older entries go first (simple reset).
-  if (state.reference_output_bytes + bytes > (std::size_t{4} << 30)) {
+  require(set.upload(inputs, /*inouts_only=*/true), "");
+  // Keep at most ~4 GiB of reference results; older entries go first (simple reset).
+  if (state.reference_output_bytes + sealed.bytes() > (std::size_t{4} << 30)) {
     state.reference_outputs.clear();
     state.reference_output_bytes = 0;
   }
-  state.reference_output_bytes += bytes;
-  return state.reference_outputs.emplace(key, std::move(outs)).first->second;
+  state.reference_output_bytes += sealed.bytes();
+  return state.reference_outputs.emplace(key, std::move(sealed)).first->second;
 }
 
 double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase const& size,
@@ -167,8 +182,8 @@ double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase 
 // Runs the candidate on `inputs` and applies every check (docs/verification.md). With runs = 2 it
 // runs twice, on poison A then poison B, and compares the runs (races); runs = 1 is poison A only.
 Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& size, Callable& candidate,
-                    TrialInputs const& inputs, std::vector<std::vector<std::byte>> const& expected,
-                    double deadline_ms, int runs = 2) {
+                    TrialInputs const& inputs, MaskedResults const& expected, double deadline_ms,
+                    int runs = 2) {
   auto& size_buffers = get_buffers(state, task, size);
   // Fast path: both runs checked on the device. It only ever accepts; any doubt (or a failure to
   // explain) goes to the host path below, which decides and writes the message.
@@ -213,7 +228,8 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
     auto tol = task.tolerance_for(b.dtype);
     std::optional<std::byte> poison;
     if (b.role == Role::output) poison = kPoisonA;
-    results.push_back(compare_outputs(b.dtype, expected[k], outs[0][k], tol, poison));
+    ClearBytes const reference = expected.open(k);  // the candidate has finished: opened, then wiped
+    results.push_back(compare_outputs(b.dtype, reference.bytes(), outs[0][k], tol, poison));
     auto const& r = results.back();
     verdict.max_abs_err = std::max(verdict.max_abs_err, r.max_abs_err);
     verdict.max_rel_err = std::max(verdict.max_rel_err, r.max_rel_err);
@@ -226,7 +242,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
     // The second run had the other poison: an element left unwritten whose reference value happens
     // to equal the first poison's bytes shows up here.
     if (runs > 1 && b.role == Role::output && outs[0][k] != outs[1][k]) {
-      auto second = compare_outputs(b.dtype, expected[k], outs[1][k], tol, kPoisonB);
+      auto second = compare_outputs(b.dtype, reference.bytes(), outs[1][k], tol, kPoisonB);
       if (second.unwritten > 0) {
         verdict.status = CandidateStatus::wrong_output;
         verdict.message = "buffer '" + b.name + "': " + second.summary;
@@ -264,18 +280,37 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   return verdict;
 }
 
+// The output buffers of `set`, which a timed reference (or baseline) call fills with the answer.
+std::vector<DeviceRange> output_ranges(BufferSet const& set) {
+  std::vector<DeviceRange> ranges;
+  for (auto const& b : set.buffers()) {
+    if (b.role == Role::output && b.bytes > 0) ranges.push_back(DeviceRange{b.data(), b.bytes});
+  }
+  return ranges;
+}
+
+TimingFields timing_fields(TimingSubject const& s, bool device_wide) {
+  TimingFields t;
+  t.us = summarize(s.samples_us);
+  if (!s.graph_us.empty()) t.graph_us = summarize(s.graph_us);
+  t.device_wide = device_wide;
+  t.warmup_ms = s.warmup_ms;
+  return t;
+}
+
+// check_task's timing entries (graph_us only when there are graph figures).
 json timing_json(TimingSubject const& s, bool device_wide) {
   json j{{"us", to_json(summarize(s.samples_us))}, {"device_wide", device_wide}, {"warmup_ms", s.warmup_ms}};
   if (!s.graph_us.empty()) j["graph_us"] = to_json(summarize(s.graph_us));
   return j;
 }
 
+VerdictFields verdict_fields(Verdict const& v) {
+  return VerdictFields{v.status, v.message, v.max_abs_err, v.max_rel_err, v.mismatches};
+}
+
 json verdict_json(Verdict const& v) {
-  return json{{"status", std::string(to_string(v.status))},
-              {"message", v.message},
-              {"max_abs_err", v.max_abs_err},
-              {"max_rel_err", v.max_rel_err},
-              {"mismatches", v.mismatches}};
+  return to_json(verdict_fields(v));
 }
 
 TimingPolicy policy_from(json const& request) {
@@ -320,7 +355,9 @@ ArgPack staged_arguments(WorkerState& state, TaskSpec const& task, SizeCase cons
 }  // namespace
 
 json handle_evaluate(WorkerState& state, json const& request) {
-  return guarded("evaluate", request, [&](json& reply) -> json {
+  return guarded("evaluate", request, [&](json& error_reply) -> json {
+    EvaluateReply reply;
+    reply.id = error_reply.value("id", std::int64_t{0});
     auto const& task = get_task(state, request.at("task_dir").get<std::string>());
     auto sizes = select_sizes(task, request);
     std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
@@ -328,40 +365,41 @@ json handle_evaluate(WorkerState& state, json const& request) {
     Callable* baseline = get_baseline(state, request);
     auto const t_load = Clock::now();
     auto loaded = load_callable(artifact_from_json(request.at("candidate")));
-    reply["load_ms"] = ms_since(t_load);
+    reply.load_ms = ms_since(t_load);
     if (!loaded) {
-      reply["candidate"] = verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
-      return reply;
+      reply.candidate = verdict_fields(Verdict{CandidateStatus::load_error, loaded.error().message});
+      return to_json(reply);
     }
     Callable& candidate = **loaded;
-    json size_results = json::array();
-    auto finish = [&](Verdict const& v) {
-      reply["candidate"] = verdict_json(v);
-      reply["sizes"] = size_results;
-      if (v.sticky) reply["restart"] = true;
-      return reply;
+    // The size cases evaluated so far (up to and including the one that decided a failure).
+    std::vector<SizeVerdict> per_size(sizes.size());
+    auto finish = [&](Verdict const& v, std::size_t evaluated) {
+      reply.candidate = verdict_fields(v);
+      reply.sizes.assign(per_size.begin(), per_size.begin() + static_cast<std::ptrdiff_t>(evaluated));
+      reply.restart = v.sticky;
+      return to_json(reply);
     };
 
     // Phase 1: verification on every selected size case, fresh inputs per trial. The screen tier
     // runs trial 0 twice (races) and later trials once; the confirm tier runs every trial twice.
     bool const screen = request.value("tier", std::string("confirm")) == "screen";
     auto const t_verify = Clock::now();
-    std::vector<json> per_size(sizes.size());
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
       state.emitter.progress("verify " + size.name);
-      json& entry = per_size[si];
-      entry = json{{"size", size.name}, {"verify_only", size.verify_only}, {"seeds", json::array()}};
+      SizeVerdict& entry = per_size[si];
+      entry.size = size.name;
+      entry.verify_only = size.verify_only;
       if (auto st = candidate.prepare(task.env_for(size)); !st) {
-        entry.update(verdict_json(Verdict{CandidateStatus::launch_error, st.error().message}));
-        size_results.push_back(entry);
+        entry.verdict = verdict_fields(Verdict{CandidateStatus::launch_error, st.error().message});
         return finish(
-            Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message});
+            Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message},
+            si + 1);
       }
       Verdict worst;
       for (int trial = 0; trial < task.trials; ++trial) {
         std::uint64_t const s = trial_seed(seed, si, trial);
-        entry["seeds"].push_back(s);
+        entry.seeds.push_back(s);
         auto const& inputs = trial_inputs(state, task, size, s, trial);
         auto const& expected = reference_outputs(state, task, size, reference, inputs);
         Verdict v =
@@ -373,15 +411,14 @@ json handle_evaluate(WorkerState& state, json const& request) {
         if (v.failed()) {
           v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " +
                       std::to_string(s) + "): " + v.message;
-          entry.update(verdict_json(v));
-          size_results.push_back(entry);
-          reply["verify_ms"] = ms_since(t_verify);
-          return finish(v);
+          entry.verdict = verdict_fields(v);
+          reply.verify_ms = ms_since(t_verify);
+          return finish(v, si + 1);
         }
       }
-      entry.update(verdict_json(worst));
+      entry.verdict = verdict_fields(worst);
     }
-    reply["verify_ms"] = ms_since(t_verify);
+    reply.verify_ms = ms_since(t_verify);
 
     // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
     auto const t_time = Clock::now();
@@ -402,6 +439,8 @@ json handle_evaluate(WorkerState& state, json const& request) {
       std::string const cache_key = task.dir.string() + "#" + size.name;
       if (screen) cand_subject.race_best_us = state.screen_best_us[cache_key];
       TimingSubject base_subject = make_subject("baseline", baseline, ref_args.data(), 600000);
+      ref_subject.scrub_after = output_ranges(bufs.reference);
+      base_subject.scrub_after = ref_subject.scrub_after;
       std::vector<TimingSubject*> subjects;
       bool const ref_cached = screen && state.screen_reference_us.count(cache_key) > 0;
       if (!ref_cached) subjects.push_back(&ref_subject);
@@ -418,30 +457,29 @@ json handle_evaluate(WorkerState& state, json const& request) {
                                                           " failed while timed: " + outcome.failure.message};
         }
         Verdict v = from_cuda(outcome.failure, "size '" + size.name + "', while timed: ");
-        per_size[si].update(verdict_json(v));
-        for (std::size_t k = 0; k <= si; ++k) size_results.push_back(per_size[k]);
-        reply["time_ms"] = ms_since(t_time);
-        return finish(v);
+        per_size[si].verdict = verdict_fields(v);
+        reply.time_ms = ms_since(t_time);
+        return finish(v, si + 1);
       }
       if (ref_cached) {
         ref_subject.samples_us = state.screen_reference_us[cache_key];
       } else if (screen) {
         state.screen_reference_us[cache_key] = ref_subject.samples_us;
       }
-      json& entry = per_size[si];
-      entry["reference"] = timing_json(ref_subject, outcome.device_wide);
-      entry["candidate"] = timing_json(cand_subject, outcome.device_wide);
+      SizeVerdict& entry = per_size[si];
+      entry.reference = timing_fields(ref_subject, outcome.device_wide);
+      entry.candidate = timing_fields(cand_subject, outcome.device_wide);
       if (std::find(subjects.begin(), subjects.end(), &base_subject) != subjects.end()) {
-        entry["baseline"] = timing_json(base_subject, outcome.device_wide);
+        entry.baseline = timing_fields(base_subject, outcome.device_wide);
       }
-      if (!outcome.note.empty()) entry["timing_note"] = outcome.note;
+      if (!outcome.note.empty()) entry.timing_note = outcome.note;
       if (cand_subject.stopped_early) {
         std::string note = fmt::format(
             "screen sampling stopped after {} samples: more than {:g}x slower than the fastest candidate "
             "screened on this size ({:.1f} us)",
             cand_subject.samples_us.size(), policy.race_ratio, cand_subject.race_best_us);
         if (!outcome.note.empty()) note = outcome.note + "; " + note;
-        entry["timing_note"] = note;
+        entry.timing_note = note;
       } else if (screen) {
         double const median = summarize(cand_subject.samples_us).median;
         double& best = state.screen_best_us[cache_key];
@@ -459,9 +497,10 @@ json handle_evaluate(WorkerState& state, json const& request) {
                            ref_args.data()},
           entry);
       activity_ms += ms_since(t_activity);
+      require(bufs.reference.poison_outputs(kPoisonA), "");
     }
-    reply["time_ms"] = ms_since(t_time);
-    reply["activity_ms"] = activity_ms;
+    reply.time_ms = ms_since(t_time);
+    reply.activity_ms = activity_ms;
 
     // Phase 3: verify again on fresh inputs in the same buffers (caching by pointer, state drift).
     auto const t_post = Clock::now();
@@ -469,7 +508,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
       SizeCase const& size = *sizes[si];
       if (size.verify_only) continue;
       std::uint64_t const s = trial_seed(seed, si, task.trials);
-      per_size[si]["seeds"].push_back(s);
+      per_size[si].seeds.push_back(s);
       auto const& inputs = trial_inputs(state, task, size, s, task.trials);
       auto const& expected = reference_outputs(state, task, size, reference, inputs);
       (void)candidate.prepare(task.env_for(size));
@@ -478,15 +517,13 @@ json handle_evaluate(WorkerState& state, json const& request) {
       if (v.failed()) {
         v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
                     "): " + v.message;
-        per_size[si].update(verdict_json(v));
-        for (auto& e : per_size) size_results.push_back(e);
-        reply["verify_ms"] = reply["verify_ms"].get<double>() + ms_since(t_post);
-        return finish(v);
+        per_size[si].verdict = verdict_fields(v);
+        reply.verify_ms += ms_since(t_post);
+        return finish(v, sizes.size());
       }
     }
-    reply["verify_ms"] = reply["verify_ms"].get<double>() + ms_since(t_post);
-    for (auto& e : per_size) size_results.push_back(e);
-    return finish(Verdict{});
+    reply.verify_ms += ms_since(t_post);
+    return finish(Verdict{}, sizes.size());
   });
 }
 
@@ -518,15 +555,18 @@ json handle_check_task(WorkerState& state, json const& request) {
       std::string note;
       for (auto const& b : task.buffers) {
         if (!is_result_buffer(b.role)) continue;
-        auto again = compare_outputs(b.dtype, first[k], second[k], task.tolerance_for(b.dtype));
+        ClearBytes const first_k = first.open(k);
+        auto again =
+            compare_outputs(b.dtype, first_k.bytes(), second.open(k).bytes(), task.tolerance_for(b.dtype));
         deterministic = deterministic && again.passed;
         if (!again.passed)
           note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
         auto const width = size_of(b.dtype);
-        result_elements += first[k].size() / width;
-        for (std::size_t e = 1; e * width < first[k].size() && constant; ++e) {
-          constant = std::equal(first[k].begin(), first[k].begin() + static_cast<std::ptrdiff_t>(width),
-                                first[k].begin() + static_cast<std::ptrdiff_t>(e * width));
+        auto const& clear = first_k.bytes();
+        result_elements += clear.size() / width;
+        for (std::size_t e = 1; e * width < clear.size() && constant; ++e) {
+          constant = std::equal(clear.begin(), clear.begin() + static_cast<std::ptrdiff_t>(width),
+                                clear.begin() + static_cast<std::ptrdiff_t>(e * width));
         }
         ++k;
       }

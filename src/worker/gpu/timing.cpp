@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "kopt/elapsed.hpp"
+#include "kopt/verify.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -60,7 +61,22 @@ std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bo
   }
   float ms = 0.0f;
   cudaEventElapsedTime(&ms, start_, stop_);
+  if (!scrub(subject, outcome)) return std::nullopt;
   return static_cast<double>(ms) * 1000.0;
+}
+
+bool Timer::scrub(TimingSubject& subject, TimingOutcome& outcome) {
+  if (subject.scrub_after.empty()) return true;
+  for (auto const& range : subject.scrub_after) {
+    cudaMemsetAsync(range.data, std::to_integer<int>(kPoisonA), range.bytes, cudaStreamPerThread);
+  }
+  if (cudaError_t err = cudaStreamSynchronize(cudaStreamPerThread); err != cudaSuccess) {
+    outcome.ok = false;
+    outcome.failed_subject = subject.name;
+    outcome.failure = classify_cuda_error(err, false);
+    return false;
+  }
+  return true;
 }
 
 TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
@@ -172,6 +188,9 @@ void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutco
   int const samples = std::max(policy_.min_samples, 10);
   for (std::size_t i = 0; i < subjects.size(); ++i) {  // warm-up replays
     for (int w = 0; w < 3; ++w) cudaGraphLaunch(execs[i], cudaStreamPerThread);
+    for (auto const& range : subjects[i]->scrub_after) {
+      cudaMemsetAsync(range.data, std::to_integer<int>(kPoisonA), range.bytes, cudaStreamPerThread);
+    }
   }
   if (cudaError_t err = cudaStreamSynchronize(cudaStreamPerThread); err != cudaSuccess) {
     outcome.ok = false;
@@ -197,6 +216,10 @@ void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutco
       float ms = 0.0f;
       cudaEventElapsedTime(&ms, start_, stop_);
       subjects[i]->graph_us.push_back(static_cast<double>(ms) * 1000.0 / policy_.graph_calls);
+      if (!scrub(*subjects[i], outcome)) {
+        cleanup();
+        return;
+      }
     }
   }
   outcome.graphs = true;

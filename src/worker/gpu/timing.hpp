@@ -14,12 +14,22 @@
 
 namespace kopt::worker {
 
+// Device memory a subject's call writes that must not outlive its sample (below).
+struct DeviceRange {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
 struct TimingSubject {
   std::string name;  // "reference", "candidate", "baseline"
   Callable* callable = nullptr;
   void** args = nullptr;
   double deadline_ms = 60000;  // watchdog per call
   double race_best_us = 0;     // racing (policy.race_ratio): the fastest rival median; 0 = none
+  // Poisoned (kPoisonA) after each of this subject's samples and graph replays, outside the timed
+  // region: the reference's outputs, so that the answer to the inputs the candidate is timed on is
+  // never in device memory while the candidate runs (docs/verification.md, "Answers out of reach").
+  std::vector<DeviceRange> scrub_after;
   // Results
   bool stopped_early = false;  // clearly slower than race_best_us: sampling stopped at race_samples
   std::vector<double> samples_us;
@@ -60,6 +70,8 @@ class Timer {
   // One sample; returns µs or the failure.
   std::optional<double> sample(TimingSubject& subject, bool device_wide, bool flush, TimingOutcome& outcome);
   void graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutcome& outcome);
+  // Poisons subject.scrub_after and waits for it; false (with the failure in outcome) on an error.
+  bool scrub(TimingSubject& subject, TimingOutcome& outcome);
 
   TimingPolicy policy_;
   Watchdog& watchdog_;

@@ -15,6 +15,7 @@
 #include "worker/gpu/buffers.hpp"
 #include "worker/gpu/callable.hpp"
 #include "worker/gpu/emitter.hpp"
+#include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/watchdog.hpp"
 
 namespace kopt::worker {
@@ -36,6 +37,24 @@ class DeviceMemory {
   void* ptr_ = nullptr;
 };
 
+// Page-locked host memory that grows on demand and is wiped before it is reused or freed: the one
+// place the reference's clear results pass through on their way from the device to a masked copy.
+// (A copy into pageable memory would leave them in the CUDA driver's own staging buffers.)
+class PinnedStaging {
+ public:
+  PinnedStaging() = default;
+  ~PinnedStaging();
+  PinnedStaging(PinnedStaging const&) = delete;
+  PinnedStaging& operator=(PinnedStaging const&) = delete;
+  // At least `bytes` of page-locked memory, or nullptr when it cannot be had.
+  std::byte* reserve(std::size_t bytes);
+  void wipe() noexcept;
+
+ private:
+  std::byte* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 struct SizeBuffers {
   BufferSet reference;                // no guards
   BufferSet candidate;                // guarded
@@ -46,7 +65,8 @@ struct SizeBuffers {
 // inputs and the reference's results, plus facts about the reference computed once on the host.
 struct DeviceTrial {
   std::vector<DeviceMemory> pristine;   // per buffer: inputs and inouts (empty for outputs)
-  std::vector<DeviceMemory> reference;  // per buffer: outputs and inouts (empty for inputs)
+  std::vector<DeviceMemory> reference;  // per buffer: outputs and inouts, masked (empty for inputs)
+  std::uint64_t key = 0;                // the mask's key (masked_results.hpp), kept on the host
   std::vector<double> scale;            // per buffer: max |ref| over finite values
   std::vector<bool> varies;             // per buffer: the reference has two distinct values
   std::size_t bytes = 0;
@@ -66,7 +86,7 @@ struct WorkerState {
   std::map<std::string, SizeBuffers> buffers;                        // by task dir#size
   std::map<std::string, std::shared_ptr<TrialInputs const>> inputs;  // by task#size#seed#trial
   std::size_t input_bytes = 0;
-  std::map<std::string, std::vector<std::vector<std::byte>>> reference_outputs;  // by task#size#seed
+  std::map<std::string, MaskedResults> reference_outputs;  // by task#size#seed#trial, masked
   std::size_t reference_output_bytes = 0;
   std::map<std::string, double> reference_call_us;                 // by task#size: one call, host-timed
   std::map<std::string, std::vector<double>> screen_reference_us;  // screen tier: cached samples
@@ -74,6 +94,7 @@ struct WorkerState {
   std::map<std::string, DeviceTrial> device_trials;  // by task#size#seed#trial
   std::size_t device_trial_bytes = 0;
   DeviceMemory device_counts;  // DeviceCounts[kMaxCountSlots]
+  PinnedStaging result_staging;
 };
 
 }  // namespace kopt::worker
