@@ -67,6 +67,18 @@ bool env_is(char const* name, char const* value) {
   std::exit(127);
 }
 
+// --require-isolation with a measure missing: the reply says which (kopt maps it to exit code 3).
+void refuse_without_isolation(Emitter& emitter, Sandbox const& sandbox, std::string const& op,
+                              std::int64_t id, std::string const& what) {
+  emitter.send(
+      {{"reply", op},
+       {"id", id},
+       {"error",
+        {{"code", "worker_error"},
+         {"message", "isolation is required (--require-isolation) but " + what + sandbox.isolation()}}}});
+  sandbox.leave();
+}
+
 Args parse_args(int argc, char** argv) {
   Args args;
   args.confine = !env_is("KOPT_WORKER_CONFINE", "0");
@@ -140,13 +152,7 @@ int main(int argc, char** argv) {
     emitter.set_request(op, id);
     if (op == "hello") {
       if (args.require_isolation && !sandbox.complete()) {
-        emitter.send({{"reply", "hello"},
-                      {"id", id},
-                      {"error",
-                       {{"code", "worker_error"},
-                        {"message", "isolation is required (--require-isolation) but this worker has " +
-                                        sandbox.isolation()}}}});
-        sandbox.leave();
+        refuse_without_isolation(emitter, sandbox, op, id, "this worker has ");
         return 1;
       }
       auto info = query_device(args.device, args.calibrate);
@@ -194,13 +200,7 @@ int main(int argc, char** argv) {
       if (!sandbox.complete())
         std::fprintf(stderr, "kopt-worker: isolation: %s\n", sandbox.isolation().c_str());
       if (args.require_isolation && !sandbox.complete()) {
-        emitter.send({{"reply", op},
-                      {"id", id},
-                      {"error",
-                       {{"code", "internal_error"},
-                        {"message", "isolation is required (--require-isolation) but confining failed: " +
-                                        sandbox.isolation()}}}});
-        sandbox.leave();
+        refuse_without_isolation(emitter, sandbox, op, id, "confining failed: ");
         return 1;
       }
     }
