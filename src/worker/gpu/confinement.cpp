@@ -110,7 +110,7 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
       }
     }
   } else {
-    c.missing_.emplace_back("landlock: turned off (KOPT_WORKER_CONFINE=0)");
+    c.missing_.push_back("landlock: " + options.off_reason);
   }
   if (options.seccomp) {
     auto filter = SyscallFilter::build(SyscallFilterOptions{.tool_sockets = options.tool_sockets});
@@ -120,7 +120,7 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
       c.missing_.push_back("seccomp: " + filter.error().message);
     }
   } else {
-    c.missing_.emplace_back("seccomp: turned off (KOPT_WORKER_CONFINE=0)");
+    c.missing_.push_back("seccomp: " + options.off_reason);
   }
   if (c.landlock_) c.active_.push_back("landlock (abi " + std::to_string(c.landlock_abi_) + ")");
   if (c.filter_) c.active_.emplace_back("seccomp");

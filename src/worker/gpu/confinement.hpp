@@ -24,6 +24,7 @@ struct ConfinementOptions {
   bool tool_sockets = false;  // under compute-sanitizer: IP and Unix sockets, TCP, abstract sockets allowed
   bool landlock = true;
   bool seccomp = true;
+  std::string off_reason = "turned off (KOPT_WORKER_CONFINE=0)";  // why, when landlock or seccomp is false
 };
 
 // What the worker reads after start-up besides its requests' folders: libraries (/usr, /lib*, /opt and
