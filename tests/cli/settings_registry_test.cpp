@@ -38,6 +38,9 @@ std::set<std::string> const kNotSettings{
     "KOPT_WORKER_PROBE",     // invented by tests/worker to check the KOPT_WORKER_ pass-through
     "KOPT_EXAMPLES_DIR",     // compile definition of tests/install's consumer (CMake)
     "KOPT_STRATEGIES_DIR",   // compile definition of tests/install's consumer (CMake)
+    "KOPT_UNITY_BUILD",      // CMake option (scripts/lint.sh configures with it off)
+    "KOPT_USE_CCACHE",       // CMake option
+    "KOPT_HOST_DEVICE",      // macro of src/worker/gpu/masked_results.hpp (__host__ __device__ under nvcc)
 };
 
 // Every KOPT_ name in the source, script and test files, with the first file that holds it.

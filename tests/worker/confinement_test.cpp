@@ -36,6 +36,7 @@
 #include "kopt/toolchain.hpp"
 #include "support/temp_dir.hpp"
 #include "worker/client/confinement_paths.hpp"
+#include "worker/client/protocol.hpp"
 #include "worker/gpu/landlock.hpp"
 #include "worker/gpu/sandbox.hpp"
 
@@ -427,7 +428,8 @@ TEST(SandboxTest, DisabledSandboxReportsEverythingMissing) {
 TEST(WorkerRequireIsolation, RefusesToStartWithoutEveryMeasure) {
   std::filesystem::path const worker = std::filesystem::path(KOPT_BINARY_DIR) / "bin" / "kopt-worker";
   ASSERT_TRUE(std::filesystem::exists(worker)) << worker;
-  std::string const hello = "echo '{\"op\":\"hello\",\"id\":0,\"protocol\":1}' | ";
+  std::string const hello =
+      "echo '{\"op\":\"hello\",\"id\":0,\"protocol\":" + std::to_string(kProtocolVersion) + "}' | ";
   auto const no_sandbox =
       run_command(hello + shell_quote(worker.string()) + " --no-sandbox --require-isolation");
   EXPECT_EQ(no_sandbox.exit_code, 1) << no_sandbox.output;

@@ -25,23 +25,32 @@ using test_support::write_script;
 
 // Every fake worker gets its state folder as its first extra argument ($3, after "--device N") and
 // appends its argv to $state/starts, so tests can count (re)starts.
+// kPrelude with @PROTOCOL@ replaced by the protocol version kopt speaks.
 constexpr char kPrelude[] = R"SH(device="$2"
 state="$3"
 echo "$*" >> "$state/starts"
 id_of() { printf '%s\n' "$1" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p'; }
 op_of() { printf '%s\n' "$1" | sed -n 's/.*"op":"\([a-z_]*\)".*/\1/p'; }
 hello_reply() {
-  echo "{\"reply\":\"hello\",\"id\":0,\"protocol\":1,\"idle_sync_us\":3.5,\"device\":{\"index\":$device,\"name\":\"Fake GPU\",\"cc_major\":9,\"cc_minor\":0,\"sm_count\":132,\"l2_bytes\":52428800,\"dram_bytes_per_s\":4.0e12}}"
+  echo "{\"reply\":\"hello\",\"id\":0,\"protocol\":@PROTOCOL@,\"idle_sync_us\":3.5,\"device\":{\"index\":$device,\"name\":\"Fake GPU\",\"cc_major\":9,\"cc_minor\":0,\"sm_count\":132,\"l2_bytes\":52428800,\"dram_bytes_per_s\":4.0e12}}"
 }
 good_hello() {
   read -r hello_line
   case "$hello_line" in
-    *'"op":"hello"'*'"protocol":1'*) ;;
+    *'"op":"hello"'*'"protocol":@PROTOCOL@'*) ;;
     *) echo "bad hello: $hello_line" >&2; exit 6 ;;
   esac
   hello_reply
 }
 )SH";
+
+std::string prelude() {
+  std::string text = kPrelude;
+  std::string const version = std::to_string(kProtocolVersion);
+  for (auto at = text.find("@PROTOCOL@"); at != std::string::npos; at = text.find("@PROTOCOL@", at))
+    text.replace(at, 10, version);
+  return text;
+}
 
 // Answers every request with two progress events and a reply that echoes the request.
 constexpr char kGoodWorker[] = R"SH(good_hello
@@ -58,7 +67,7 @@ done
 class FakeWorker {
  public:
   explicit FakeWorker(std::string const& body) {
-    options_.worker_path = write_script(dir_.path(), "fake-worker", std::string(kPrelude) + body);
+    options_.worker_path = write_script(dir_.path(), "fake-worker", prelude() + body);
     options_.device = 1;
     options_.extra_args = {dir_.path().string()};
     options_.start_timeout = 10s;
@@ -206,13 +215,13 @@ TEST(WorkerClient, SilentAtStartIsWorkerErrorAfterTheStartTimeout) {
 
 TEST(WorkerClient, ProtocolVersionMismatchIsWorkerError) {
   FakeWorker fake(R"SH(read -r hello_line
-echo '{"reply":"hello","id":0,"protocol":2,"device":{"name":"Fake GPU"}}'
+echo '{"reply":"hello","id":0,"protocol":99,"device":{"name":"Fake GPU"}}'
 read -r never_sent
 )SH");
   auto client = WorkerClient::start(fake.options());
   ASSERT_FALSE(client);
   EXPECT_EQ(client.error().code, ErrorCode::worker_error);
-  EXPECT_NE(client.error().message.find("protocol 2"), std::string::npos) << client.error().message;
+  EXPECT_NE(client.error().message.find("protocol 99"), std::string::npos) << client.error().message;
 }
 
 TEST(WorkerClient, FatalTimeoutReplyMarksTheWorkerDeadAndTheNextRequestRestartsIt) {
