@@ -33,27 +33,28 @@ namespace {
 
 constexpr int kSuperRoot = 0;
 
-struct Node {
-  Point point;
-  int parent = -1;
-  std::string action;
-  int depth = 0;  // roots of trees are at depth 0; the super-root is not a real node
-  int visits = 0;
-  double reward_sum = 0.0;
-  double max_reward = -std::numeric_limits<double>::infinity();
-  double own_reward = 0.0;
-  std::vector<int> children;
-  std::vector<Action> untried;
-  bool actions_loaded = false;
-  int expansions = 0;
-  std::vector<bool> recent_ok;  // outcome of the last expansions, oldest first
-  bool dead_end = false;
-  bool exhausted = false;
-};
-
 }  // namespace
 
 struct MctsStrategy::Tree {
+  // A node of the tree (nested, not in an anonymous namespace: Tree is declared in the header).
+  struct Node {
+    Point point;
+    int parent = -1;
+    std::string action;
+    int depth = 0;  // roots of trees are at depth 0; the super-root is not a real node
+    int visits = 0;
+    double reward_sum = 0.0;
+    double max_reward = -std::numeric_limits<double>::infinity();
+    double own_reward = 0.0;
+    std::vector<int> children;
+    std::vector<Action> untried;
+    bool actions_loaded = false;
+    int expansions = 0;
+    std::vector<bool> recent_ok;  // outcome of the last expansions, oldest first
+    bool dead_end = false;
+    bool exhausted = false;
+  };
+
   MctsConfig config;
   std::shared_ptr<ActionMemory> memory;
   SearchSpace const* space = nullptr;
@@ -218,7 +219,7 @@ void MctsStrategy::start(SearchSpace const& space, std::uint64_t seed) {
   tree_->space = &space;
   tree_->rng.seed(seed);
   tree_->sampler = search_detail::PointSampler(space, seed ^ 0x5bd1e995ULL);
-  tree_->nodes.assign(1, Node{});
+  tree_->nodes.assign(1, Tree::Node{});
   tree_->by_point.clear();
   tree_->first_root = true;
   tree_->sampler_empty = false;
@@ -237,7 +238,7 @@ void MctsStrategy::observe(Proposal const& proposal, Evaluation const& evaluatio
 std::optional<MctsNodeView> MctsStrategy::node(Point const& point) const {
   auto const it = tree_->by_point.find(point);
   if (it == tree_->by_point.end()) return std::nullopt;
-  Node const& n = tree_->nodes[static_cast<std::size_t>(it->second)];
+  Tree::Node const& n = tree_->nodes[static_cast<std::size_t>(it->second)];
   return MctsNodeView{n.point,      n.depth,    n.visits,    static_cast<int>(n.children.size()),
                       n.expansions, n.dead_end, n.exhausted, tree_->value(n)};
 }
