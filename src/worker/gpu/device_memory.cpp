@@ -1,5 +1,7 @@
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include "worker/gpu/worker_state.hpp"
 
 namespace kopt::worker {
@@ -25,14 +27,14 @@ DeviceMemory& DeviceMemory::operator=(DeviceMemory&& other) noexcept {
 
 PinnedStaging::~PinnedStaging() {
   if (ptr_ == nullptr) return;
-  wipe();
+  wipe(bytes_);
   cudaFreeHost(ptr_);
 }
 
 std::byte* PinnedStaging::reserve(std::size_t bytes) {
   if (bytes <= bytes_ && ptr_ != nullptr) return ptr_;
   if (ptr_ != nullptr) {
-    wipe();
+    wipe(bytes_);
     cudaFreeHost(ptr_);
     ptr_ = nullptr;
     bytes_ = 0;
@@ -47,8 +49,8 @@ std::byte* PinnedStaging::reserve(std::size_t bytes) {
   return ptr_;
 }
 
-void PinnedStaging::wipe() noexcept {
-  kopt::worker::wipe(ptr_, bytes_);
+void PinnedStaging::wipe(std::size_t bytes) noexcept {
+  kopt::worker::wipe(ptr_, std::min(bytes, bytes_));
 }
 
 }  // namespace kopt::worker

@@ -150,7 +150,7 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
     }
     Status const copied = set.download_to(i, staging);
     std::vector<std::byte> bytes(staging, staging + (copied ? b.bytes : 0));
-    state.result_staging.wipe();
+    state.result_staging.wipe(b.bytes);
     require(copied, "");
     facts.push_back(describe_result(b.dtype, bytes));
     clear.push_back(std::move(bytes));
@@ -485,19 +485,19 @@ json handle_evaluate(WorkerState& state, json const& request) {
         double& best = state.screen_best_us[cache_key];
         if (median > 0 && (best <= 0 || median < best)) best = median;
       }
-      // One more call of launchers with CUPTI activity records on (never while timing).
+      // One more call of launchers with CUPTI activity records on (never while timing). A launcher
+      // reference recorded here leaves the answer in its outputs: poisoned right after.
+      Callable* const activity_reference =
+          !ref_cached && artifact_from_json(request.at("reference")).mode == "launcher" ? &reference
+                                                                                        : nullptr;
       auto const t_activity = Clock::now();
       add_kernel_activity(
           ActivitySubjects{&state.watchdog, state.flush_buffer, state.flush_bytes,
                            artifact_from_json(request.at("candidate")).mode == "launcher", &candidate,
-                           cand_args.data(), deadline,
-                           !ref_cached && artifact_from_json(request.at("reference")).mode == "launcher"
-                               ? &reference
-                               : nullptr,
-                           ref_args.data()},
+                           cand_args.data(), deadline, activity_reference, ref_args.data()},
           entry);
       activity_ms += ms_since(t_activity);
-      require(bufs.reference.poison_outputs(kPoisonA), "");
+      if (activity_reference != nullptr) require(bufs.reference.poison_outputs(kPoisonA), "");
     }
     reply.time_ms = ms_since(t_time);
     reply.activity_ms = activity_ms;

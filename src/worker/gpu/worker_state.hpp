@@ -48,7 +48,8 @@ class PinnedStaging {
   PinnedStaging& operator=(PinnedStaging const&) = delete;
   // At least `bytes` of page-locked memory, or nullptr when it cannot be had.
   std::byte* reserve(std::size_t bytes);
-  void wipe() noexcept;
+  // Wipes the first `bytes` (what the last copy through it used; at most all of it).
+  void wipe(std::size_t bytes) noexcept;
 
  private:
   std::byte* ptr_ = nullptr;
