@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "cheat_header.hpp"
 #include "gpu_test_support.hpp"
@@ -118,6 +121,50 @@ TEST(HiddenStreamTest, IsTimedDeviceWideAndNotFasterThanAnHonestLauncher) {
   EXPECT_GE(hidden_large->candidate->us.median, 0.8 * honest_large->candidate->us.median)
       << "hidden-stream median " << hidden_large->candidate->us.median << " us vs honest "
       << honest_large->candidate->us.median << " us";
+}
+
+// A candidate that tries to leave the sandbox (write outside its scratch folder, ptrace kopt) gets
+// sandbox_violation with a message saying what it tried, even though its output is right; an honest
+// candidate evaluated between two violators in the same call is unaffected (ok), and nothing the
+// violators tried to plant in /tmp is left there.
+TEST(SandboxViolationTest, TheNextCandidateIsEvaluatedNormally) {
+  auto task = load_task(source_path("examples/vector_add"));
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  auto const violation = candidate_status_from_string("sandbox_violation");
+  ASSERT_TRUE(violation.has_value()) << "no CandidateStatus named sandbox_violation";
+  EvalOptions options = gpu_test_options();
+  options.mode = CandidateMode::launcher;
+  options.sizes = {"odd"};  // examples/vector_add has no size named small: its smallest one
+  auto evaluator = Evaluator::create(options);
+  if (gpu_missing(evaluator)) GTEST_SKIP() << "no CUDA GPU: " << evaluator.error().message;
+  ASSERT_TRUE(evaluator.ok()) << evaluator.error().message;
+
+  auto const writes_path = cheats_dir() / "vector_add_writes_outside_scratch.cu";
+  auto const honest_path = source_path("examples/vector_add/candidates/vector_add_float4_launcher.cu");
+  auto const ptraces_path = cheats_dir() / "vector_add_ptraces_parent.cu";
+  auto report = (*evaluator)
+                    ->evaluate(*task, {CandidateSource{"writes_outside_scratch", writes_path, ""},
+                                       CandidateSource{"honest", honest_path, ""},
+                                       CandidateSource{"ptraces_parent", ptraces_path, ""}});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  ASSERT_EQ(report->candidates.size(), 3u);
+  auto const& writes = report->candidates[0];
+  auto const& honest = report->candidates[1];
+  auto const& ptraces = report->candidates[2];
+  EXPECT_EQ(to_string(writes.status), to_string(*violation)) << describe(writes);
+  EXPECT_EQ(to_string(honest.status), to_string(CandidateStatus::ok)) << describe(honest);
+  EXPECT_EQ(to_string(ptraces.status), to_string(*violation)) << describe(ptraces);
+  EXPECT_FALSE(writes.message.empty()) << describe(writes);
+  EXPECT_FALSE(ptraces.message.empty()) << describe(ptraces);
+
+  std::vector<std::string> planted;
+  std::error_code error;
+  for (auto it = std::filesystem::directory_iterator("/tmp", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    std::string const name = it->path().filename().string();
+    if (name.rfind("kopt-cheat-planted-", 0) == 0) planted.push_back(it->path().string());
+  }
+  EXPECT_TRUE(planted.empty()) << "planted in /tmp: " << planted.front();
 }
 
 }  // namespace
