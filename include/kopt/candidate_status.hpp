@@ -18,6 +18,7 @@ enum class CandidateStatus {
   input_mutated,        // a buffer declared input changed
   out_of_bounds_write,  // a guard region around a buffer was written
   implausibly_fast,     // faster than the task's speed-of-light bound: measurement is not trusted
+  sandbox_violation,  // made a system call or file access the worker's confinement refused; worker restarted
 };
 
 std::string_view to_string(CandidateStatus status) noexcept;

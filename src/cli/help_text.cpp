@@ -85,7 +85,7 @@ std::string eval_footer() {
          "timed\n"
          "sizes' or 'REJECTED <status> on size ...' with compiler diagnostics for compile errors.\n"
          "Statuses: ok, compile_error, load_error, launch_error, runtime_error, timeout, wrong_output,\n"
-         "nondeterministic, input_mutated, out_of_bounds_write, implausibly_fast.\n"
+         "nondeterministic, input_mutated, out_of_bounds_write, implausibly_fast, sandbox_violation.\n"
          "Progress goes to stderr (a bar on a terminal, plain lines otherwise, none with --json).\n"
          "Exit code 0 when every candidate is ok, 1 when any was rejected.";
 }

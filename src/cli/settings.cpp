@@ -60,6 +60,16 @@ constexpr std::array kSettings = std::to_array<Setting>({
      .default_text = "true",
      .meaning = "confine the worker with Landlock and seccomp (false turns both off, for debugging)",
      .doc = "docs/security.md"},
+    {.key = "worker.watch",
+     .env = "KOPT_WORKER_WATCH",
+     .type = boolean,
+     .true_text = "1",
+     .false_text = "0",
+     .default_text = "true",
+     .meaning =
+         "name each refused system call or file access, so the candidate ends sandbox_violation (false: "
+         "refuse them unnamed)",
+     .doc = "docs/security.md"},
     // [compile]: compilation and its cache.
     {.key = "compile.cache_dir",
      .env = "KOPT_CACHE_DIR",
@@ -224,6 +234,11 @@ constexpr std::array kSettings = std::to_array<Setting>({
      .default_text = "false",
      .meaning = "read no configuration file (any value but empty or 0); for scripts and tests",
      .doc = "docs/configuration.md"},
+    {.env = "KOPT_WORKER_WATCH_TRACE",
+     .type = path,
+     .default_text = "unset",
+     .meaning = "append one line per system call the watch judged (call, path, answer) to this file",
+     .doc = "docs/security.md"},
     // Internal: set by kopt for its own children, or read by tests only.
     {.env = "KOPT_WORKER_NETNS",
      .scope = internal,

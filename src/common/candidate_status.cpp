@@ -7,8 +7,11 @@ namespace kopt {
 namespace {
 
 // Pipeline order: a status earlier in this table is reported over a later one.
-constexpr std::array<std::pair<CandidateStatus, std::string_view>, 11> kStatuses{{
+constexpr std::array<std::pair<CandidateStatus, std::string_view>, 12> kStatuses{{
     {CandidateStatus::compile_error, "compile_error"},
+    // A refused call can happen while loading (a constructor), so it ranks right after a compile error;
+    // it outranks every later failure: whatever the output, the candidate tried to leave its sandbox.
+    {CandidateStatus::sandbox_violation, "sandbox_violation"},
     {CandidateStatus::load_error, "load_error"},
     {CandidateStatus::launch_error, "launch_error"},
     {CandidateStatus::runtime_error, "runtime_error"},

@@ -27,6 +27,7 @@ constexpr CandidateStatus kAllStatuses[] = {
     CandidateStatus::input_mutated,
     CandidateStatus::out_of_bounds_write,
     CandidateStatus::implausibly_fast,
+    CandidateStatus::sandbox_violation,
 };
 
 std::string status_choices() {

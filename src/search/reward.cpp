@@ -45,7 +45,8 @@ std::optional<double> geomean_speedup(Outcome const& outcome) {
 double failure_penalty(CandidateStatus status) noexcept {
   switch (status) {
     case CandidateStatus::ok: return 0.0;
-    case CandidateStatus::compile_error: return -3.0;
+    case CandidateStatus::compile_error:
+    case CandidateStatus::sandbox_violation: return -3.0;
     case CandidateStatus::load_error: return -2.75;
     case CandidateStatus::launch_error: return -2.5;
     case CandidateStatus::runtime_error:

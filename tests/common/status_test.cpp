@@ -8,11 +8,11 @@ namespace kopt {
 namespace {
 
 TEST(CandidateStatus, RoundTripsEveryName) {
-  for (auto status :
-       {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
-        CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
-        CandidateStatus::wrong_output, CandidateStatus::nondeterministic, CandidateStatus::input_mutated,
-        CandidateStatus::out_of_bounds_write, CandidateStatus::implausibly_fast}) {
+  for (auto status : {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
+                      CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
+                      CandidateStatus::wrong_output, CandidateStatus::nondeterministic,
+                      CandidateStatus::input_mutated, CandidateStatus::out_of_bounds_write,
+                      CandidateStatus::implausibly_fast, CandidateStatus::sandbox_violation}) {
     auto parsed = candidate_status_from_string(to_string(status));
     ASSERT_TRUE(parsed.has_value()) << to_string(status);
     EXPECT_EQ(*parsed, status);

@@ -64,11 +64,11 @@ TEST(CheatSuiteTest, CoversEveryVerdict) {
     expected.insert(std::string(to_string(header->expect)));
     if (header->expect_with_sanitize) expected.insert(std::string(to_string(*header->expect_with_sanitize)));
   }
-  for (auto status :
-       {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
-        CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
-        CandidateStatus::wrong_output, CandidateStatus::nondeterministic, CandidateStatus::input_mutated,
-        CandidateStatus::out_of_bounds_write, CandidateStatus::implausibly_fast}) {
+  for (auto status : {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
+                      CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
+                      CandidateStatus::wrong_output, CandidateStatus::nondeterministic,
+                      CandidateStatus::input_mutated, CandidateStatus::out_of_bounds_write,
+                      CandidateStatus::implausibly_fast, CandidateStatus::sandbox_violation}) {
     EXPECT_EQ(expected.count(std::string(to_string(status))), 1u) << "no cheat expects " << to_string(status);
   }
 }

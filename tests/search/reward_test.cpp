@@ -22,11 +22,11 @@ TEST(Reward, PenaltiesFollowThePipelineAndSitBelowAFourTimesSlowdown) {
   EXPECT_LT(failure_penalty(CandidateStatus::compile_error), failure_penalty(CandidateStatus::launch_error));
   EXPECT_LT(failure_penalty(CandidateStatus::launch_error), failure_penalty(CandidateStatus::wrong_output));
   EXPECT_LT(failure_penalty(CandidateStatus::load_error), failure_penalty(CandidateStatus::runtime_error));
-  for (auto status :
-       {CandidateStatus::compile_error, CandidateStatus::load_error, CandidateStatus::launch_error,
-        CandidateStatus::runtime_error, CandidateStatus::timeout, CandidateStatus::wrong_output,
-        CandidateStatus::nondeterministic, CandidateStatus::input_mutated,
-        CandidateStatus::out_of_bounds_write, CandidateStatus::implausibly_fast}) {
+  for (auto status : {CandidateStatus::compile_error, CandidateStatus::load_error,
+                      CandidateStatus::launch_error, CandidateStatus::runtime_error, CandidateStatus::timeout,
+                      CandidateStatus::wrong_output, CandidateStatus::nondeterministic,
+                      CandidateStatus::input_mutated, CandidateStatus::out_of_bounds_write,
+                      CandidateStatus::implausibly_fast, CandidateStatus::sandbox_violation}) {
     EXPECT_LT(failure_penalty(status), std::log(0.25)) << to_string(status);
     Outcome failed;
     failed.status = status;

@@ -293,6 +293,103 @@ TEST_F(ConfinementTest, RefusesSocketsMountsNamespacesModulesAndBpf) {
   EXPECT_EQ(report.values.at("thread_ran"), 1) << report.text;
 }
 
+// The watch (syscall_watch.hpp): every refused call and file access is named, with its path, and
+// nothing the worker may do is. Each attempt still fails as above (the kernel's answer is unchanged).
+TEST_F(ConfinementTest, TheWatchNamesEachRefusedCallAndFileAccess) {
+  std::filesystem::path const planted = home() / "planted";
+  pid_t const parent = ::getpid();
+  auto const watched = in_child([&](Reporter& r) {
+    Confinement confinement = Confinement::prepare(options());
+    confinement.apply({task(), cache()});
+    r.line("missing", static_cast<int>(confinement.missing().size()));
+    auto attempt = [&](std::string const& name, bool ok) {
+      r.call(name, ok);
+      auto const reports = confinement.take_violations();
+      r.line(name + "_reports", static_cast<int>(reports.size()));
+      for (auto const& text : reports) r.line("report[" + name + "]=" + text, 0);
+    };
+    // Allowed: none of these is reported.
+    attempt("scratch_write", create_file(scratch() / "out.bin"));
+    attempt("task_read", open_for(task() / "task.toml", O_RDONLY));
+    attempt("dev_null", open_for("/dev/null", O_RDWR));
+    attempt("proc_self", open_for("/proc/self/status", O_RDONLY));
+    attempt("missing_file", open_for(home() / "no-such-file", O_RDONLY));
+    // mkdir of a folder that exists fails with EEXIST, not EACCES: `mkdir -p` code relies on it.
+    attempt("existing_folder", ::mkdir(home().c_str(), 0700) == 0);
+    attempt("scratch_mkdir", ::mkdir((scratch() / "sub").c_str(), 0700) == 0);
+    attempt("scratch_rename",
+            ::rename((scratch() / "out.bin").c_str(), (scratch() / "sub" / "moved.bin").c_str()) == 0);
+    // Refused and named.
+    attempt("home_write", create_file(planted));
+    attempt("secret_read", open_for(home() / "secret.txt", O_RDONLY));
+    attempt("cache_overwrite", open_for(cache() / "reference.so", O_WRONLY));
+    attempt("cache_remove", ::unlink((cache() / "reference.so").c_str()) == 0);
+    attempt("task_chmod", ::chmod((task() / "task.toml").c_str(), 0777) == 0);
+    attempt("task_mkdir", ::mkdir((task() / "sub").c_str(), 0700) == 0);
+    // Through a symbolic link made in the scratch folder, and through a relative path.
+    attempt("symlink_made", ::symlink((home() / "secret.txt").c_str(), (scratch() / "link").c_str()) == 0);
+    attempt("symlink_read", open_for(scratch() / "link", O_RDONLY));
+    attempt("chdir_scratch", ::chdir(scratch().c_str()) == 0);
+    attempt("relative_read", open_for("../home/secret.txt", O_RDONLY));
+    attempt("ptrace", ::ptrace(PTRACE_ATTACH, parent, nullptr, nullptr) == 0);
+    attempt("inet_socket", ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0) >= 0);
+    pid_t const forked = ::fork();
+    if (forked == 0) ::_exit(0);
+    if (forked > 0) ::waitpid(forked, nullptr, 0);
+    attempt("fork", forked >= 0);
+    char arg0[] = "true";
+    char* argv[] = {arg0, nullptr};
+    attempt("execve", ::execve("/bin/true", argv, environ) == 0);
+    // Threads still start, unreported.
+    bool ran = false;
+    std::thread([&ran] { ran = true; }).join();
+    attempt("thread", ran);
+  });
+  ASSERT_EQ(watched.exit_code, 0) << watched.text;
+  EXPECT_EQ(watched.values.at("missing"), 0) << watched.text;
+  EXPECT_EQ(watched.values.at("survived"), 1) << watched.text;
+  for (char const* allowed : {"scratch_write", "task_read", "dev_null", "proc_self", "scratch_mkdir",
+                              "scratch_rename", "symlink_made", "chdir_scratch", "thread"}) {
+    EXPECT_EQ(watched.values.at(allowed), 0) << allowed << "\n" << watched.text;
+    EXPECT_EQ(watched.values.at(std::string(allowed) + "_reports"), 0) << allowed << "\n" << watched.text;
+  }
+  EXPECT_EQ(watched.values.at("missing_file"), ENOENT) << watched.text;
+  EXPECT_EQ(watched.values.at("missing_file_reports"), 0) << watched.text;
+  EXPECT_EQ(watched.values.at("existing_folder"), EEXIST) << watched.text;
+  EXPECT_EQ(watched.values.at("existing_folder_reports"), 0) << watched.text;
+  struct Expected {
+    char const* name;
+    int error;
+    std::string report;
+  };
+  std::string const secret = (home() / "secret.txt").string();
+  for (Expected const& e : std::vector<Expected>{
+           {"home_write", EACCES, "write outside the scratch folder: " + planted.string() + " (open"},
+           {"secret_read", EACCES, "read outside the readable folders: " + secret + " (open"},
+           {"cache_overwrite", EACCES,
+            "write outside the scratch folder: " + (cache() / "reference.so").string()},
+           {"cache_remove", EACCES, "(unlink"},
+           {"task_chmod", EACCES, "write outside the scratch folder: " + (task() / "task.toml").string()},
+           {"task_mkdir", EACCES, "(mkdir"},
+           {"symlink_read", EACCES, "read outside the readable folders: " + secret},
+           {"relative_read", EACCES, "read outside the readable folders: " + secret},
+           {"ptrace", EPERM, "refused system call ptrace"},
+           {"inet_socket", EPERM, "refused system call socket (AF_INET)"},
+           {"fork", EPERM, "refused system call clone (a new process)"},
+           {"execve", EPERM, "refused system call execve"},
+       }) {
+    EXPECT_EQ(watched.values.at(e.name), e.error) << e.name << "\n" << watched.text;
+    EXPECT_EQ(watched.values.at(std::string(e.name) + "_reports"), 1) << e.name << "\n" << watched.text;
+    std::string const prefix = std::string("report[") + e.name + "]=";
+    std::size_t const at = watched.text.find(prefix);
+    ASSERT_NE(at, std::string::npos) << e.name << "\n" << watched.text;
+    std::string const line = watched.text.substr(at, watched.text.find('\n', at) - at);
+    EXPECT_NE(line.find(e.report), std::string::npos) << "expected '" << e.report << "' in: " << line;
+  }
+  EXPECT_FALSE(std::filesystem::exists(planted));
+  EXPECT_TRUE(std::filesystem::exists(cache() / "reference.so"));
+}
+
 TEST_F(ConfinementTest, UnderASanitizerIpSocketsStayAllowed) {
   auto const report = confined_child(
       [&](Reporter& r) {
@@ -358,9 +455,10 @@ TEST_F(ConfinementTest, WithoutConfinementTheSameCallsSucceed) {
 TEST_F(ConfinementTest, ReportsWhatIsInForceAndWhatIsMissing) {
   ConfinementOptions o = options();
   Confinement const prepared = Confinement::prepare(o);
-  ASSERT_EQ(prepared.active().size(), 2u) << ::testing::PrintToString(prepared.missing());
+  ASSERT_EQ(prepared.active().size(), 3u) << ::testing::PrintToString(prepared.missing());
   EXPECT_EQ(prepared.active()[0], "landlock (abi " + std::to_string(abi_) + ")");
   EXPECT_EQ(prepared.active()[1], "seccomp");
+  EXPECT_EQ(prepared.active()[2], "watch");
   EXPECT_TRUE(prepared.missing().empty());
 
   o.landlock = false;

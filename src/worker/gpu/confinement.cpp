@@ -112,8 +112,29 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
   } else {
     c.missing_.push_back("landlock: " + options.off_reason);
   }
+  c.tool_sockets_ = options.tool_sockets;
+  c.policy_.scratch = options.scratch;
+  c.policy_.readable = options.system;
+  c.policy_.readable.insert(c.policy_.readable.end(), options.read.begin(), options.read.end());
+  c.policy_.devices = options.devices;
+  c.policy_.process_id = static_cast<int>(::getpid());
+  bool notify = false;
+  if (options.seccomp && options.watch) {
+    if (!notifications_supported()) {
+      c.missing_.emplace_back(
+          "watch: this libseccomp or kernel cannot notify a supervisor (libseccomp API < 6)");
+    } else if (auto watch = SyscallWatch::start(); !watch) {
+      c.missing_.push_back("watch: " + watch.error().message);
+    } else {
+      c.watch_.emplace(std::move(*watch));
+      notify = true;
+    }
+  } else if (!options.watch && options.seccomp) {
+    c.missing_.emplace_back("watch: turned off (KOPT_WORKER_WATCH=0)");
+  }
   if (options.seccomp) {
-    auto filter = SyscallFilter::build(SyscallFilterOptions{.tool_sockets = options.tool_sockets});
+    auto filter =
+        SyscallFilter::build(SyscallFilterOptions{.tool_sockets = options.tool_sockets, .notify = notify});
     if (filter) {
       c.filter_.emplace(std::move(*filter));
     } else {
@@ -124,6 +145,7 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
   }
   if (c.landlock_) c.active_.push_back("landlock (abi " + std::to_string(c.landlock_abi_) + ")");
   if (c.filter_) c.active_.emplace_back("seccomp");
+  if (c.filter_ && c.watch_) c.active_.emplace_back("watch");
   return c;
 }
 
@@ -155,14 +177,40 @@ void Confinement::apply(std::vector<std::filesystem::path> const& read,
     }
     landlock_.reset();
   }
+  for (auto const& path : read) policy_.readable.push_back(path);
+  for (auto const& path : devices) policy_.devices.push_back(path);
+  if (filter_ && watch_ && !watch_->running()) {
+    // The supervisor is gone: a filter that notifies would leave its calls unanswered (ENOSYS).
+    missing_.emplace_back("watch: its supervisor exited before the worker confined itself");
+    watch_.reset();
+    auto plain = SyscallFilter::build(SyscallFilterOptions{.tool_sockets = tool_sockets_});
+    if (plain) {
+      filter_.emplace(std::move(*plain));
+    } else {
+      missing_.push_back("seccomp: " + plain.error().message);
+      filter_.reset();
+    }
+  }
   if (filter_) {
     if (auto st = filter_->load(); !st) {
       missing_.push_back("seccomp: " + st.error().message);
     } else {
       active_.emplace_back("seccomp");
+      if (watch_) {
+        if (auto handed = watch_->hand_over(filter_->notification_fd(), policy_); !handed) {
+          missing_.push_back("watch: " + handed.error().message);
+        } else {
+          active_.emplace_back("watch");
+        }
+      }
     }
     filter_.reset();
   }
+  if (watch_ && (active_.empty() || active_.back() != "watch")) watch_.reset();
+}
+
+std::vector<std::string> Confinement::take_violations() {
+  return watch_ ? watch_->take() : std::vector<std::string>{};
 }
 
 std::vector<std::string> Confinement::active() const {

@@ -13,6 +13,7 @@
 
 #include "worker/gpu/landlock.hpp"
 #include "worker/gpu/syscall_filter.hpp"
+#include "worker/gpu/syscall_watch.hpp"
 
 namespace kopt::worker {
 
@@ -24,6 +25,7 @@ struct ConfinementOptions {
   bool tool_sockets = false;  // under compute-sanitizer: IP and Unix sockets, TCP, abstract sockets allowed
   bool landlock = true;
   bool seccomp = true;
+  bool watch = true;  // name each refused call and file access (syscall_watch.hpp); needs seccomp
   std::string off_reason = "turned off (KOPT_WORKER_CONFINE=0)";  // why, when landlock or seccomp is false
 };
 
@@ -53,7 +55,11 @@ class Confinement {
              std::vector<std::filesystem::path> const& devices = {});
   bool applied() const noexcept { return applied_; }
 
-  // "landlock (abi 7)", "seccomp": prepared (before apply) or in force (after).
+  // What the watch reported since the last call ("refused system call ptrace", "write outside the
+  // scratch folder: /home/u/x (openat)"): empty without a watch.
+  std::vector<std::string> take_violations();
+
+  // "landlock (abi 7)", "seccomp", "watch": prepared (before apply) or in force (after).
   std::vector<std::string> active() const;
   // "landlock: the kernel has no Landlock (ENOSYS)": one entry per mechanism that is not in force.
   std::vector<std::string> missing() const;
@@ -62,6 +68,9 @@ class Confinement {
   Confinement() = default;
   std::optional<LandlockRuleset> landlock_;
   std::optional<SyscallFilter> filter_;
+  std::optional<SyscallWatch> watch_;
+  WatchPolicy policy_;  // the Landlock rules' folders, for the watch
+  bool tool_sockets_ = false;
   int landlock_abi_ = 0;
   bool applied_ = false;
   std::vector<std::string> missing_;

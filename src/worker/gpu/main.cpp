@@ -22,6 +22,7 @@
 #include "worker/gpu/energy.hpp"
 #include "worker/gpu/requests.hpp"
 #include "worker/gpu/sandbox.hpp"
+#include "worker/gpu/violations.hpp"
 #include "worker/gpu/watchdog.hpp"
 #include "worker/gpu/worker_state.hpp"
 
@@ -37,6 +38,7 @@ struct Args {
   bool calibrate = true;          // measure copy bandwidth and sync latency at start (off under sanitizers)
   bool network_namespace = true;  // false: already inside one (started through --netns-exec)
   bool confine = true;  // Landlock and seccomp before the first request (KOPT_WORKER_CONFINE=0: off)
+  bool watch = true;    // name refused calls (KOPT_WORKER_WATCH=0: refuse them unnamed; for measuring it)
   bool require_isolation = false;                 // --require-isolation, KOPT_WORKER_REQUIRE_ISOLATION=1
   std::vector<std::filesystem::path> allow_read;  // --allow-read DIR, KOPT_WORKER_ALLOW_READ=DIR:DIR
 };
@@ -82,6 +84,7 @@ void refuse_without_isolation(Emitter& emitter, Sandbox const& sandbox, std::str
 Args parse_args(int argc, char** argv) {
   Args args;
   args.confine = !env_is("KOPT_WORKER_CONFINE", "0");
+  args.watch = !env_is("KOPT_WORKER_WATCH", "0");
   args.require_isolation = env_is("KOPT_WORKER_REQUIRE_ISOLATION", "1");
   if (char const* list = std::getenv("KOPT_WORKER_ALLOW_READ"); list != nullptr) {
     for (std::string rest = list; !rest.empty();) {
@@ -132,6 +135,7 @@ int main(int argc, char** argv) {
   Sandbox sandbox = Sandbox::enter(SandboxOptions{.enable = args.sandbox,
                                                   .network_namespace = args.network_namespace,
                                                   .confine = args.confine,
+                                                  .watch = args.watch,
                                                   .read = args.allow_read});
   Emitter emitter(1000);
   Watchdog watchdog(emitter);
@@ -225,6 +229,14 @@ int main(int argc, char** argv) {
       reply = {{"reply", op},
                {"id", id},
                {"error", {{"code", "internal_error"}, {"message", std::string("kopt-worker: ") + e.what()}}}};
+    }
+    // The watch's reports for whatever ran during this request: the candidate's verdict, or a note
+    // (a request without a candidate: the task's reference or the worker itself was refused).
+    if (auto const violations = sandbox.take_violations(); !violations.empty()) {
+      if (!mark_sandbox_violation(reply, violations)) {
+        std::fprintf(stderr, "kopt-worker: refused during %s: %s\n", op.c_str(),
+                     summarize_violations(violations).c_str());
+      }
     }
     emitter.send(reply);
     if (reply.value("restart", false)) {

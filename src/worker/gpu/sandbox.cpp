@@ -185,6 +185,7 @@ Sandbox Sandbox::enter(SandboxOptions const& options) {
   ConfinementOptions confine;
   confine.landlock = options.confine;
   confine.seccomp = options.confine;
+  confine.watch = options.watch;
   confine.scratch = sandbox.scratch_;
   confine.read = options.read;
   confine.system = default_system_paths();
@@ -197,6 +198,7 @@ Sandbox Sandbox::enter(SandboxOptions const& options) {
     // namespace still; --require-isolation refuses it. docs/security.md.
     confine.landlock = false;
     confine.seccomp = false;
+    confine.watch = false;
     confine.off_reason = "off under compute-sanitizer (--sanitize), which does not run confined";
   }
   sandbox.confinement_.emplace(Confinement::prepare(confine));

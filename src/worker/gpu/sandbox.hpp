@@ -15,6 +15,7 @@ struct SandboxOptions {
   bool enable = true;             // false: --no-sandbox (nothing but PR_SET_PDEATHSIG)
   bool network_namespace = true;  // false: already inside one, shared with a tool (--netns-exec)
   bool confine = true;            // Landlock and seccomp (KOPT_WORKER_CONFINE=0 turns them off)
+  bool watch = true;              // the system-call watch (KOPT_WORKER_WATCH=0 turns it off)
   std::vector<std::filesystem::path>
       read;  // readable beyond the system's (--allow-read, KOPT_WORKER_ALLOW_READ)
 };
@@ -29,6 +30,11 @@ class Sandbox {
   // folders that request names) are added, every thread is restricted and the filter is loaded. Once.
   void confine(std::vector<std::filesystem::path> const& read);
   bool confined() const noexcept { return confinement_ && confinement_->applied(); }
+  // What the system-call watch reported since the last call (confinement.hpp): the refused calls and
+  // file accesses of whatever ran in the worker meanwhile.
+  std::vector<std::string> take_violations() {
+    return confinement_ ? confinement_->take_violations() : std::vector<std::string>{};
+  }
 
   // The report's `isolation`: each mechanism in force (or prepared), then "; missing: " and each one
   // that is not, with the reason. E.g. "netns, no_new_privs, rlimits, scratch dir, landlock (abi 7),

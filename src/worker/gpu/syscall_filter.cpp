@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #if KOPT_HAVE_SECCOMP
@@ -59,6 +60,19 @@ constexpr char const* kRefused[] = {
     "name_to_handle_at",
     "acct",
     "quotactl",
+    "pidfd_getfd",  // another process's descriptors (the watch's supervisor holds the listener)
+    "fork",         // a new process: clone without CLONE_THREAD is refused below as well
+    "vfork",
+};
+
+// What Landlock checks, and so what the watch judges on its path (syscall_supervisor.cpp).
+constexpr char const* kFileSystemCalls[] = {
+    "open",      "openat",       "openat2",   "creat",       "mkdir",        "mkdirat",  "mknod",
+    "mknodat",   "rmdir",        "unlink",    "unlinkat",    "rename",       "renameat", "renameat2",
+    "link",      "linkat",       "symlink",   "symlinkat",   "truncate",     "chmod",    "fchmodat",
+    "fchmodat2", "chown",        "lchown",    "fchownat",    "utime",        "utimes",   "futimesat",
+    "utimensat", "setxattr",     "lsetxattr", "removexattr", "lremovexattr", "fchmod",   "fchown",
+    "fsetxattr", "fremovexattr",
 };
 
 // clone() flags that make namespaces (refused like unshare).
@@ -74,15 +88,21 @@ std::string filter_error_text(int error) {
 std::vector<std::string> refused_system_calls() {
   std::vector<std::string> names(std::begin(kRefused), std::end(kRefused));
   names.emplace_back("socket (every family; IP and Unix under compute-sanitizer)");
-  names.emplace_back("clone with namespace flags");
+  names.emplace_back("clone with namespace flags, or without CLONE_THREAD (a new process)");
   names.emplace_back("clone3 (ENOSYS: the C library falls back to clone)");
   return names;
 }
 
 #if KOPT_HAVE_SECCOMP
 
+bool notifications_supported() {
+  // API level 6: SCMP_ACT_NOTIFY together with TSYNC (the kernel's SECCOMP_FILTER_FLAG_TSYNC_ESRCH).
+  return seccomp_api_get() >= 6;
+}
+
 struct SyscallFilter::Impl {
   scmp_filter_ctx ctx = nullptr;
+  bool notify = false;
   ~Impl() {
     if (ctx != nullptr) seccomp_release(ctx);
   }
@@ -96,6 +116,8 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
     return make_error(ErrorCode::io_error, std::string("seccomp: ") + what + ": " + filter_error_text(-rc));
   };
   scmp_filter_ctx const ctx = impl->ctx;
+  impl->notify = options.notify;
+  std::uint32_t const refuse = options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
   // Every thread gets the filter (CUDA's threads exist before the worker confines itself); calls of
   // another architecture (int 0x80, x32) fail as refused ones do.
   if (int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1); rc != 0) return fail("TSYNC", rc);
@@ -104,13 +126,24 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
   for (char const* name : kRefused) {
     int const nr = seccomp_syscall_resolve_name(name);
     if (nr == __NR_SCMP_ERROR) continue;  // unknown to this libseccomp: the kernel has it not either
-    if (int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0); rc != 0) return fail(name, rc);
+    if (int rc = seccomp_rule_add(ctx, refuse, nr, 0); rc != 0) return fail(name, rc);
   }
   for (unsigned long flag : kNamespaceFlags) {
-    if (int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                                  SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+    if (int rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
         rc != 0)
       return fail("clone", rc);
+  }
+  // A thread shares the process (CLONE_THREAD); anything else is a new process.
+  if (int rc =
+          seccomp_rule_add(ctx, refuse, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+      rc != 0)
+    return fail("clone", rc);
+  if (options.notify) {
+    for (char const* name : kFileSystemCalls) {
+      int const nr = seccomp_syscall_resolve_name(name);
+      if (nr == __NR_SCMP_ERROR) continue;  // not on this architecture (aarch64 has no open())
+      if (int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0); rc != 0) return fail(name, rc);
+    }
   }
   // clone3 passes its flags in memory, which a filter cannot read: refuse it as unimplemented.
   if (int const nr = seccomp_syscall_resolve_name("clone3"); nr != __NR_SCMP_ERROR) {
@@ -121,7 +154,7 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
   for (std::uint64_t family = 0; family < 128; ++family) {
     bool const tool_family = family == AF_INET || family == AF_INET6 || family == AF_UNIX;
     if (options.tool_sockets && tool_family) continue;
-    if (int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+    if (int rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(socket), 1,
                                   SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, family));
         rc != 0)
       return fail("socket", rc);
@@ -137,9 +170,23 @@ Status SyscallFilter::load() {
   return Ok{};
 }
 
+int SyscallFilter::notification_fd() const {
+  if (!impl_ || impl_->ctx == nullptr || !impl_->notify) return -1;
+  int const fd = seccomp_notify_fd(impl_->ctx);
+  return fd >= 0 ? fd : -1;
+}
+
 #else  // built without libseccomp
 
+bool notifications_supported() {
+  return false;
+}
+
 struct SyscallFilter::Impl {};
+
+int SyscallFilter::notification_fd() const {
+  return -1;
+}
 
 Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& /*options*/) {
   return make_error(ErrorCode::not_found,
