@@ -114,10 +114,17 @@ Result<ProfiledLaunch> Evaluator::profile_launch(TaskSpec const& task, Candidate
   } else if (reply->body.contains("error")) {
     return make_error(ErrorCode::worker_error,
                       "profiling: " + reply->body["error"].value("message", std::string("worker error")));
-  } else if (auto const& verdict = reply->body["candidate"]; verdict.is_object()) {
-    auto status = candidate_status_from_string(verdict.value("status", std::string("ok")));
+  } else if (auto const& verdict = reply->body["candidate"];
+             verdict.is_object() && verdict.contains("status") && verdict["status"].is_string()) {
+    // Fail closed: a status kopt does not know is a failure, never a pass.
+    auto status = candidate_status_from_string(verdict["status"].get<std::string>());
     out.status = status.value_or(CandidateStatus::runtime_error);
     out.message = verdict.value("message", std::string());
+    if (!status)
+      out.message = "unknown status '" + verdict["status"].get<std::string>() + "' in the worker's reply";
+  } else {
+    out.status = CandidateStatus::runtime_error;
+    out.message = "the worker's reply under ncu has no candidate status";
   }
   out.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
