@@ -19,6 +19,8 @@
 # --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
 #   recorded planner/coder replies of examples/softmax/llm-replay/optimize.jsonl (replay, deterministic; one
 #   deliberately non-matching edit); JSON in $OUT/llm-optimize/llm-optimize.json, store llm.db, report.md.
+# --watch-cost: the throughput benchmark three times with the system-call watch off (KOPT_WORKER_WATCH=0) and on,
+#   alternating, in both modes (docs/benchmarks.md, docs/security.md "Violations are named").
 # --pack: at the end, pack everything under $OUT into one $OUT/gpu-out.tar.gz and remove the loose files
 #   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
@@ -27,7 +29,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=""
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 PACK=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
     --suite-bench) RUN_SUITE_BENCH=1; shift ;;
     --generate) RUN_GENERATE=1; shift ;;
     --llm-optimize) RUN_LLM_OPT=1; shift ;;
+    --watch-cost) RUN_WATCH_COST=1; shift ;;
     --pack) PACK=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -76,6 +79,23 @@ if [ $RUN_BENCH = 1 ] && [ -n "$BENCH" ]; then
       --define PREFETCH=1 --count 48 --jobs 1,8,16 > "$OUT_DIR/compile-scaling.txt" 2>&1
     add "NVRTC configs/s threads|processes" "$(awk 'NR>1 {printf "%s jobs %s|%s; ", $1, $3, $4}' "$OUT_DIR/compile-scaling.txt")"
   fi
+fi
+
+if [ $RUN_WATCH_COST = 1 ] && [ -n "$BENCH" ]; then
+  watch_bench() {  # mode candidate count label
+    timeout "$STEP_TIMEOUT" "$BENCH" --task examples/softmax --candidate "examples/softmax/candidates/$2" --mode "$1" \
+      --sizes odd,medium --count "$3" --json 2>/dev/null |
+      python3 -c "import json,sys;j=json.load(sys.stdin);print(f\"{j['candidates_per_s']:.1f}\")" 2>&1
+  }
+  for mode in kernel launcher; do
+    if [ $mode = kernel ]; then cand=softmax_warp_kernel.cu; n=40; else cand=softmax_warp_launcher.cu; n=16; fi
+    off="" on=""
+    for rep in 1 2 3; do
+      off="$off $(KOPT_WORKER_WATCH=0 watch_bench $mode $cand $n)"
+      on="$on $(watch_bench $mode $cand $n)"
+    done
+    add "watch off|on, $mode mode (cand/s)" "off:$off | on:$on"
+  done
 fi
 
 if [ $RUN_EXAMPLES = 1 ]; then
