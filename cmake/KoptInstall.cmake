@@ -184,7 +184,7 @@ install(TARGETS ${kopt_exported_libraries} EXPORT koptTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kopt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "detail" EXCLUDE)
 install(EXPORT koptTargets NAMESPACE kopt:: DESTINATION ${KOPT_INSTALL_CMAKEDIR})
 
 # The find_dependency() lines of koptConfig.cmake, one per namespace the exported libraries link.

@@ -105,8 +105,4 @@ Result<GenerateResult> generate_kernels(TaskSpec const& task, StrategyLibrary co
                                         GenerateOptions const& options,
                                         GenerateProgressCallback const& progress = {});
 
-// The kopt.generate/1 document and the table of attempts `kopt generate` prints.
-nlohmann::json generate_to_json(GenerateResult const& result);
-std::string render_generate(GenerateResult const& result);
-
 }  // namespace kopt

@@ -16,6 +16,7 @@
 #include "kopt/eval.hpp"
 #include "kopt/result.hpp"
 #include "kopt/toolchain.hpp"
+#include "kopt/units.hpp"
 
 namespace kopt {
 
@@ -71,18 +72,5 @@ std::string energy_per_call_text(ValueSpread const& joules);
 // The one-line verdict for a candidate: "ok: 3.41x geomean over the reference on 2 timed sizes" or
 // "REJECTED wrong_output on size 'odd': <message>".
 std::string candidate_verdict(CandidateReport const& candidate);
-
-// ---- Units (3 significant digits) ------------------------------------------------------------------
-
-// Picks ns, µs, ms or s so the number keeps 3 significant digits: 0.0123 ms -> "12.3 µs".
-std::string format_duration_us(double microseconds);
-std::string format_duration_ms(double milliseconds);
-// SI prefixes (k, M, G, T, P): format_si(4194304, "B") -> "4.19 MB".
-std::string format_si(double value, std::string_view unit);
-// Ratios: "3.41x".
-std::string format_ratio(double ratio);
-// A number with 3 significant digits and no unit or exponent: 0.5 -> "0.500", 12.34 -> "12.3";
-// from 1000 on it is rounded to an integer: 1234.4 -> "1234".
-std::string format_3sig(double value);
 
 }  // namespace kopt

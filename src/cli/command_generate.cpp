@@ -11,6 +11,7 @@
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "kopt/generate.hpp"
+#include "kopt/generate_output.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/report.hpp"
 

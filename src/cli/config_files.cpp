@@ -16,7 +16,7 @@
 #include <system_error>
 #include <variant>
 
-#include "common/toml_include.hpp"
+#include "kopt/detail/toml.hpp"
 
 namespace kopt::cli {
 namespace {

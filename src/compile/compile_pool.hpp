@@ -17,7 +17,7 @@
 
 #include "compile/backends.hpp"
 #include "kopt/compile.hpp"
-#include "toolchain/child_process.hpp"
+#include "kopt/child_process.hpp"
 
 namespace kopt::detail {
 

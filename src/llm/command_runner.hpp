@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kopt/result.hpp"
-#include "toolchain/child_process.hpp"
+#include "kopt/child_process.hpp"
 
 namespace kopt::llm {
 

@@ -2,7 +2,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/toml_include.hpp"
+#include "kopt/detail/toml.hpp"
 #include "kopt/llm.hpp"
 
 namespace kopt {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "kopt/optimize.hpp"
-#include "kopt/report.hpp"
+#include "kopt/units.hpp"
 
 namespace kopt {
 

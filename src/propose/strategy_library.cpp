@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "common/toml_include.hpp"
+#include "kopt/detail/toml.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/text.hpp"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/toml_include.hpp"
+#include "kopt/detail/toml.hpp"
 #include "kopt/result.hpp"
 
 namespace kopt::task_detail {

@@ -1,5 +1,5 @@
 // A lexical pre-pass over task.toml text that rejects, with clear messages, invalid TOML on which
-// toml++ 3.3 violates its own preconditions (see toml_include.hpp): table headers whose name does not
+// toml++ 3.3 violates its own preconditions (see kopt/detail/toml.hpp): table headers whose name does not
 // start with a key character ("[[", "[]", "[[[x]]]", "[<control character>"). Control characters
 // anywhere are rejected too, with their position.
 #pragma once

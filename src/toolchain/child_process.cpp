@@ -1,4 +1,4 @@
-#include "toolchain/child_process.hpp"
+#include "kopt/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kopt/generate.hpp"
+#include "kopt/generate_output.hpp"
 
 namespace kopt::test {
 

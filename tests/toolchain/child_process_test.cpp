@@ -1,5 +1,5 @@
 // ChildProcess: spawning, line I/O with timeouts, EOF, exit and signal reporting, stderr capture.
-#include "toolchain/child_process.hpp"
+#include "kopt/child_process.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -12,7 +12,7 @@
 
 #include "kopt/device.hpp"
 #include "kopt/result.hpp"
-#include "toolchain/child_process.hpp"
+#include "kopt/child_process.hpp"
 
 namespace kopt::worker {
 

@@ -1,12 +1,12 @@
 // Numbers for people: 3 significant digits, with the unit chosen so the number stays short.
+#include "kopt/units.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
 #include <cmath>
 #include <span>
 #include <string>
-
-#include "kopt/report.hpp"
 
 namespace kopt {
 namespace {

@@ -1,4 +1,6 @@
-// The one place kopt includes toml++ (task specs, the strategy library).
+// The one place kopt includes toml++ (task specs, the strategy library, settings, LLM prices).
+// include/kopt/detail/: headers that several modules share but that are not kopt's installed API (they
+// need a third-party library the installed package does not promise); not installed.
 // toml++ 3.3 asserts internal preconditions that malformed input can violate (a table header with no
 // name, upstream marzer/tomlplusplus#301; a stray '}' where an array element belongs); after such a
 // violation its parser goes on to report an ordinary parse_error. Those asserts are switched off here

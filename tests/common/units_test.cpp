@@ -1,8 +1,8 @@
+#include "kopt/units.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
-
-#include "kopt/report.hpp"
 
 namespace kopt {
 namespace {

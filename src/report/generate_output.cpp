@@ -1,7 +1,8 @@
 // What `kopt generate` shows: the kopt.generate/1 document and the table of attempts.
+#include "kopt/generate_output.hpp"
+
 #include <fmt/format.h>
 
-#include "kopt/generate.hpp"
 #include "kopt/report.hpp"
 
 namespace kopt {
