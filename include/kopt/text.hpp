@@ -24,6 +24,12 @@ std::string_view trim_end(std::string_view text) noexcept;
 // Whether `text` is empty or only ASCII white space.
 bool is_blank(std::string_view text) noexcept;
 
+// `text` with &, <, >, " and ' replaced by their entities: safe inside HTML and SVG text and attributes.
+std::string markup_escape(std::string_view text);
+
+// The time now in UTC as ISO 8601 to the second, "2026-12-02T16:10:00Z" (thread-safe).
+std::string utc_now_iso8601();
+
 // The whole file as bytes; nullopt when it cannot be opened or read.
 std::optional<std::string> read_text_file(std::filesystem::path const& path);
 // Writes `text` to `path` (created or truncated); false when it cannot be written completely.

@@ -1,6 +1,8 @@
 #include "kopt/text.hpp"
 
+#include <array>
 #include <cctype>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -40,6 +42,31 @@ bool write_text_file(std::filesystem::path const& path, std::string_view text) {
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.close();
   return static_cast<bool>(out);
+}
+
+std::string markup_escape(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size() + text.size() / 8);
+  for (char const c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&#39;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+std::string utc_now_iso8601() {
+  std::time_t const now = std::time(nullptr);
+  std::tm parts{};
+  ::gmtime_r(&now, &parts);
+  std::array<char, 32> text{};
+  std::size_t const n = std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return std::string(text.data(), n);
 }
 
 }  // namespace kopt

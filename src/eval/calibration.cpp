@@ -9,18 +9,12 @@
 
 #include "eval/evaluator_impl.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
 
 using nlohmann::json;
-
-std::string utc_now() {
-  std::time_t const t = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return text;
-}
 
 }  // namespace
 
@@ -134,7 +128,7 @@ Result<DeviceCalibration> Evaluator::calibrate() {
   c.fp32_flops_per_s = body.value("fp32_flops_per_s", 0.0);
   c.bf16_tensor_flops_per_s = body.value("bf16_tensor_flops_per_s", 0.0);
   c.fp16_tensor_flops_per_s = body.value("fp16_tensor_flops_per_s", 0.0);
-  c.measured_at = utc_now();
+  c.measured_at = utc_now_iso8601();
   for (auto const& note : body.value("notes", json::array())) c.notes.push_back(note.get<std::string>());
   if (auto status = save_calibration(calibration_file(), c); !status) return status.error();
   impl_->device = apply_calibration(device, c);

@@ -15,6 +15,7 @@
 #include "eval/size_metrics.hpp"
 #include "kopt/elapsed.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/text.hpp"
 #include "kopt/toolchain.hpp"
 #include "worker/client/protocol.hpp"
 #include "worker/client/worker_client.hpp"
@@ -40,13 +41,6 @@ std::string compile_failure_message(std::string const& diagnostics) {
 }
 
 namespace {
-
-std::string iso_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::filesystem::path resolve_worker_path(EvalOptions const& options) {
   if (!options.worker_path.empty()) return options.worker_path;
@@ -114,7 +108,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
   report.toolkit = impl_->compiler->toolkit_version();
   report.seed = opts.seed.value_or(std::random_device{}() * 0x100000001ULL ^ std::random_device{}());
   report.tier = opts.tier;
-  report.started_at = iso_now();
+  report.started_at = utc_now_iso8601();
   std::size_t const total_steps = candidates.size() + 1;
   auto step = [&](std::size_t done, std::string what) {
     if (progress) progress(EvalProgress{done, total_steps, std::move(what)});

@@ -1,14 +1,11 @@
 // GenerateLog: a generate run in the store, written with the same records as an optimize run.
 #include "generate/generate_log.hpp"
 
+#include "kopt/json_values.hpp"
 #include "optimize/run_log.hpp"
 
 namespace kopt::generate_detail {
 namespace {
-
-nlohmann::json optional_number(std::optional<double> value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
 
 // The options of an optimize run (schema kopt.optimize/1, read by load_optimize_run) with strategy
 // "generate" and what generate was asked under "generate". There is no starting source: every kernel is
@@ -70,7 +67,7 @@ Result<GenerateLog> GenerateLog::create(Store& store, TaskSpec const& task, Gene
   run.seed = 0;
   run.budget = {
       {"llm_calls", options.limits.max_calls ? nlohmann::json(*options.limits.max_calls) : nlohmann::json()},
-      {"usd", optional_number(options.limits.max_cost_usd)}};
+      {"usd", number_or_null(options.limits.max_cost_usd)}};
   auto id = store.create_run(run);
   if (!id) return id.error();
   return GenerateLog(store, *id, std::move(target));

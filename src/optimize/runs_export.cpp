@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "kopt/report.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/store.hpp"
+#include "kopt/units.hpp"
 #include "run_log.hpp"
 
 namespace kopt {
@@ -112,10 +113,6 @@ Result<RunsListing> list_runs_and_sessions(Store& store) {
 
 namespace {
 
-nlohmann::json optional_number(std::optional<double> value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json optional_text(std::optional<std::string> const& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
@@ -136,8 +133,8 @@ nlohmann::json run_json(RunSummary const& run) {
       {"seed", run.seed},
       {"candidates", run.candidates},
       {"evaluations", run.evaluations},
-      {"best_screen_speedup", optional_number(run.best_screen_speedup)},
-      {"best_confirmed_speedup", optional_number(run.best_confirmed_speedup)},
+      {"best_screen_speedup", number_or_null(run.best_screen_speedup)},
+      {"best_confirmed_speedup", number_or_null(run.best_confirmed_speedup)},
       {"session", run.session ? nlohmann::json(run.session->value()) : nlohmann::json(nullptr)}};
   if (run.session) {
     json["library_strategy"] = run.session_strategy;
@@ -179,7 +176,7 @@ nlohmann::json runs_to_json(RunsListing const& listing) {
       best = {{"run", session.best_run->value()},
               {"strategy", session.best_strategy},
               {"tier", session.best_tier},
-              {"speedup", optional_number(session.best_speedup)}};
+              {"speedup", number_or_null(session.best_speedup)}};
     }
     sessions.push_back({{"id", session.id.value()},
                         {"kind", session.kind},

@@ -134,15 +134,4 @@ std::string JsonCursor::as_string() const {
   return {};
 }
 
-nlohmann::json number_to_json(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
-nlohmann::json optional_number_to_json(std::optional<double> const& value) {
-  if (!value) return nullptr;
-  return number_to_json(*value);
-}
-
 }  // namespace kopt::report_json

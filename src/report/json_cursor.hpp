@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "kopt/json_values.hpp"
+
 namespace kopt::report_json {
 
 class JsonCursor {
@@ -40,7 +42,7 @@ class JsonCursor {
 };
 
 // Numbers that JSON cannot hold (inf, nan) are written as strings.
-nlohmann::json number_to_json(double value);
-nlohmann::json optional_number_to_json(std::optional<double> const& value);
+using kopt::number_to_json;           // kopt/json_values.hpp
+using kopt::optional_number_to_json;  // kopt/json_values.hpp
 
 }  // namespace kopt::report_json

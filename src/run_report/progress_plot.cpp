@@ -6,12 +6,11 @@
 #include <cmath>
 
 #include "kopt/run_report.hpp"
+#include "kopt/text.hpp"
 #include "run_report/report_text.hpp"
 
 namespace kopt {
 namespace {
-
-using run_report_detail::html_escape;
 
 constexpr double kWidth = 880.0;
 constexpr double kHeight = 340.0;
@@ -152,7 +151,7 @@ std::string best_line(Frame const& frame, RunReport const& report) {
 
 std::string marker(Frame const& frame, RunReportEvaluation const& evaluation) {
   double const x = frame.x(static_cast<double>(evaluation.index));
-  std::string const title = html_escape(fmt::format(
+  std::string const title = markup_escape(fmt::format(
       "#{} candidate {} ({}): {} {}", evaluation.index, evaluation.candidate.value(), evaluation.tier,
       to_string(evaluation.status), run_report_detail::ratio_text(evaluation.geomean_speedup)));
   if (evaluation.status != CandidateStatus::ok) {

@@ -1,11 +1,12 @@
 // render_run_html: one self-contained page (inline CSS and SVG, no scripts, no external resources).
-// Every text that comes from the store goes through html_escape.
+// Every text that comes from the store goes through markup_escape.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
+#include "kopt/text.hpp"
 #include "run_report/llm_text.hpp"
 #include "run_report/report_text.hpp"
 
@@ -116,7 +117,7 @@ constexpr char const* kLlmStyle = R"css(
 )css";
 
 std::string badge(std::string const& text, char const* tone) {
-  return fmt::format(R"(<span class="badge {}">{}</span>)", tone, html_escape(text));
+  return fmt::format(R"(<span class="badge {}">{}</span>)", tone, markup_escape(text));
 }
 
 std::string status_badge(std::optional<CandidateStatus> status) {
@@ -132,7 +133,7 @@ std::string run_status_badge(std::string const& status) {
 }
 
 std::string meta_item(char const* label, std::string const& value) {
-  return fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, html_escape(value.empty() ? "-" : value));
+  return fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, markup_escape(value.empty() ? "-" : value));
 }
 
 // The box of one LLM call next to the step its reply became: who was asked for what, the reply's prose,
@@ -141,16 +142,16 @@ std::string llm_box(RunReportLlmCall const& call) {
   bool const failed = call.status != "ok";
   std::string html = fmt::format(R"(<div class="llm{}"><div class="llm-head">{})", failed ? " failed" : "",
                                  badge(call.role, failed ? "bad" : "info"));
-  html += fmt::format(R"(<span class="purpose">{}</span>)", html_escape(call.purpose));
+  html += fmt::format(R"(<span class="purpose">{}</span>)", markup_escape(call.purpose));
   if (!call.model.empty()) {
-    html += fmt::format(R"(<span class="muted">{}{}</span>)", html_escape(call.model),
-                        call.backend.empty() ? std::string() : html_escape(" (" + call.backend + ")"));
+    html += fmt::format(R"(<span class="muted">{}{}</span>)", markup_escape(call.model),
+                        call.backend.empty() ? std::string() : markup_escape(" (" + call.backend + ")"));
   }
   html += "</div>";
   if (!call.rationale.empty())
-    html += fmt::format(R"(<p class="rationale">{}</p>)", html_escape(call.rationale));
-  if (failed) html += fmt::format(R"(<p class="rationale">Failed: {}</p>)", html_escape(call.error));
-  html += fmt::format(R"(<div class="numbers">{}</div></div>)", html_escape(llm_call_numbers(call)));
+    html += fmt::format(R"(<p class="rationale">{}</p>)", markup_escape(call.rationale));
+  if (failed) html += fmt::format(R"(<p class="rationale">Failed: {}</p>)", markup_escape(call.error));
+  html += fmt::format(R"(<div class="numbers">{}</div></div>)", markup_escape(llm_call_numbers(call)));
   return html;
 }
 
@@ -169,12 +170,12 @@ std::string llm_summary(RunReport const& report) {
   if (!report.llm) return "";
   RunReportLlmTotals const& totals = *report.llm;
   std::string html =
-      fmt::format(R"(<p class="llm-summary" id="llm">{}</p>)", html_escape(llm_totals_text(totals)));
+      fmt::format(R"(<p class="llm-summary" id="llm">{}</p>)", markup_escape(llm_totals_text(totals)));
   if (totals.failed_without_candidate.empty()) return html;
   html += "<div class=\"muted\">Failed LLM calls that made no candidate:</div><ul class=\"llm-failed-list\">";
   for (RunReportLlmCall const& call : totals.failed_without_candidate) {
-    html += fmt::format(R"(<li>{}: <span class="mono">{}</span></li>)", html_escape(llm_call_title(call)),
-                        html_escape(one_line(call.error, 300)));
+    html += fmt::format(R"(<li>{}: <span class="mono">{}</span></li>)", markup_escape(llm_call_title(call)),
+                        markup_escape(one_line(call.error, 300)));
   }
   html += "</ul>";
   return html;
@@ -182,7 +183,7 @@ std::string llm_summary(RunReport const& report) {
 
 std::string header(RunReport const& report) {
   std::string html = "<header class=\"top\">";
-  html += fmt::format(R"(<h1>{} <span class="sub">· run {}</span> {}</h1>)", html_escape(report.task_name),
+  html += fmt::format(R"(<h1>{} <span class="sub">· run {}</span> {}</h1>)", markup_escape(report.task_name),
                       report.run.value(), run_status_badge(report.status));
   html += "<dl class=\"meta\">";
   html += meta_item("task folder", report.task_dir);
@@ -219,9 +220,9 @@ std::string size_table(std::vector<RunReportSize> const& sizes) {
         "<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\"><strong>{}</strong></td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td></tr>",
-        html_escape(size.size), status, html_escape(duration_text(size.reference_us)),
-        html_escape(time_with_iqr(size)), html_escape(ratio_text(size.speedup)), html_escape(sol_text(size)),
-        error_text(size.max_abs_err), error_text(size.max_rel_err));
+        markup_escape(size.size), status, markup_escape(duration_text(size.reference_us)),
+        markup_escape(time_with_iqr(size)), markup_escape(ratio_text(size.speedup)),
+        markup_escape(sol_text(size)), error_text(size.max_abs_err), error_text(size.max_rel_err));
   }
   html += "</tbody></table>";
   return html;
@@ -230,7 +231,7 @@ std::string size_table(std::vector<RunReportSize> const& sizes) {
 std::string chips(KnobValues const& knobs) {
   std::string html = "<div class=\"chips\">";
   for (auto const& [name, value] : knobs)
-    html += fmt::format(R"(<span class="chip">{}={}</span>)", html_escape(name), html_escape(value));
+    html += fmt::format(R"(<span class="chip">{}={}</span>)", markup_escape(name), markup_escape(value));
   if (knobs.empty()) html += "<span class=\"muted\">no knobs</span>";
   return html + "</div>";
 }
@@ -257,11 +258,11 @@ std::string evidence_numbers(Evidence const& evidence) {
 // "memory-bound (DRAM) · 61% of speed of light · roofline, size large".
 std::string insight_heading(CandidateInsight const& insight) {
   std::string html =
-      fmt::format(R"(<span class="class">{}</span>)", html_escape(bottleneck_text(insight.classification)));
+      fmt::format(R"(<span class="class">{}</span>)", markup_escape(bottleneck_text(insight.classification)));
   if (insight.pct_of_sol) html += fmt::format(" · {:.0f}% of speed of light", *insight.pct_of_sol);
   html += fmt::format(R"( <span class="muted">({}, size {})</span>)",
                       insight.source == insight_source::ncu ? "Nsight Compute" : "roofline",
-                      html_escape(insight.size));
+                      markup_escape(insight.size));
   return html;
 }
 
@@ -273,13 +274,13 @@ std::string finding_items(std::vector<Finding> const& findings, std::size_t limi
     if (shown++ >= limit) break;
     html += fmt::format("<li>{} <code>{}</code> {}",
                         badge(std::string(to_string(finding.severity)), severity_tone(finding.severity)),
-                        html_escape(finding.tool), html_escape(finding.explanation));
+                        markup_escape(finding.tool), markup_escape(finding.explanation));
     if (!finding.strategies.empty())
       html += fmt::format(R"( <span class="try">try: {}</span>)",
-                          html_escape(fmt::format("{}", fmt::join(finding.strategies, ", "))));
+                          markup_escape(fmt::format("{}", fmt::join(finding.strategies, ", "))));
     if (numbers && !finding.evidence.empty())
       html +=
-          fmt::format(R"(<div class="numbers">{}</div>)", html_escape(evidence_numbers(finding.evidence)));
+          fmt::format(R"(<div class="numbers">{}</div>)", markup_escape(evidence_numbers(finding.evidence)));
     html += "</li>";
   }
   if (findings.size() > limit)
@@ -306,7 +307,7 @@ std::string best_insights(RunReport const& report, CandidateId candidate) {
   std::string html = "<div id=\"best-analysis\" class=\"insight\"><h3 class=\"insight-head\">Analysis</h3>";
   for (CandidateInsight const& insight : found->insights) {
     html += "<div class=\"insight\">" + insight_heading(insight);
-    html += fmt::format(R"(<div class="muted">{}</div>)", html_escape(insight.classification.summary));
+    html += fmt::format(R"(<div class="muted">{}</div>)", markup_escape(insight.classification.summary));
     if (insight.findings.empty()) {
       html += "<div class=\"muted\">No findings: nothing the analysis tools look for stands out.</div>";
     } else {
@@ -329,12 +330,12 @@ std::string best_section(RunReport const& report) {
   html += fmt::format(
       R"(<div class="headline"><span class="big">{}</span><span>geomean speedup over the reference, )"
       R"(candidate <a href="#cand-{}">{}</a></span>{}</div>)",
-      html_escape(format_ratio(best.geomean_speedup)), best.candidate.value(), best.candidate.value(),
+      markup_escape(format_ratio(best.geomean_speedup)), best.candidate.value(), best.candidate.value(),
       best.tier == "confirm" ? badge("confirm tier", "ok") : badge("screen tier only", "warn"));
   if (best.objective_score) {
     html += fmt::format("<p>Objective {}: <strong>{} {}</strong> (what the search maximised)</p>",
-                        html_escape(report.objective), html_escape(objective_text(report.objective)),
-                        html_escape(format_ratio(*best.objective_score)));
+                        markup_escape(report.objective), markup_escape(objective_text(report.objective)),
+                        markup_escape(format_ratio(*best.objective_score)));
   }
   html += chips(best.knobs);
   html += size_table(best.sizes);
@@ -342,7 +343,7 @@ std::string best_section(RunReport const& report) {
   html += fmt::format(
       R"(<details id="best-source"><summary>Full source of candidate {} ({} lines)</summary><pre>{}</pre></details>)",
       best.candidate.value(), std::count(best.source.begin(), best.source.end(), '\n'),
-      html_escape(best.source));
+      markup_escape(best.source));
   html += "</section>";
   return html;
 }
@@ -365,12 +366,12 @@ std::string diff_block(SourceDiff const& diff) {
   std::size_t removed = 0;
   std::string body;
   for (DiffHunk const& hunk : diff.hunks) {
-    body += fmt::format(R"(<span class="hunk">{}</span>)", html_escape(hunk.header));
+    body += fmt::format(R"(<span class="hunk">{}</span>)", markup_escape(hunk.header));
     for (DiffLine const& line : hunk.lines) {
       char const* css = line.kind == '+' ? "add" : line.kind == '-' ? "del" : "ctx";
       added += line.kind == '+';
       removed += line.kind == '-';
-      body += fmt::format(R"(<span class="{}">{}{}</span>)", css, line.kind, html_escape(line.text));
+      body += fmt::format(R"(<span class="{}">{}{}</span>)", css, line.kind, markup_escape(line.text));
     }
   }
   return fmt::format(R"(<details open><summary>Diff against the previous step (+{} −{} lines)</summary>)"
@@ -406,9 +407,9 @@ std::string steps_section(RunReport const& report) {
                         : worse    ? "worse"
                                    : "better",
                         number);
-    html += fmt::format("<code>{}</code>", html_escape(step_action_text(step)));
+    html += fmt::format("<code>{}</code>", markup_escape(step_action_text(step)));
     html += fmt::format(R"(<a href="#cand-{0}">candidate {0}</a>)", step.candidate.value());
-    if (step.from) html += fmt::format("<span>{}</span>", html_escape(knob_changes_text(step.changes)));
+    if (step.from) html += fmt::format("<span>{}</span>", markup_escape(knob_changes_text(step.changes)));
     std::string const effect = effect_text(step.speedup_before, step.speedup_after);
     if (step.from) {
       html += fmt::format(R"(<span class="effect {}">{} → {}{}</span>)", worse ? "down" : "up",
@@ -426,7 +427,7 @@ std::string steps_section(RunReport const& report) {
     html += step_llm_calls(report, step.candidate);
     std::string const evidence = evidence_text(step);
     html += fmt::format(R"(<div class="evidence">Evidence (screen tier): {}</div>)",
-                        evidence.empty() ? "no timed sizes" : html_escape(evidence));
+                        evidence.empty() ? "no timed sizes" : markup_escape(evidence));
     html += step_insight(report, step.candidate);
     if (step.from) html += diff_block(step.diff);
     html += "</li>";
@@ -445,8 +446,8 @@ std::string knob_value_row(KnobEffect const& effect, KnobValueEffect const& valu
   return fmt::format(
       R"(<td class="mono">{}{}</td><td class="num">{}</td><td class="num{}">{}</td><td class="num">{}</td>)"
       R"(<td class="num">{}{}</td><td class="num">{}</td></tr>)",
-      html_escape(value.value), is_best ? " ★" : "", value.ok, value.failed > 0 ? " fails" : "", value.failed,
-      ratio_text(value.best), bar, ratio_text(value.median), ratio_text(value.around_best));
+      markup_escape(value.value), is_best ? " ★" : "", value.ok, value.failed > 0 ? " fails" : "",
+      value.failed, ratio_text(value.best), bar, ratio_text(value.median), ratio_text(value.around_best));
 }
 
 std::string knob_effects_section(RunReport const& report) {
@@ -476,7 +477,7 @@ std::string knob_effects_section(RunReport const& report) {
       if (first) {
         html += fmt::format(R"(<td class="knob mono" rowspan="{}"><strong>{}</strong>)"
                             R"(<span class="spread">spread {}</span></td>)",
-                            effect.values.size(), html_escape(effect.knob), ratio_text(effect.spread));
+                            effect.values.size(), markup_escape(effect.knob), ratio_text(effect.spread));
         first = false;
       }
       html += knob_value_row(effect, value, widest);
@@ -499,7 +500,7 @@ std::string failures_section(RunReport const& report) {
     for (RunReportFailure const& failure : group.candidates) {
       html += fmt::format(
           R"(<tr><td><a href="#cand-{0}">{0}</a></td><td class="mono">{1}</td><td class="mono">{2}</td></tr>)",
-          failure.candidate.value(), html_escape(failure.config), html_escape(failure.message));
+          failure.candidate.value(), markup_escape(failure.config), markup_escape(failure.message));
     }
     html += "</tbody></table></details>";
   }
@@ -522,7 +523,7 @@ std::string candidates_section(RunReport const& report) {
         R"(<td class="mono">{4}</td><td>{5}</td><td class="num">{6}</td><td class="num">{7}</td><td>{8}</td></tr>)",
         candidate.id.value(), is_best ? " ★" : "",
         candidate.parent ? std::to_string(candidate.parent->value()) : "-",
-        html_escape(candidate.action.empty() ? "-" : candidate.action), html_escape(candidate.config),
+        markup_escape(candidate.action.empty() ? "-" : candidate.action), markup_escape(candidate.config),
         status_badge(candidate.status), ratio_text(candidate.screen_speedup),
         ratio_text(candidate.confirm_speedup), tier);
   }
@@ -549,7 +550,7 @@ std::string progress_section_html(RunReport const& report) {
 std::string render_run_html(RunReport const& report) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
-  html += fmt::format("<title>kopt run {} · {}</title>", report.run.value(), html_escape(report.task_name));
+  html += fmt::format("<title>kopt run {} · {}</title>", report.run.value(), markup_escape(report.task_name));
   html += "<style>";
   html += kStyle;
   if (report.llm) html += kLlmStyle;
@@ -562,7 +563,7 @@ std::string render_run_html(RunReport const& report) {
   html += failures_section(report);
   html += candidates_section(report);
   html += fmt::format("<footer>kopt report · run {} · {}</footer>", report.run.value(),
-                      html_escape(std::string(kRunReportSchema)));
+                      markup_escape(std::string(kRunReportSchema)));
   html += "</main></body></html>\n";
   return html;
 }

@@ -10,22 +10,6 @@
 
 namespace kopt::run_report_detail {
 
-std::string html_escape(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size() + text.size() / 8);
-  for (char const c : text) {
-    switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&#39;"; break;
-      default: escaped += c;
-    }
-  }
-  return escaped;
-}
-
 std::string ratio_text(std::optional<double> ratio) {
   return ratio ? format_ratio(*ratio) : std::string("-");
 }

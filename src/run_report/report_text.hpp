@@ -9,9 +9,6 @@
 
 namespace kopt::run_report_detail {
 
-// &, <, >, " and ' as character references: safe in element text and in quoted attributes.
-std::string html_escape(std::string_view text);
-
 std::string ratio_text(std::optional<double> ratio);            // "3.41x" or "-"
 std::string duration_text(std::optional<double> microseconds);  // "12.3 µs" or "-"
 std::string time_with_iqr(RunReportSize const& size);           // "12.3 µs ± 0.12 µs" or "-"

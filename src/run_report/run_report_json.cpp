@@ -2,21 +2,12 @@
 // strings "inf", "-inf" and "nan" (as in kopt.eval/1).
 #include <cmath>
 
+#include "kopt/json_values.hpp"
 #include "kopt/run_report.hpp"
 #include "run_report/report_text.hpp"
 
 namespace kopt {
 namespace {
-
-nlohmann::json number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
-nlohmann::json optional_number(std::optional<double> value) {
-  return value ? number(*value) : nlohmann::json(nullptr);
-}
 
 nlohmann::json optional_id(std::optional<CandidateId> id) {
   return id ? nlohmann::json(id->value()) : nlohmann::json(nullptr);
@@ -39,15 +30,15 @@ nlohmann::json sizes_json(std::vector<RunReportSize> const& sizes) {
                     {"verify_only", size.verify_only},
                     {"status", size.status},
                     {"message", size.message},
-                    {"max_abs_err", optional_number(size.max_abs_err)},
-                    {"max_rel_err", optional_number(size.max_rel_err)},
-                    {"median_us", optional_number(size.median_us)},
-                    {"iqr_us", optional_number(size.iqr_us)},
-                    {"reference_us", optional_number(size.reference_us)},
-                    {"speedup", optional_number(size.speedup)},
-                    {"pct_of_sol", optional_number(size.pct_of_sol)},
-                    {"achieved_gbps", optional_number(size.achieved_gbps)},
-                    {"achieved_gflops", optional_number(size.achieved_gflops)}});
+                    {"max_abs_err", optional_number_to_json(size.max_abs_err)},
+                    {"max_rel_err", optional_number_to_json(size.max_rel_err)},
+                    {"median_us", optional_number_to_json(size.median_us)},
+                    {"iqr_us", optional_number_to_json(size.iqr_us)},
+                    {"reference_us", optional_number_to_json(size.reference_us)},
+                    {"speedup", optional_number_to_json(size.speedup)},
+                    {"pct_of_sol", optional_number_to_json(size.pct_of_sol)},
+                    {"achieved_gbps", optional_number_to_json(size.achieved_gbps)},
+                    {"achieved_gflops", optional_number_to_json(size.achieved_gflops)}});
   }
   return list;
 }
@@ -68,8 +59,8 @@ nlohmann::json best_document(std::optional<RunReportBest> const& best) {
           {"config", best->config},
           {"knobs", knobs_json(best->knobs)},
           {"tier", best->tier},
-          {"geomean_speedup", number(best->geomean_speedup)},
-          {"objective_score", optional_number(best->objective_score)},
+          {"geomean_speedup", number_to_json(best->geomean_speedup)},
+          {"objective_score", optional_number_to_json(best->objective_score)},
           {"sizes", sizes_json(best->sizes)},
           {"source", best->source}};
 }
@@ -95,8 +86,8 @@ nlohmann::json llm_calls_json(std::vector<RunReportLlmCall> const& calls) {
                     {"backend", call.backend},
                     {"input_tokens", optional_count(call.input_tokens)},
                     {"output_tokens", optional_count(call.output_tokens)},
-                    {"cost_usd", optional_number(call.cost_usd)},
-                    {"latency_ms", number(call.latency_ms)},
+                    {"cost_usd", optional_number_to_json(call.cost_usd)},
+                    {"latency_ms", number_to_json(call.latency_ms)},
                     {"from_cache", call.from_cache},
                     {"status", call.status},
                     {"error", call.error},
@@ -109,7 +100,7 @@ nlohmann::json llm_totals_json(std::optional<RunReportLlmTotals> const& totals) 
   if (!totals) return nullptr;
   return {{"calls", totals->calls},
           {"failed", totals->failed},
-          {"cost_usd", optional_number(totals->cost_usd)},
+          {"cost_usd", optional_number_to_json(totals->cost_usd)},
           {"input_tokens", totals->input_tokens},
           {"output_tokens", totals->output_tokens},
           {"failed_without_candidate", llm_calls_json(totals->failed_without_candidate)}};
@@ -126,8 +117,8 @@ nlohmann::json candidates_json(std::vector<RunReportCandidate> const& candidates
                     {"flags", candidate.flags},
                     {"status", optional_status(candidate.status)},
                     {"message", candidate.message},
-                    {"screen_speedup", optional_number(candidate.screen_speedup)},
-                    {"confirm_speedup", optional_number(candidate.confirm_speedup)},
+                    {"screen_speedup", optional_number_to_json(candidate.screen_speedup)},
+                    {"confirm_speedup", optional_number_to_json(candidate.confirm_speedup)},
                     {"evaluations", candidate.evaluations},
                     {"insights", insights_json(candidate.insights)},
                     {"llm_calls", llm_calls_json(candidate.llm_calls)}});
@@ -144,8 +135,8 @@ nlohmann::json evaluations_json(std::vector<RunReportEvaluation> const& evaluati
                     {"tier", evaluation.tier},
                     {"status", std::string(to_string(evaluation.status))},
                     {"message", evaluation.message},
-                    {"geomean_speedup", optional_number(evaluation.geomean_speedup)},
-                    {"best_so_far", optional_number(evaluation.best_so_far)},
+                    {"geomean_speedup", optional_number_to_json(evaluation.geomean_speedup)},
+                    {"best_so_far", optional_number_to_json(evaluation.best_so_far)},
                     {"sizes", sizes_json(evaluation.sizes)}});
   }
   return list;
@@ -166,8 +157,8 @@ nlohmann::json steps_json(RunReport const& report) {
                     {"action", step.action},
                     {"linked", step.linked},
                     {"changes", changes},
-                    {"speedup_before", optional_number(step.speedup_before)},
-                    {"speedup_after", optional_number(step.speedup_after)},
+                    {"speedup_before", optional_number_to_json(step.speedup_before)},
+                    {"speedup_after", optional_number_to_json(step.speedup_after)},
                     {"status", optional_status(step.status)},
                     {"evidence", sizes_json(step.evidence)},
                     {"diff", diff_json(step.diff)},
@@ -202,14 +193,14 @@ nlohmann::json knob_effects_json(std::vector<KnobEffect> const& effects) {
       values.push_back({{"value", value.value},
                         {"ok", value.ok},
                         {"failed", value.failed},
-                        {"best", optional_number(value.best)},
-                        {"median", optional_number(value.median)},
-                        {"around_best", optional_number(value.around_best)}});
+                        {"best", optional_number_to_json(value.best)},
+                        {"median", optional_number_to_json(value.median)},
+                        {"around_best", optional_number_to_json(value.around_best)}});
     }
     list.push_back(
         {{"knob", effect.knob},
          {"best_value", effect.best_value ? nlohmann::json(*effect.best_value) : nlohmann::json(nullptr)},
-         {"spread", optional_number(effect.spread)},
+         {"spread", optional_number_to_json(effect.spread)},
          {"values", values}});
   }
   return list;
@@ -233,7 +224,7 @@ nlohmann::json to_json(RunReport const& report) {
           {"budget",
            {{"evaluations", report.budget_evaluations ? nlohmann::json(*report.budget_evaluations)
                                                       : nlohmann::json(nullptr)},
-            {"seconds", optional_number(report.budget_seconds)}}},
+            {"seconds", optional_number_to_json(report.budget_seconds)}}},
           {"source_path", report.source_path},
           {"flags", report.flags},
           {"device", report.device},

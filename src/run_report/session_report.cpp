@@ -7,6 +7,7 @@
 
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
+#include "kopt/text.hpp"
 #include "run_report/report_text.hpp"
 
 namespace kopt {
@@ -107,18 +108,19 @@ std::string render_session_html(SessionReport const& report) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
   html += fmt::format("<title>kopt session {} · {}</title>", report.session.value(),
-                      html_escape(report.task_name));
+                      markup_escape(report.task_name));
   html += "<style>";
   html += report_style();
   html += "</style></head><body><main>";
 
   html += "<header class=\"top\">";
   html += fmt::format(R"(<h1>{} <span class="sub">· session {}</span> <span class="badge {}">{}</span></h1>)",
-                      html_escape(report.task_name), report.session.value(), status_tone(report.status),
-                      html_escape(report.status));
+                      markup_escape(report.task_name), report.session.value(), status_tone(report.status),
+                      markup_escape(report.status));
   html += "<dl class=\"meta\">";
   auto const meta = [&](char const* label, std::string const& value) {
-    html += fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, html_escape(value.empty() ? "-" : value));
+    html +=
+        fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, markup_escape(value.empty() ? "-" : value));
   };
   meta("task folder", report.task_dir);
   meta("kind", report.kind);
@@ -145,17 +147,17 @@ std::string render_session_html(SessionReport const& report) {
         R"(<tr><td class="num"><a href="#run-{0}">{0}</a>{1}</td><td>{2}</td><td class="mono">{3}</td>)"
         R"(<td><span class="badge {4}">{5}</span></td><td class="num">{6}</td><td class="num">{7}</td>)"
         R"(<td class="mono">{8}</td></tr>)",
-        run.report.run.value(), report.best_run == i ? " ★" : "", html_escape(run.phase),
-        html_escape(run.strategy), status_tone(run.report.status), html_escape(run.report.status),
-        evaluations_text(run.report), html_escape(best_text(run.report)),
-        html_escape(config_text(run.report)));
+        run.report.run.value(), report.best_run == i ? " ★" : "", markup_escape(run.phase),
+        markup_escape(run.strategy), status_tone(run.report.status), markup_escape(run.report.status),
+        evaluations_text(run.report), markup_escape(best_text(run.report)),
+        markup_escape(config_text(run.report)));
   }
   html += "</tbody></table></section>";
 
   if (report.best_run) {
     SessionReportRun const& best = report.runs[*report.best_run];
     html += fmt::format("<p class=\"muted\">The overall best comes from run {} ({}, {}).</p>",
-                        best.report.run.value(), html_escape(best.strategy), html_escape(best.phase));
+                        best.report.run.value(), markup_escape(best.strategy), markup_escape(best.phase));
     html += best_section_html(best.report);
   } else {
     html +=
@@ -164,17 +166,17 @@ std::string render_session_html(SessionReport const& report) {
   }
   for (SessionReportRun const& run : report.runs) {
     html += fmt::format(R"(<section id="run-{0}"><h2>Run {0} · {1} · {2}</h2>)", run.report.run.value(),
-                        html_escape(run.phase), html_escape(run.strategy));
+                        markup_escape(run.phase), markup_escape(run.strategy));
     html += fmt::format(
         "<p>{} search, best {}, {} candidates / {} evaluations. In detail: <code>kopt report "
         "{}</code></p>",
-        html_escape(run.report.strategy), html_escape(best_text(run.report)), run.report.candidates.size(),
-        run.report.evaluations.size(), run.report.run.value());
+        markup_escape(run.report.strategy), markup_escape(best_text(run.report)),
+        run.report.candidates.size(), run.report.evaluations.size(), run.report.run.value());
     html += render_progress_svg(run.report);
     html += "</section>";
   }
   html += fmt::format("<footer>kopt report · session {} · {}</footer>", report.session.value(),
-                      html_escape(std::string(kSessionReportSchema)));
+                      markup_escape(std::string(kSessionReportSchema)));
   html += "</main></body></html>\n";
   return html;
 }

@@ -2,14 +2,11 @@
 // text `kopt optimize` prints after one.
 #include <fmt/format.h>
 
+#include "kopt/json_values.hpp"
 #include "kopt/source_search.hpp"
 
 namespace kopt {
 namespace {
-
-nlohmann::json optional_number(std::optional<double> value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
 
 std::string ratio(std::optional<double> value) {
   return value ? fmt::format("{:.2f}x", *value) : "-";
@@ -25,7 +22,7 @@ nlohmann::json step_json(SourceStep const& step) {
           {"rationale", step.rationale},
           {"rounds", step.rounds},
           {"round_statuses", step.round_statuses},
-          {"speedup", optional_number(step.speedup)},
+          {"speedup", number_or_null(step.speedup)},
           {"evaluations", step.evaluations},
           {"llm_calls", step.llm_calls},
           {"cost_usd", step.cost_usd}};
@@ -54,12 +51,12 @@ nlohmann::json source_search_to_json(SourceSearchResult const& result) {
         {"candidate", result.incumbent->value()},
         {"node", result.incumbent_node ? nlohmann::json(*result.incumbent_node) : nlohmann::json(nullptr)},
         {"config", result.incumbent_config},
-        {"screen_speedup", optional_number(result.incumbent_screen_speedup)},
+        {"screen_speedup", number_or_null(result.incumbent_screen_speedup)},
         {"confirmed_status", result.confirmed
                                  ? nlohmann::json(std::string(to_string(result.confirmed->status)))
                                  : nlohmann::json(nullptr)},
         {"confirmed_speedup",
-         result.confirmed ? optional_number(result.confirmed->geomean_speedup) : nlohmann::json(nullptr)}};
+         result.confirmed ? number_or_null(result.confirmed->geomean_speedup) : nlohmann::json(nullptr)}};
   }
   return json;
 }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "kopt/suite_bench.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
@@ -17,19 +18,6 @@ constexpr double kPanelWidth = 330.0;
 constexpr double kGap = 40.0;
 constexpr double kTop = 44.0;
 
-std::string escape(std::string const& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // x of `value` in a log panel spanning [lo, hi] starting at `left`.
 double log_x(double value, double lo, double hi, double left) {
   double const clamped = std::clamp(value, lo, hi);
@@ -38,7 +26,7 @@ double log_x(double value, double lo, double hi, double left) {
 
 void panel(std::string& svg, std::string const& title, double left, double lo, double hi, double height,
            std::vector<double> const& marks) {
-  svg += fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", left, escape(title));
+  svg += fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", left, markup_escape(title));
   for (double m : marks) {
     double const x = log_x(m, lo, hi, left);
     svg += fmt::format(
@@ -72,7 +60,7 @@ std::string render_bench_svg(BenchSummary const& summary) {
     double const y = kTop + kRowHeight * static_cast<double>(i);
     auto const colour = palette.contains(r.scenario) ? palette.at(r.scenario) : std::string("#888");
     svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="end">{}</text>)", kLabelWidth - 6, y + 11,
-                       escape(r.task + (r.status == "ok" ? "" : " (" + r.status + ")")));
+                       markup_escape(r.task + (r.status == "ok" ? "" : " (" + r.status + ")")));
     if (r.speedup) {
       double const x0 = log_x(1.0, 0.5, 1000.0, left1);
       double const x1 = log_x(*r.speedup, 0.5, 1000.0, left1);

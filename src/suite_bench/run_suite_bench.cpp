@@ -16,11 +16,6 @@
 namespace kopt {
 namespace {
 
-std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-}
-
 // The same bound as the row's % of speed of light: against the peak of the task's math.
 bool is_memory_bound(SizeResult const& size, DeviceCeilings const& ceilings, bool tensor) {
   SpeedOfLight const sol = speed_of_light(size.bytes, size.flops, ceilings, tensor);
@@ -206,7 +201,7 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
                                      std::function<void(BenchProgress const&)> const& progress) {
   auto const start = std::chrono::steady_clock::now();
   BenchSummary summary;
-  summary.started_at = utc_now();
+  summary.started_at = utc_now_iso8601();
   auto const target = evaluator.target();
   summary.device = target.device_name;
   std::size_t index = 0;

@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 
+#include "kopt/json_values.hpp"
+
 namespace kopt::worker {
 namespace {
 
@@ -14,10 +16,6 @@ constexpr double kNsPerUs = 1000.0;
 
 std::uint64_t end_of(KernelInterval const& k) {
   return std::max(k.start_ns, k.end_ns);
-}
-
-nlohmann::json optional_number(std::optional<double> const& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
 std::optional<double> optional_number_from(nlohmann::json const& j, char const* key) {
@@ -108,9 +106,9 @@ nlohmann::json to_json(KernelActivity const& activity) {
   }
   return {
       {"launches", activity.launches},
-      {"kernel_us", optional_number(activity.kernel_us)},
-      {"span_us", optional_number(activity.span_us)},
-      {"call_us", optional_number(activity.call_us)},
+      {"kernel_us", number_or_null(activity.kernel_us)},
+      {"span_us", number_or_null(activity.span_us)},
+      {"call_us", number_or_null(activity.call_us)},
       {"memcpys", activity.memcpys},
       {"memsets", activity.memsets},
       {"kernels", std::move(kernels)},
