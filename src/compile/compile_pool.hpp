@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "compile/backends.hpp"
-#include "kopt/compile.hpp"
 #include "kopt/child_process.hpp"
+#include "kopt/compile.hpp"
 
 namespace kopt::detail {
 

@@ -9,7 +9,7 @@
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/task.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt {
 

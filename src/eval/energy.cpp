@@ -7,7 +7,7 @@
 #include "eval/energy_reply.hpp"
 #include "eval/evaluator_impl.hpp"
 #include "kopt/eval.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt {
 

@@ -6,7 +6,7 @@
 
 #include "kopt/eval.hpp"
 #include "kopt/task.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
 
 namespace kopt {
 

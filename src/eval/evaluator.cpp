@@ -17,8 +17,8 @@
 #include "kopt/eval.hpp"
 #include "kopt/text.hpp"
 #include "kopt/toolchain.hpp"
-#include "worker/client/protocol.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt {
 

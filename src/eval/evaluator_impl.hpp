@@ -9,7 +9,7 @@
 
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
 
 namespace kopt {
 

@@ -12,7 +12,7 @@
 #include "kopt/eval.hpp"
 #include "kopt/profile.hpp"
 #include "kopt/toolchain.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "eval/size_metrics.hpp"
 #include "kopt/inputs.hpp"
-#include "worker/client/kernel_activity_summary.hpp"
-#include "worker/client/protocol.hpp"
-#include "worker/client/verdict_messages.hpp"
+#include "kopt/worker/kernel_activity_summary.hpp"
+#include "kopt/worker/protocol.hpp"
+#include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
 

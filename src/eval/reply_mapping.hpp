@@ -3,7 +3,7 @@
 
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
 
 namespace kopt {
 

@@ -5,7 +5,7 @@
 
 #include "eval/trial_under_tool.hpp"
 #include "kopt/toolchain.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
 
 namespace kopt {
 

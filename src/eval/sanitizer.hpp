@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "kopt/eval.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt {
 

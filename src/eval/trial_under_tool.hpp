@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kopt/result.hpp"
-#include "worker/client/worker_client.hpp"
+#include "kopt/worker/client.hpp"
 
 namespace kopt {
 

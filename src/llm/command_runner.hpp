@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kopt/result.hpp"
 #include "kopt/child_process.hpp"
+#include "kopt/result.hpp"
 
 namespace kopt::llm {
 

@@ -8,8 +8,8 @@
 #include "eval_test_support.hpp"
 #include "kopt/analysis.hpp"
 #include "kopt/profile_candidate.hpp"
-#include "worker/client/protocol.hpp"
-#include "worker/client/verdict_messages.hpp"
+#include "kopt/worker/protocol.hpp"
+#include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "eval_test_support.hpp"
-#include "worker/client/protocol.hpp"
-#include "worker/client/verdict_messages.hpp"
+#include "kopt/worker/protocol.hpp"
+#include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
 namespace {

@@ -34,9 +34,9 @@
 #include <thread>
 
 #include "kopt/toolchain.hpp"
+#include "kopt/worker/confinement_paths.hpp"
+#include "kopt/worker/protocol.hpp"
 #include "support/temp_dir.hpp"
-#include "worker/client/confinement_paths.hpp"
-#include "worker/client/protocol.hpp"
 #include "worker/gpu/landlock.hpp"
 #include "worker/gpu/sandbox.hpp"
 

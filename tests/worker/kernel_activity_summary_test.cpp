@@ -1,6 +1,6 @@
 // The pure part of kernel activity: busy time with overlaps merged, span, per-name totals, the summary
 // and the protocol's activity block.
-#include "worker/client/kernel_activity_summary.hpp"
+#include "kopt/worker/kernel_activity_summary.hpp"
 
 #include <gtest/gtest.h>
 

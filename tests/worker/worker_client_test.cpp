@@ -1,7 +1,5 @@
 // WorkerClient against fake workers: shell scripts that speak the JSON-lines protocol of
 // docs/worker-protocol.md the way kopt-worker does (or misbehave the way a broken one would).
-#include "worker/client/worker_client.hpp"
-
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -11,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/client.hpp"
+#include "kopt/worker/protocol.hpp"
 #include "worker_test_support.hpp"
 
 namespace kopt::worker {

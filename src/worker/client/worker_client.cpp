@@ -1,13 +1,12 @@
-#include "worker/client/worker_client.hpp"
-
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 
-#include "worker/client/confinement_paths.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/client.hpp"
+#include "kopt/worker/confinement_paths.hpp"
+#include "kopt/worker/protocol.hpp"
 
 extern char** environ;
 

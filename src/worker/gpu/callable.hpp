@@ -12,7 +12,7 @@
 
 #include "kopt/expr.hpp"
 #include "kopt/result.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt::worker {
 

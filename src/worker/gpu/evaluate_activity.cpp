@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "worker/client/kernel_activity_summary.hpp"
+#include "kopt/worker/kernel_activity_summary.hpp"
 #include "worker/gpu/kernel_activity.hpp"
 
 namespace kopt::worker {

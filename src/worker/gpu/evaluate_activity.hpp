@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "worker/client/verdict_messages.hpp"
+#include "kopt/worker/verdict_messages.hpp"
 #include "worker/gpu/callable.hpp"
 #include "worker/gpu/watchdog.hpp"
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "worker/client/kernel_activity_summary.hpp"
+#include "kopt/worker/kernel_activity_summary.hpp"
 #include "worker/gpu/cupti_library.hpp"
 
 namespace kopt::worker {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "worker/client/confinement_paths.hpp"
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/confinement_paths.hpp"
+#include "kopt/worker/protocol.hpp"
 #include "worker/gpu/calibration.hpp"
 #include "worker/gpu/device_query.hpp"
 #include "worker/gpu/driver_api.hpp"

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt::worker {
 

@@ -1,8 +1,8 @@
-#include "worker/client/verdict_messages.hpp"
+#include "kopt/worker/verdict_messages.hpp"
 
 #include <set>
 
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt::worker {
 

@@ -1,4 +1,4 @@
-#include "worker/client/kernel_activity_summary.hpp"
+#include "kopt/worker/kernel_activity_summary.hpp"
 
 #include <cxxabi.h>
 

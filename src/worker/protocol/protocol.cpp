@@ -1,4 +1,4 @@
-#include "worker/client/protocol.hpp"
+#include "kopt/worker/protocol.hpp"
 
 namespace kopt::worker {
 

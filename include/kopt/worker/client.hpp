@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "kopt/child_process.hpp"
 #include "kopt/device.hpp"
 #include "kopt/result.hpp"
-#include "kopt/child_process.hpp"
 
 namespace kopt::worker {
 

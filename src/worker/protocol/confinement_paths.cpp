@@ -1,4 +1,4 @@
-#include "worker/client/confinement_paths.hpp"
+#include "kopt/worker/confinement_paths.hpp"
 
 #include <algorithm>
 
