@@ -55,6 +55,7 @@ check_one() {
     echo "skipped $mode $rel" >"$work/$id.result"
     return 0
   fi
+  # shellcheck disable=SC2054  # the comma is part of nvcc's -gencode value, not an array separator
   local flags=(-std=c++17 -O3 --default-stream per-thread -gencode=arch=compute_90,code=sm_90)
   if [[ "$mode" == launcher ]]; then
     out=("$NVCC" -shared -Xcompiler -fPIC "${flags[@]}" -o "$work/$id.so" "$file")

@@ -27,7 +27,7 @@
 # DIR holds kopt, kopt-worker, kopt-bench-eval and kopt_gpu_tests (default: build/bin and build/tests
 # after `cmake --build build --target kopt_tests kopt_benchmarks`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BIN=""
 RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 PACK=0
 while [ $# -gt 0 ]; do
@@ -90,7 +90,7 @@ if [ $RUN_WATCH_COST = 1 ] && [ -n "$BENCH" ]; then
   for mode in kernel launcher; do
     if [ $mode = kernel ]; then cand=softmax_warp_kernel.cu; n=40; else cand=softmax_warp_launcher.cu; n=16; fi
     off="" on=""
-    for rep in 1 2 3; do
+    for _ in 1 2 3; do
       off="$off $(KOPT_WORKER_WATCH=0 watch_bench $mode $cand $n)"
       on="$on $(watch_bench $mode $cand $n)"
     done

@@ -2,6 +2,7 @@
 # Style and static checks for kopt's C++ sources.
 #   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/ and tests/ (.cu
 #   sources are candidates and examples, formatted by hand);
+#   ShellCheck at severity warning on scripts/*.sh and .ci/run (when it is installed);
 #   clang-tidy (.clang-tidy in the repository root) on src/**/*.cpp, using
 #   <build dir>/compile_commands.json when it exists (for a unity build, that of a file-by-file
 #   configuration in <build dir>/clang-tidy-db), skipped with a message otherwise.
@@ -10,7 +11,7 @@
 #   --build-dir  where compile_commands.json is (default: build)
 #   --exclude    skip files under PATH (relative to the repository root); repeatable
 #   --all        exclude nothing (clears the default exclusions and KOPT_LINT_EXCLUDE)
-# Environment: CLANG_FORMAT, CLANG_TIDY (default: clang-format, clang-tidy on PATH);
+# Environment: CLANG_FORMAT, CLANG_TIDY, SHELLCHECK (default: clang-format, clang-tidy, shellcheck on PATH);
 #   KOPT_LINT_EXCLUDE: space-separated paths to skip, default: nothing (modules
 #   still being written); set it to "" (or pass --all) to lint everything, as CI eventually must.
 set -euo pipefail
@@ -27,7 +28,7 @@ while [[ $# -gt 0 ]]; do
     -j) jobs="$2"; shift 2 ;;
     --exclude) excludes+=("${2%/}"); shift 2 ;;
     --all) excludes=(); shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "lint.sh: unknown argument '$1'; expected --fix, --build-dir DIR, -j JOBS, --exclude PATH or --all" >&2
        exit 2 ;;
   esac
@@ -64,6 +65,19 @@ else
   if ! "$clang_format" --dry-run --Werror "${format_files[@]}"; then
     failed+=("clang-format (run scripts/lint.sh --fix)")
   fi
+fi
+
+# --- shellcheck -----------------------------------------------------------------------------------
+# The scripts (scripts/*.sh, .ci/run) at severity warning; a disabled check says why on its line.
+shellcheck="${SHELLCHECK:-shellcheck}"
+if command -v "$shellcheck" >/dev/null; then
+  mapfile -t shell_files < <(cd "$root" && ls scripts/*.sh .ci/run)
+  echo "shellcheck: checking ${#shell_files[@]} scripts ($("$shellcheck" --version | sed -n 2p))"
+  if ! (cd "$root" && "$shellcheck" -S warning "${shell_files[@]}"); then
+    failed+=("shellcheck")
+  fi
+else
+  echo "shellcheck: not installed, scripts not checked (apt-get install shellcheck)"
 fi
 
 # --- clang-tidy -----------------------------------------------------------------------------------
