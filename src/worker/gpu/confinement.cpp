@@ -191,6 +191,7 @@ void Confinement::apply(std::vector<std::filesystem::path> const& read,
       filter_.reset();
     }
   }
+  bool watching = false;  // the supervisor holds the loaded filter's listener
   if (filter_) {
     if (auto st = filter_->load(); !st) {
       missing_.push_back("seccomp: " + st.error().message);
@@ -201,12 +202,13 @@ void Confinement::apply(std::vector<std::filesystem::path> const& read,
           missing_.push_back("watch: " + handed.error().message);
         } else {
           active_.emplace_back("watch");
+          watching = true;
         }
       }
     }
     filter_.reset();
   }
-  if (watch_ && (active_.empty() || active_.back() != "watch")) watch_.reset();
+  if (!watching) watch_.reset();
 }
 
 std::vector<std::string> Confinement::take_violations() {

@@ -8,7 +8,6 @@
 // socket is closed at once, whatever happened. The seccomp filter must refuse socket(), and kopt must
 // report the attempt: sandbox_violation.
 #include <arpa/inet.h>
-#include <cuda_runtime.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -17,12 +16,9 @@
 #include <cerrno>
 #include <cstring>
 
-namespace {
+#include "sandbox_escape.cuh"
 
-__global__ void vector_add_kernel(float* c, const float* a, const float* b, int n) {
-  int const stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
-}
+namespace {
 
 void try_to_open_sockets() {
   int const saved_errno = errno;
@@ -51,8 +47,5 @@ void try_to_open_sockets() {
 
 extern "C" void vector_add(float* c, const float* a, const float* b, int n) {
   try_to_open_sockets();
-  if (n <= 0) return;
-  int const needed = (n + 255) / 256;
-  int const grid = needed < 1056 ? needed : 1056;
-  vector_add_kernel<<<grid, 256>>>(c, a, b, n);
+  escape::add_honestly(c, a, b, n);
 }

@@ -7,7 +7,6 @@
 // and process_vm_readv of a few bytes of the parent's memory. If the attach ever succeeds it waits
 // (briefly, without blocking) for the parent to stop and detaches at once, so kopt runs on. The
 // seccomp filter must refuse both calls, and kopt must report the attempt: sandbox_violation.
-#include <cuda_runtime.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -18,12 +17,9 @@
 #include <cerrno>
 #include <cstdio>
 
-namespace {
+#include "sandbox_escape.cuh"
 
-__global__ void vector_add_kernel(float* c, const float* a, const float* b, int n) {
-  int const stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
-}
+namespace {
 
 // The pid of the process tracing this one (TracerPid in /proc/self/status), 0 when none.
 pid_t tracer() {
@@ -69,8 +65,5 @@ void try_to_inspect_parent() {
 
 extern "C" void vector_add(float* c, const float* a, const float* b, int n) {
   try_to_inspect_parent();
-  if (n <= 0) return;
-  int const needed = (n + 255) / 256;
-  int const grid = needed < 1056 ? needed : 1056;
-  vector_add_kernel<<<grid, 256>>>(c, a, b, n);
+  escape::add_honestly(c, a, b, n);
 }

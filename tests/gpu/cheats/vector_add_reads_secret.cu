@@ -8,7 +8,6 @@
 // scratch folder), the shell history or another file in it, /etc/shadow, and the environment of
 // kopt itself (/proc/<parent>/environ, where API keys live). It reads at most a few bytes and keeps
 // nothing. Landlock must refuse these reads, and kopt must report the attempt: sandbox_violation.
-#include <cuda_runtime.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -20,40 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "sandbox_escape.cuh"
+
 namespace {
-
-__global__ void vector_add_kernel(float* c, const float* a, const float* b, int n) {
-  int const stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
-}
-
-// The real home directory: /etc/passwd first (no name-service sockets), getpwuid as a fallback.
-std::string real_home() {
-  uid_t const uid = getuid();
-  if (FILE* passwd = std::fopen("/etc/passwd", "r")) {
-    char line[1024];
-    while (std::fgets(line, sizeof line, passwd) != nullptr) {
-      std::vector<std::string> fields;
-      std::string field;
-      for (char const* p = line; *p != '\0' && *p != '\n'; ++p) {
-        if (*p == ':') {
-          fields.push_back(field);
-          field.clear();
-        } else {
-          field += *p;
-        }
-      }
-      fields.push_back(field);
-      if (fields.size() >= 6 && std::strtoul(fields[2].c_str(), nullptr, 10) == uid) {
-        std::fclose(passwd);
-        return fields[5];
-      }
-    }
-    std::fclose(passwd);
-  }
-  struct passwd const* entry = getpwuid(uid);
-  return entry != nullptr && entry->pw_dir != nullptr ? std::string(entry->pw_dir) : std::string();
-}
 
 // Reads at most a few bytes of `path` and throws them away; true when the open succeeded.
 bool try_read(std::string const& path) {
@@ -67,7 +35,7 @@ bool try_read(std::string const& path) {
 }
 
 void try_to_read_secrets() {
-  std::string const home = real_home();
+  std::string const home = escape::real_home();
   if (!home.empty()) {
     std::string first_file;
     if (DIR* listing = opendir(home.c_str())) {
@@ -92,8 +60,5 @@ void try_to_read_secrets() {
 
 extern "C" void vector_add(float* c, const float* a, const float* b, int n) {
   try_to_read_secrets();
-  if (n <= 0) return;
-  int const needed = (n + 255) / 256;
-  int const grid = needed < 1056 ? needed : 1056;
-  vector_add_kernel<<<grid, 256>>>(c, a, b, n);
+  escape::add_honestly(c, a, b, n);
 }

@@ -8,7 +8,6 @@
 // system("true"). Every child it makes is reaped; nothing is ever exec'd in the worker's own process.
 // The seccomp filter must refuse fork/clone of a new process and execve, and kopt must report the
 // attempt: sandbox_violation.
-#include <cuda_runtime.h>
 #include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -17,14 +16,11 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "sandbox_escape.cuh"
+
 extern char** environ;
 
 namespace {
-
-__global__ void vector_add_kernel(float* c, const float* a, const float* b, int n) {
-  int const stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
-}
 
 void reap(pid_t child) {
   if (child <= 0) return;
@@ -68,8 +64,5 @@ void try_to_spawn() {
 
 extern "C" void vector_add(float* c, const float* a, const float* b, int n) {
   try_to_spawn();
-  if (n <= 0) return;
-  int const needed = (n + 255) / 256;
-  int const grid = needed < 1056 ? needed : 1056;
-  vector_add_kernel<<<grid, 256>>>(c, a, b, n);
+  escape::add_honestly(c, a, b, n);
 }

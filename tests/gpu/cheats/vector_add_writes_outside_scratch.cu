@@ -10,7 +10,6 @@
 // existing file there for writing (task.toml, a compiled artifact). An existing file is opened without
 // O_TRUNC and nothing is ever written; a file it manages to create stays empty and is unlinked at once.
 // Landlock must refuse every one of these, and kopt must report it: sandbox_violation.
-#include <cuda_runtime.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -23,40 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "sandbox_escape.cuh"
+
 namespace {
-
-__global__ void vector_add_kernel(float* c, const float* a, const float* b, int n) {
-  int const stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
-}
-
-// The real home directory: /etc/passwd first (no name-service sockets), getpwuid as a fallback.
-std::string real_home() {
-  uid_t const uid = getuid();
-  if (FILE* passwd = std::fopen("/etc/passwd", "r")) {
-    char line[1024];
-    while (std::fgets(line, sizeof line, passwd) != nullptr) {
-      std::vector<std::string> fields;
-      std::string field;
-      for (char const* p = line; *p != '\0' && *p != '\n'; ++p) {
-        if (*p == ':') {
-          fields.push_back(field);
-          field.clear();
-        } else {
-          field += *p;
-        }
-      }
-      fields.push_back(field);
-      if (fields.size() >= 6 && std::strtoul(fields[2].c_str(), nullptr, 10) == uid) {
-        std::fclose(passwd);
-        return fields[5];
-      }
-    }
-    std::fclose(passwd);
-  }
-  struct passwd const* entry = getpwuid(uid);
-  return entry != nullptr && entry->pw_dir != nullptr ? std::string(entry->pw_dir) : std::string();
-}
 
 // Every DIR after "--allow-read" in the worker's own command line.
 std::vector<std::string> allowed_read_folders() {
@@ -125,7 +93,7 @@ void try_to_write_outside_scratch() {
   std::string const pid = std::to_string(static_cast<long>(getpid()));
   std::string const name = "kopt-cheat-planted-" + pid;
   try_create("/tmp/" + name);
-  std::string const home = real_home();
+  std::string const home = escape::real_home();
   if (!home.empty()) {
     try_create(home + "/" + name);
     std::string const store = home + "/.local/share/kopt";
@@ -148,8 +116,5 @@ void try_to_write_outside_scratch() {
 
 extern "C" void vector_add(float* c, const float* a, const float* b, int n) {
   try_to_write_outside_scratch();
-  if (n <= 0) return;
-  int const needed = (n + 255) / 256;
-  int const grid = needed < 1056 ? needed : 1056;
-  vector_add_kernel<<<grid, 256>>>(c, a, b, n);
+  escape::add_honestly(c, a, b, n);
 }
