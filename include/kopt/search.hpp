@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -280,7 +281,37 @@ class MctsStrategy final : public Strategy {
 
 std::unique_ptr<Strategy> make_mcts_strategy(MctsConfig config = {},
                                              std::shared_ptr<ActionMemory> memory = nullptr);
-// "exhaustive", "random", "hill", "mcts" (default config); nullptr for an unknown name.
+
+// ---- the strategy registry -----------------------------------------------------------------------
+
+// What building a strategy may use; a strategy takes what its capabilities say and ignores the rest.
+struct StrategySettings {
+  MctsConfig mcts;                       // MCTS constants
+  std::shared_ptr<ActionMemory> memory;  // null: a fresh in-memory one (learns_from_memory strategies)
+};
+
+// One search strategy: its names, what it can do, and how to build it. Each strategy lives in
+// src/search/<name>_strategy.cpp and is listed once in src/search/strategy_registry.cpp; the CLI's
+// choices, the optimize driver's batching and the tests read these fields, never the name.
+struct SearchStrategy {
+  std::string_view name;                   // what `--search` takes and a run records
+  std::vector<std::string_view> aliases;   // other spellings make_strategy accepts (not offered on the CLI)
+  std::string_view description;            // one line, for help and docs
+  bool proposals_ignore_outcomes = false;  // observe changes nothing: proposals may be asked for ahead
+                                           // and compiled as a batch
+  bool uses_seed = false;                  // another seed proposes other points
+  bool follows_actions = false;            // proposals are the space's actions from an evaluated parent
+  bool learns_from_memory = false;         // reads and teaches StrategySettings::memory
+  std::unique_ptr<Strategy> (*make)(StrategySettings settings) = nullptr;
+};
+
+// The registry: every strategy exactly once, in a fixed order (the order of the CLI's choices).
+std::span<SearchStrategy const> search_strategies();
+// By name or alias; nullptr for an unknown name.
+SearchStrategy const* find_search_strategy(std::string_view name);
+// The registry's names (not the aliases), in registry order: the CLI's choices.
+std::vector<std::string> search_strategy_names();
+// The named strategy with default settings; nullptr for an unknown name.
 std::unique_ptr<Strategy> make_strategy(std::string_view name);
 
 // ---- driver --------------------------------------------------------------------------------------

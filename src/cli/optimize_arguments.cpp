@@ -10,6 +10,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/isolation_option.hpp"
+#include "kopt/search.hpp"
 
 namespace kopt::cli {
 
@@ -55,7 +56,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_option("--time", a.time_s, "stop searching after this many seconds (default: no limit)")
       ->check(number_at_least(0));
   optimize->add_option("--strategy", a.strategy, "search strategy (default mcts)")
-      ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
+      ->check(CLI::IsMember(search_strategy_names()));
   optimize
       ->add_option("--objective", a.objective,
                    "what to maximise: runtime (default), energy (J/call, NVML; ~2.5 s more per candidate)\n"

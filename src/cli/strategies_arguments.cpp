@@ -10,6 +10,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/isolation_option.hpp"
+#include "kopt/search.hpp"
 
 namespace kopt::cli {
 
@@ -68,7 +69,7 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
                    "search time limit per task in seconds (default none)")
       ->check(number_at_least(0));
   bench->add_option("--search", b.search, "search strategy of each tuning run (default mcts)")
-      ->check(CLI::IsMember({"mcts", "greedy", "random", "exhaustive"}));
+      ->check(CLI::IsMember(search_strategy_names()));
   bench->add_option("--seed", b.seed, "search seed (default 1)");
   bench->add_option("--use", b.use, "only these strategies (repeatable)");
   bench->add_option("--store", b.store, "SQLite store (default .kopt/kopt.db)");

@@ -19,7 +19,7 @@
 namespace kopt {
 
 bool is_optimize_strategy(std::string_view name) noexcept {
-  return name == "mcts" || name == "greedy" || name == "random" || name == "exhaustive";
+  return find_search_strategy(name) != nullptr;
 }
 
 namespace {
@@ -264,7 +264,9 @@ class TrackingStrategy final : public Strategy {
       : inner_(std::move(inner)), c_(context), progress_(progress) {
     // Their proposals never depend on outcomes (observe does nothing), so asking ahead changes nothing
     // in what they propose or in which order.
-    if (inner_->name() == "exhaustive" || inner_->name() == "random") lookahead_ = 4 * lookahead_batch();
+    if (SearchStrategy const* info = find_search_strategy(inner_->name());
+        info != nullptr && info->proposals_ignore_outcomes)
+      lookahead_ = 4 * lookahead_batch();
   }
 
   std::string_view name() const override { return inner_->name(); }
@@ -341,8 +343,8 @@ class TrackingStrategy final : public Strategy {
 
 std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name, MctsConfig const& mcts,
                                                  std::shared_ptr<optimize_detail::RunActionMemory> memory) {
-  if (name == "mcts") return make_mcts_strategy(mcts, std::move(memory));
-  return make_strategy(name == "greedy" ? std::string_view("hill") : name);
+  SearchStrategy const* strategy = find_search_strategy(name);
+  return strategy ? strategy->make(StrategySettings{mcts, std::move(memory)}) : nullptr;
 }
 
 Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, OptimizeOptions const& options,

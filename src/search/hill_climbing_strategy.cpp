@@ -9,7 +9,7 @@ namespace {
 
 class HillClimbingStrategy final : public Strategy {
  public:
-  std::string_view name() const override { return "hill"; }
+  std::string_view name() const override { return "greedy"; }
 
   void start(SearchSpace const& space, std::uint64_t seed) override {
     space_ = &space;

@@ -255,12 +255,4 @@ std::unique_ptr<Strategy> make_mcts_strategy(MctsConfig config, std::shared_ptr<
   return std::make_unique<MctsStrategy>(config, std::move(memory));
 }
 
-std::unique_ptr<Strategy> make_strategy(std::string_view name) {
-  if (name == "exhaustive") return make_exhaustive_strategy();
-  if (name == "random") return make_random_strategy();
-  if (name == "hill") return make_hill_climbing_strategy();
-  if (name == "mcts") return make_mcts_strategy();
-  return nullptr;
-}
-
 }  // namespace kopt
