@@ -126,7 +126,7 @@ fi
 if [ $RUN_EXAMPLES = 1 ]; then
   rm -f "$OUT_DIR/optimize.db"*
   timeout "$STEP_TIMEOUT" "$KOPT" optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu \
-    --budget 24 --strategy mcts --seed 1 --store "$OUT_DIR/optimize.db" --json > "$OUT_DIR/optimize-vector_add.json" 2> "$OUT_DIR/optimize-vector_add.log"
+    --budget 24 --search mcts --seed 1 --store "$OUT_DIR/optimize.db" --json > "$OUT_DIR/optimize-vector_add.json" 2> "$OUT_DIR/optimize-vector_add.log"
   rc=$?
   add "optimize vector_add (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-vector_add.json'));b=j['best'] or {};print(j['points'], 'points', j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'screen', b.get('screen_speedup'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_speedup'))" 2>&1 | tail -1)"
 fi
@@ -162,7 +162,7 @@ fi
 if [ $RUN_EXAMPLES = 1 ]; then  # the energy and composite objectives (NVML windows of >= 2 s per candidate)
   for objective in energy composite; do
     timeout "$STEP_TIMEOUT" "$KOPT" optimize examples/softmax --from examples/softmax/tunable/softmax_tunable_kernel.cu \
-      --budget 8 --strategy mcts --seed 1 --objective $objective --store "$OUT_DIR/optimize.db" --json \
+      --budget 8 --search mcts --seed 1 --objective $objective --store "$OUT_DIR/optimize.db" --json \
       > "$OUT_DIR/optimize-softmax-$objective.json" 2> "$OUT_DIR/optimize-softmax-$objective.log"
     rc=$?
     add "optimize softmax --objective $objective (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/optimize-softmax-$objective.json'));b=j['best'] or {};print(j['evaluated'], 'evaluated in', round(j['elapsed_seconds'],1), 's; best', b.get('config'), 'score', b.get('screen_score'), 'confirmed', b.get('confirmed_status'), b.get('confirmed_score'), 'speedup', b.get('confirmed_speedup'))" 2>&1 | tail -1)"
@@ -173,7 +173,7 @@ if [ $RUN_SPACES = 1 ]; then
   for kernel in examples/*/tunable/*_kernel.cu; do
     t=$(basename "$(dirname "$(dirname "$kernel")")")
     case " ${KOPT_SPACES:-$t} " in *" $t "*) ;; *) continue ;; esac  # KOPT_SPACES="softmax transpose": only those
-    timeout "$STEP_TIMEOUT" "$KOPT" optimize "examples/$t" --from "$kernel" --strategy exhaustive --budget 100000 \
+    timeout "$STEP_TIMEOUT" "$KOPT" optimize "examples/$t" --from "$kernel" --search exhaustive --budget 100000 \
       --no-confirm --no-memory --seed 1 --store "$OUT_DIR/spaces.db" --json > "$OUT_DIR/space-$t.json" 2> "$OUT_DIR/space-$t.log"
     rc=$?
     add "exhaustive $t (exit $rc)" "$(python3 -c "import json;j=json.load(open('$OUT_DIR/space-$t.json'));b=j['best'] or {};print(j['points'], 'configs', j['evaluated'], 'evaluated,', j['learned_invalid'], 'resource failures, in', round(j['elapsed_seconds'],1), 's =', round(j['evaluated']/max(j['elapsed_seconds'],1e-9),1), 'configs/s; best', b.get('config'), round(b.get('screen_speedup') or 0,3))" 2>&1 | tail -1)"

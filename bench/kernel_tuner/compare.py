@@ -4,7 +4,7 @@
 Both tuners search the same source (examples/sgemm/tunable/sgemm_tunable_kernel.cu by default) over
 the same space: the kernel's `// kopt:knob` values and `// kopt:constraint` lines, translated to Kernel
 Tuner's tune_params and restrictions. Both search exhaustively (Kernel Tuner: brute_force, cupy
-backend, its default 7 iterations; kopt: --strategy exhaustive with the space size as budget), both
+backend, its default 7 iterations; kopt: --search exhaustive with the space size as budget), both
 verify every configuration against a reference, and the script records for each: wall time,
 configurations evaluated, configurations per second, the best configuration, its time and when it was
 first reached. Finally both winners are re-timed with one clock (cupy events, median of many launches)
@@ -501,7 +501,7 @@ def run_kopt(args, space_size, kernel_path, out):
         for f in (store, Path(str(store) + "-wal"), Path(str(store) + "-shm")):
             if f.exists():
                 f.unlink()
-        cmd = [str(args.kopt), "optimize", str(task), "--from", str(kernel_path), "--strategy", "exhaustive",
+        cmd = [str(args.kopt), "optimize", str(task), "--from", str(kernel_path), "--search", "exhaustive",
                "--budget", str(space_size), "--store", str(store), "--json"]
         if not args.kopt_confirm:
             cmd.append("--no-confirm")

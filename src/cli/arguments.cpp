@@ -217,6 +217,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
     err << "Run 'kopt --help' (or 'kopt <command> --help') for usage.\n";
     return {std::nullopt, to_int(ExitCode::usage)};
   }
+  for (std::string const& note : args.notes) err << "kopt: warning: " << note << '\n';
   if (args.command == Command::completion) {
     args.completion.script = args.completion.shell == "zsh" ? zsh_completion(app) : bash_completion(app);
   }

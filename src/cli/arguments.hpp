@@ -107,6 +107,8 @@ struct CliArguments {
   GenerateArgs generate;
   ConfigArgs config;
   CompletionArgs completion;
+  // One-line notes for stderr once the command line parsed (a deprecated spelling was used).
+  std::vector<std::string> notes;
 };
 
 // Either arguments to run with, or an exit code to end with at once (help or version printed: 0; a usage

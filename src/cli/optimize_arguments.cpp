@@ -23,7 +23,7 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       "Examples:\n"
       "  kopt optimize suites/llm/row_softmax-f32 --budget 48   # the built-in proposer\n"
       "  kopt optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu\n"
-      "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --strategy greedy --seed 7\n"
+      "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --search greedy --seed 7\n"
       "  kopt optimize tasks/softmax --from k.cu --objective energy --budget 30\n"
       "  kopt optimize --resume 3\n"
       "  kopt optimize examples/softmax --from k.cu --proposer llm --budget 60 --max-cost 2.00\n"
@@ -55,8 +55,15 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
       ->check(whole_number_at_least(1));
   optimize->add_option("--time", a.time_s, "stop searching after this many seconds (default: no limit)")
       ->check(number_at_least(0));
-  optimize->add_option("--strategy", a.strategy, "search strategy (default mcts)")
-      ->check(CLI::IsMember(search_strategy_names()));
+  auto* search = optimize->add_option("--search", a.strategy, "search strategy (default mcts)")
+                     ->check(CLI::IsMember(search_strategy_names()));
+  // The old spelling, easily confused with --strategies (library kernels): still accepted, with a note.
+  auto* deprecated_search =
+      optimize
+          ->add_option("--strategy", a.strategy,
+                       "deprecated spelling of --search (removed after the next release)")
+          ->check(CLI::IsMember(search_strategy_names()));
+  search->excludes(deprecated_search);
   optimize
       ->add_option("--objective", a.objective,
                    "what to maximise: runtime (default), energy (J/call, NVML; ~2.5 s more per candidate)\n"
@@ -91,7 +98,11 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_flag("--judge", a.judge,
                      "llm/mixed: a judge model reviews each edited kernel before the GPU");
   add_require_isolation_flag(*optimize, args.global.require_isolation);
-  optimize->callback([&args] { args.command = Command::optimize; });
+  optimize->callback([&args, deprecated_search] {
+    args.command = Command::optimize;
+    if (deprecated_search->count() > 0)
+      args.notes.emplace_back("--strategy is deprecated (removed after the next release): use --search");
+  });
 
   auto* runs = app.add_subcommand(
       "runs", "List the optimize runs in the store, oldest first; a library session with its runs under it.");

@@ -50,7 +50,7 @@ TEST(Completion, BashCompletesCommandsOptionsAndChoices) {
   auto const options = bash_offers(script, "kopt optimize suites/x --bu");
   EXPECT_NE(options.find("--budget\n"), std::string::npos) << options;
   EXPECT_EQ(options.find("--tier"), std::string::npos) << options;  // an eval option
-  auto const strategies = bash_offers(script, "kopt optimize suites/x --strategy ");
+  auto const strategies = bash_offers(script, "kopt optimize suites/x --search ");
   for (char const* name : {"mcts\n", "greedy\n", "random\n", "exhaustive\n"}) {
     EXPECT_NE(strategies.find(name), std::string::npos) << strategies;
   }
