@@ -10,6 +10,8 @@
 #include "eval/evaluator_impl.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/text.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 namespace kopt {
 namespace {
@@ -109,27 +111,29 @@ std::filesystem::path Evaluator::calibration_file() const {
 }
 
 Result<DeviceCalibration> Evaluator::calibrate() {
-  auto reply = impl_->worker->request(json{{"op", "calibrate"}}, std::chrono::milliseconds(600000));
+  auto reply =
+      impl_->worker->request(worker::to_json(worker::CalibrateRequest{}), std::chrono::milliseconds(600000));
   if (!reply) return reply.error();
   if (reply->worker_died) {
     return make_error(ErrorCode::worker_error, "the worker died while calibrating: " + reply->stderr_tail);
   }
   json const& body = reply->body;
   if (body.contains("error")) {
-    return make_error(ErrorCode::worker_error,
-                      "calibrate: " + body["error"].value("message", std::string("worker error")));
+    return make_error(ErrorCode::worker_error, "calibrate: " + worker::error_of_reply(body).message);
   }
+  auto measured = worker::parse_calibrate_reply(body);
+  if (!measured) return measured.error();
   DeviceInfo const& device = impl_->worker->device();
   DeviceCalibration c;
   c.device_name = device.name;
   c.uuid = device.uuid;
   c.driver_version = device.driver_version;
-  c.dram_bytes_per_s = body.value("dram_bytes_per_s", 0.0);
-  c.fp32_flops_per_s = body.value("fp32_flops_per_s", 0.0);
-  c.bf16_tensor_flops_per_s = body.value("bf16_tensor_flops_per_s", 0.0);
-  c.fp16_tensor_flops_per_s = body.value("fp16_tensor_flops_per_s", 0.0);
+  c.dram_bytes_per_s = measured->dram_bytes_per_s;
+  c.fp32_flops_per_s = measured->fp32_flops_per_s;
+  c.bf16_tensor_flops_per_s = measured->bf16_tensor_flops_per_s;
+  c.fp16_tensor_flops_per_s = measured->fp16_tensor_flops_per_s;
   c.measured_at = utc_now_iso8601();
-  for (auto const& note : body.value("notes", json::array())) c.notes.push_back(note.get<std::string>());
+  c.notes = measured->notes;
   if (auto status = save_calibration(calibration_file(), c); !status) return status.error();
   impl_->device = apply_calibration(device, c);
   return c;

@@ -8,6 +8,8 @@
 #include "eval/evaluator_impl.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 namespace kopt {
 
@@ -58,22 +60,20 @@ Result<EnergyReport> Evaluator::measure_energy(TaskSpec const& task, CandidateSo
     return finish();
   }
 
-  nlohmann::json request{
-      {"op", "energy"},
-      {"task_dir", task.dir.string()},
-      {"sizes", std::vector<std::string>{size->name}},
-      {"seed", impl_->options.seed.value_or(1)},
-      {"timeout", {{"ceiling_ms", impl_->options.timeout_ceiling_ms}}},
-      {"window_s", options.window_s},
-      {"cooldown_s", options.cooldown_s},
-      {"trials", options.trials},
-      {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))},
-      {"reference", trusted ? worker::to_json(trusted->reference) : nlohmann::json(nullptr)}};
+  worker::EnergyRequest request;
+  request.selection = {task.dir.string(), {size->name}, impl_->options.seed.value_or(1)};
+  request.timeout.ceiling_ms = impl_->options.timeout_ceiling_ms;
+  request.window_s = options.window_s;
+  request.cooldown_s = options.cooldown_s;
+  request.trials = options.trials;
+  request.candidate = artifact_ref(task, plan, built->artifact);
+  if (trusted) request.reference = trusted->reference;
   // Progress events come before every window; the longest silence is sizing a window (a probe and a
   // graph replay) or one cooldown plus one window.
   double const silence_ms = (options.cooldown_s + 20.0 * options.window_s) * 1000.0 + 120000.0 +
                             2.0 * impl_->options.timeout_ceiling_ms;
-  auto reply = impl_->worker->request(request, std::chrono::milliseconds(static_cast<long long>(silence_ms)));
+  auto reply = impl_->worker->request(worker::to_json(request),
+                                      std::chrono::milliseconds(static_cast<long long>(silence_ms)));
   if (!reply) return reply.error();
   if (auto status = apply_energy_reply(*reply, report); !status) return status.error();
   return finish();

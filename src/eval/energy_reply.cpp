@@ -2,53 +2,38 @@
 
 #include <fmt/format.h>
 
+#include "kopt/worker/reply_messages.hpp"
+
 namespace kopt {
 namespace {
 
 using nlohmann::json;
 
-ErrorCode error_code_from(std::string const& name) {
-  for (auto code :
-       {ErrorCode::invalid_argument, ErrorCode::invalid_spec, ErrorCode::io_error, ErrorCode::not_found,
-        ErrorCode::no_gpu, ErrorCode::toolchain_error, ErrorCode::worker_error, ErrorCode::internal_error}) {
-    if (name == to_string(code)) return code;
-  }
-  return ErrorCode::worker_error;
+ValueSpread spread_from(worker::SpreadFields const& s) {
+  return ValueSpread{s.min, s.median, s.max};
 }
 
-ValueSpread spread_from(json const& j) {
-  if (!j.is_object()) return {};
-  return ValueSpread{j.value("min", 0.0), j.value("median", 0.0), j.value("max", 0.0)};
-}
-
-std::optional<double> optional_number(json const& j, char const* field) {
-  if (!j.is_object() || !j.contains(field) || !j[field].is_number()) return std::nullopt;
-  return j[field].get<double>();
-}
-
-EnergyMeasurement measurement_from(json const& j) {
+EnergyMeasurement measurement_from(worker::EnergyFields const& e) {
   EnergyMeasurement m;
-  for (auto const& t : j.value("trials", json::array())) {
-    m.trials.push_back(EnergyTrial{t.value("joules", 0.0), t.value("seconds", 0.0),
-                                   t.value("calls", std::int64_t{0}), t.value("joules_per_call", 0.0),
-                                   t.value("avg_watts", 0.0), t.value("idle_watts", 0.0)});
+  for (auto const& t : e.trials) {
+    m.trials.push_back(
+        EnergyTrial{t.joules, t.seconds, t.calls, t.joules_per_call, t.avg_watts, t.idle_watts});
   }
-  m.joules_per_call = spread_from(j.value("joules_per_call", json::object()));
-  m.avg_watts = j.value("avg_watts", 0.0);
-  m.idle_watts = j.value("idle_watts", 0.0);
-  m.window_s = j.value("seconds", 0.0);
-  m.calls = j.value("calls", std::int64_t{0});
-  m.graph = j.value("graph", false);
-  m.calls_per_graph = j.value("calls_per_graph", std::int64_t{0});
-  m.replays = j.value("replays", std::int64_t{0});
-  m.probe_call_us = j.value("probe_call_us", 0.0);
-  m.sampled_watts = spread_from(j.value("sampled_watts", json::object()));
-  m.sm_clock_mhz = spread_from(j.value("sm_clock_mhz", json::object()));
-  m.memory_clock_mhz = spread_from(j.value("memory_clock_mhz", json::object()));
-  json const temperature = j.value("temperature_c", json::object());
-  m.temperature_start_c = optional_number(temperature, "start");
-  m.temperature_end_c = optional_number(temperature, "end");
-  m.note = j.value("note", std::string());
+  m.joules_per_call = spread_from(e.joules_per_call);
+  m.avg_watts = e.avg_watts;
+  m.idle_watts = e.idle_watts;
+  m.window_s = e.seconds;
+  m.calls = e.calls;
+  m.graph = e.graph;
+  m.calls_per_graph = e.calls_per_graph;
+  m.replays = e.replays;
+  m.probe_call_us = e.probe_call_us;
+  m.sampled_watts = spread_from(e.sampled_watts);
+  m.sm_clock_mhz = spread_from(e.sm_clock_mhz);
+  m.memory_clock_mhz = spread_from(e.memory_clock_mhz);
+  m.temperature_start_c = e.temperature_start_c;
+  m.temperature_end_c = e.temperature_end_c;
+  m.note = e.note;
   return m;
 }
 
@@ -83,33 +68,25 @@ Status check_energy_options(EnergyOptions const& options) {
 Status apply_energy_reply(worker::Reply const& reply, EnergyReport& report) {
   static json const kEmpty = json::object();
   json const& body = reply.body.is_object() ? reply.body : kEmpty;
-  if (body.contains("error")) {
-    json const& error = body["error"];
-    return make_error(error_code_from(error.value("code", std::string("worker_error"))),
-                      error.value("message", std::string("the worker could not measure energy")));
-  }
+  if (body.contains("error")) return worker::error_of_reply(body);
   if (reply.worker_died && !body.contains("candidate")) {
-    bool const timeout = body.value("fatal", std::string()) == "timeout" || reply.client_timeout;
+    auto const fatal = worker::fatal_reply_in(body);
+    bool const timeout = (fatal && fatal->fatal == "timeout") || reply.client_timeout;
     report.status = timeout ? CandidateStatus::timeout : CandidateStatus::runtime_error;
-    report.message = body.value("message", std::string("the GPU worker died while measuring energy"));
+    report.message = fatal ? fatal->message : std::string("the GPU worker died while measuring energy");
     if (!timeout && !reply.stderr_tail.empty()) report.message += ": " + reply.stderr_tail;
     return Ok{};
   }
-  if (!body.contains("candidate") || !body["candidate"].is_object()) {
-    return make_error(ErrorCode::worker_error, "energy reply: field 'candidate' must be an object");
-  }
-  json const& candidate = body["candidate"];
-  report.status = candidate_status_from_string(candidate.value("status", std::string("runtime_error")))
-                      .value_or(CandidateStatus::runtime_error);
-  report.message = candidate.value("message", std::string());
+  auto measured = worker::parse_energy_reply(body);
+  if (!measured) return measured.error();
+  report.status = measured->status;
+  report.message = measured->message;
   if (reply.worker_died && report.status == CandidateStatus::ok)
     report.status = CandidateStatus::runtime_error;
-  report.size = body.value("size", report.size);
-  report.sampling = body.value("sampling", std::string());
-  if (candidate.contains("energy") && candidate["energy"].is_object())
-    report.candidate_energy = measurement_from(candidate["energy"]);
-  if (body.contains("reference") && body["reference"].is_object())
-    report.reference_energy = measurement_from(body["reference"]);
+  report.size = measured->size;
+  report.sampling = measured->sampling.value_or(std::string());
+  if (measured->candidate_energy) report.candidate_energy = measurement_from(*measured->candidate_energy);
+  if (measured->reference_energy) report.reference_energy = measurement_from(*measured->reference_energy);
   if (report.candidate_energy && report.reference_energy &&
       report.reference_energy->joules_per_call.median > 0.0) {
     report.ratio =

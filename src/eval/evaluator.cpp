@@ -19,6 +19,8 @@
 #include "kopt/toolchain.hpp"
 #include "kopt/worker/client.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 namespace kopt {
 
@@ -48,9 +50,14 @@ std::filesystem::path resolve_worker_path(EvalOptions const& options) {
   return executable_dir() / "kopt-worker";
 }
 
-json timeout_json(EvalOptions const& o) {
-  return json{
-      {"factor", o.timeout_factor}, {"floor_ms", o.timeout_floor_ms}, {"ceiling_ms", o.timeout_ceiling_ms}};
+worker::DeadlineScaling deadline_scaling(EvalOptions const& o) {
+  return worker::DeadlineScaling{o.timeout_factor, o.timeout_floor_ms, o.timeout_ceiling_ms};
+}
+
+// The text of a progress event, for the progress line; empty when the event cannot be read.
+std::string progress_text(json const& event) {
+  auto progress = worker::parse_progress_event(event);
+  return progress ? progress->what : std::string();
 }
 
 }  // namespace
@@ -159,20 +166,19 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
       continue;
     }
     cr.resources = built->artifact.resources;
-    json request{{"op", "evaluate"},
-                 {"task_dir", task.dir.string()},
-                 {"sizes", opts.sizes},
-                 {"seed", report.seed},
-                 {"tier", std::string(to_string(opts.tier))},
-                 {"time_baseline", opts.time_baseline},
-                 {"timeout", timeout_json(opts)},
-                 {"reference", worker::to_json(trusted->reference)},
-                 {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)},
-                 {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
+    worker::EvaluateRequest request;
+    request.selection = {task.dir.string(), opts.sizes, report.seed};
+    request.tier = opts.tier;
+    request.time_baseline = opts.time_baseline;
+    request.timeout = deadline_scaling(opts);
+    request.reference = trusted->reference;
+    request.baseline = trusted->baseline;
+    request.candidate = artifact_ref(task, plan, built->artifact);
     auto const idle = std::chrono::milliseconds(static_cast<long long>(opts.timeout_ceiling_ms * 2 + 120000));
     auto const t_worker = Clock::now();
-    auto reply = impl_->worker->request(
-        request, idle, [&](json const& event) { step(i, plan.name + ": " + event.value("what", "")); });
+    auto reply = impl_->worker->request(worker::to_json(request), idle, [&](json const& event) {
+      step(i, plan.name + ": " + progress_text(event));
+    });
     cr.phases.worker_ms = ms_since(t_worker);
     if (!reply) return reply.error();
     auto after = apply_reply(task, report.device, *reply, cr);
@@ -227,17 +233,16 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
   if (progress) progress(EvalProgress{1, 2, "running reference"});
-  json request{{"op", "check_task"},
-               {"task_dir", task.dir.string()},
-               {"sizes", opts.sizes},
-               {"seed", report.seed},
-               {"tier", std::string(to_string(opts.tier))},
-               {"timeout", timeout_json(opts)},
-               {"reference", worker::to_json(trusted->reference)},
-               {"baseline", trusted->baseline ? worker::to_json(*trusted->baseline) : json(nullptr)}};
-  auto reply = impl_->worker->request(request, std::chrono::minutes(30), [&](json const& event) {
-    if (progress) progress(EvalProgress{1, 2, event.value("what", "")});
-  });
+  worker::CheckTaskRequest request;
+  request.selection = {task.dir.string(), opts.sizes, report.seed};
+  request.tier = opts.tier;
+  request.timeout = deadline_scaling(opts);
+  request.reference = trusted->reference;
+  request.baseline = trusted->baseline;
+  auto reply =
+      impl_->worker->request(worker::to_json(request), std::chrono::minutes(30), [&](json const& event) {
+        if (progress) progress(EvalProgress{1, 2, progress_text(event)});
+      });
   if (!reply) return reply.error();
   if (auto st = apply_check_reply(task, *reply, report); !st) return st.error();
   if (progress) progress(EvalProgress{2, 2, "done"});

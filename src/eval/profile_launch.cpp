@@ -13,6 +13,8 @@
 #include "kopt/profile.hpp"
 #include "kopt/toolchain.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 namespace kopt {
 namespace {
@@ -95,13 +97,12 @@ Result<ProfiledLaunch> Evaluator::profile_launch(TaskSpec const& task, Candidate
   if (!ncu_argv) return ncu_argv.error();
   out.command = *ncu_argv;
   trial.tool_command = *ncu_argv;
-  trial.request = json{{"op", "single_trial"},
-                       {"task_dir", task.dir.string()},
-                       {"sizes", std::vector<std::string>{size->name}},
-                       {"seed", impl_->options.seed.value_or(1)},
-                       {"timeout", {{"ceiling_ms", impl_->options.timeout_ceiling_ms * 20}}},
-                       {"nvtx_range", kCandidateRange},
-                       {"candidate", worker::to_json(artifact_ref(task, plan, built->artifact))}};
+  worker::SingleTrialRequest request;
+  request.selection = {task.dir.string(), {size->name}, impl_->options.seed.value_or(1)};
+  request.timeout.ceiling_ms = impl_->options.timeout_ceiling_ms * 20;
+  request.nvtx_range = std::string(kCandidateRange);
+  request.candidate = artifact_ref(task, plan, built->artifact);
+  trial.request = worker::to_json(request);
   trial.timeout_ms = impl_->options.timeout_ceiling_ms * 40;
   auto ran = run_trial_under_tool(trial);
   if (!ran) return ran.error();
@@ -112,19 +113,14 @@ Result<ProfiledLaunch> Evaluator::profile_launch(TaskSpec const& task, Candidate
     out.status = CandidateStatus::runtime_error;
     out.message = "the worker died under ncu: " + reply->stderr_tail;
   } else if (reply->body.contains("error")) {
-    return make_error(ErrorCode::worker_error,
-                      "profiling: " + reply->body["error"].value("message", std::string("worker error")));
-  } else if (auto const& verdict = reply->body["candidate"];
-             verdict.is_object() && verdict.contains("status") && verdict["status"].is_string()) {
-    // Fail closed: a status kopt does not know is a failure, never a pass.
-    auto status = candidate_status_from_string(verdict["status"].get<std::string>());
-    out.status = status.value_or(CandidateStatus::runtime_error);
-    out.message = verdict.value("message", std::string());
-    if (!status)
-      out.message = "unknown status '" + verdict["status"].get<std::string>() + "' in the worker's reply";
+    return make_error(ErrorCode::worker_error, "profiling: " + worker::error_of_reply(reply->body).message);
+  } else if (auto trial_reply = worker::parse_single_trial_reply(reply->body); trial_reply) {
+    out.status = trial_reply->candidate.status;
+    out.message = trial_reply->candidate.message;
   } else {
+    // Fail closed: a reply kopt cannot read completely (a status it does not know) is a failure.
     out.status = CandidateStatus::runtime_error;
-    out.message = "the worker's reply under ncu has no candidate status";
+    out.message = "the worker's reply under ncu: " + trial_reply.error().message;
   }
   out.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -6,6 +6,7 @@
 #include "kopt/inputs.hpp"
 #include "kopt/worker/kernel_activity_summary.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
 #include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
@@ -13,17 +14,6 @@ namespace kopt {
 using nlohmann::json;
 
 namespace {
-
-Error reply_error(json const& body) {
-  auto const& e = body.at("error");
-  std::string const code = e.value("code", "worker_error");
-  ErrorCode ec = ErrorCode::worker_error;
-  if (code == "invalid_spec") ec = ErrorCode::invalid_spec;
-  if (code == "invalid_argument") ec = ErrorCode::invalid_argument;
-  if (code == "internal_error") ec = ErrorCode::internal_error;
-  if (code == "not_found") ec = ErrorCode::not_found;
-  return make_error(ec, e.value("message", "the GPU worker reported an error"));
-}
 
 std::string first_lines(std::string const& text, std::size_t max_lines) {
   std::string out;
@@ -37,17 +27,7 @@ std::string first_lines(std::string const& text, std::size_t max_lines) {
 
 }  // namespace
 
-KernelTiming kernel_timing_from_json(json const& j) {
-  KernelTiming t;
-  t.us = worker::sample_stats_from_json(j.at("us"));
-  if (j.contains("graph_us")) t.graph_us = worker::sample_stats_from_json(j["graph_us"]);
-  t.device_wide = j.value("device_wide", false);
-  t.warmup_ms = j.value("warmup_ms", 0.0);
-  return t;
-}
-
 namespace {
-Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report);
 
 KernelTiming kernel_timing_from(worker::TimingFields const& t) {
   KernelTiming timing;
@@ -60,10 +40,10 @@ KernelTiming kernel_timing_from(worker::TimingFields const& t) {
 
 // A worker that died while the candidate ran: timeout or runtime error, from how it ended.
 void apply_worker_death(worker::Reply const& reply, nlohmann::json const& body, CandidateReport& report) {
-  std::string const fatal = body.value("fatal", "");
-  if (fatal == "timeout" || reply.client_timeout) {
+  auto const fatal = worker::fatal_reply_in(body);
+  if ((fatal && fatal->fatal == "timeout") || reply.client_timeout) {
     report.status = CandidateStatus::timeout;
-    report.message = body.value("message", std::string("no answer from the GPU worker; it was killed"));
+    report.message = fatal ? fatal->message : std::string("no answer from the GPU worker; it was killed");
   } else {
     report.status = CandidateStatus::runtime_error;
     report.message = "the GPU worker died while running the candidate (" + reply.exit.describe() + ")";
@@ -125,15 +105,10 @@ Result<WorkerAfterReply> apply_reply(TaskSpec const& task, DeviceInfo const& dev
                                      worker::Reply const& reply, CandidateReport& report) {
   static json const kEmpty = json::object();
   json const& body = reply.body.is_object() ? reply.body : kEmpty;
-  try {
-    if (body.contains("error")) return reply_error(body);
-    if (reply.worker_died && !body.contains("candidate")) {
-      apply_worker_death(reply, body, report);
-      return WorkerAfterReply::keep;
-    }
-  } catch (json::exception const& e) {
-    return make_error(ErrorCode::worker_error,
-                      std::string("malformed reply from the GPU worker: ") + e.what());
+  if (body.contains("error")) return worker::error_of_reply(body);
+  if (reply.worker_died && !body.contains("candidate")) {
+    apply_worker_death(reply, body, report);
+    return WorkerAfterReply::keep;
   }
   auto verdict = worker::parse_evaluate_reply(body);
   if (!verdict) {
@@ -154,19 +129,27 @@ Result<WorkerAfterReply> apply_reply(TaskSpec const& task, DeviceInfo const& dev
   return WorkerAfterReply::keep;
 }
 
-Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
-  try {
-    return apply_check_reply_unchecked(task, reply, report);
-  } catch (json::exception const& e) {
-    return make_error(ErrorCode::worker_error,
-                      std::string("malformed reply from the GPU worker: ") + e.what());
+namespace {
+
+// The figures the task itself gives a size case: its buffers' lengths, bytes moved and FLOPs.
+void add_task_figures(TaskSpec const& task, SizeCase const& size, TaskCheckSize& out) {
+  if (auto lengths = buffer_lengths(task, size)) {
+    for (std::size_t i = 0; i < task.buffers.size(); ++i) {
+      out.buffer_elements.emplace_back(task.buffers[i].name, (*lengths)[i]);
+    }
+  }
+  auto env = task.env_for(size);
+  if (task.work.bytes) {
+    if (auto v = task.work.bytes->evaluate(env)) out.bytes = static_cast<double>(*v);
+  }
+  if (task.work.flops) {
+    if (auto v = task.work.flops->evaluate(env)) out.flops = static_cast<double>(*v);
   }
 }
 
-namespace {
+}  // namespace
 
-Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& reply,
-                                   TaskCheckReport& report) {
+Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report) {
   static json const kEmpty = json::object();
   json const& body = reply.body.is_object() ? reply.body : kEmpty;
   if (reply.worker_died && !body.contains("sizes")) {
@@ -174,33 +157,20 @@ Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& re
                                                    reply.exit.describe() +
                                                    "): " + first_lines(reply.stderr_tail, 5));
   }
-  if (body.contains("error")) return reply_error(body);
-  for (auto const& s : body.at("sizes")) {
+  if (body.contains("error")) return worker::error_of_reply(body);
+  auto checked = worker::parse_check_task_reply(body);
+  if (!checked) return checked.error();
+  for (auto const& s : checked->sizes) {
     TaskCheckSize out;
-    out.size = s.at("size").get<std::string>();
-    SizeCase const* size = nullptr;
+    out.size = s.size;
     for (auto const& sc : task.sizes) {
-      if (sc.name == out.size) size = &sc;
+      if (sc.name == out.size) add_task_figures(task, sc, out);
     }
-    if (size != nullptr) {
-      if (auto lengths = buffer_lengths(task, *size)) {
-        for (std::size_t i = 0; i < task.buffers.size(); ++i) {
-          out.buffer_elements.emplace_back(task.buffers[i].name, (*lengths)[i]);
-        }
-      }
-      auto env = task.env_for(*size);
-      if (task.work.bytes) {
-        if (auto v = task.work.bytes->evaluate(env)) out.bytes = static_cast<double>(*v);
-      }
-      if (task.work.flops) {
-        if (auto v = task.work.flops->evaluate(env)) out.flops = static_cast<double>(*v);
-      }
-    }
-    if (s.contains("reference")) out.reference = kernel_timing_from_json(s["reference"]);
-    if (s.contains("baseline")) out.baseline = kernel_timing_from_json(s["baseline"]);
-    out.deterministic = s.value("deterministic", true);
-    out.reference_constant = s.value("reference_constant", false);
-    out.note = s.value("note", "");
+    if (s.reference) out.reference = kernel_timing_from(*s.reference);
+    if (s.baseline) out.baseline = kernel_timing_from(*s.baseline);
+    out.deterministic = s.deterministic;
+    out.reference_constant = s.reference_constant;
+    out.note = s.note;
     if (out.reference_constant) {
       report.warnings.push_back(
           "size '" + out.size +
@@ -208,12 +178,11 @@ Status apply_check_reply_unchecked(TaskSpec const& task, worker::Reply const& re
           "change the inputs or sizes");
     }
     if (!out.deterministic) report.warnings.push_back("size '" + out.size + "': " + out.note);
-    if (s.value("baseline_status", "ok") != "ok")
+    if (s.baseline_status.value_or("ok") != "ok")
       report.warnings.push_back("size '" + out.size + "': " + out.note);
     report.sizes.push_back(std::move(out));
   }
   return Ok{};
 }
 
-}  // namespace
 }  // namespace kopt

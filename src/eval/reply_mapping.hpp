@@ -21,6 +21,4 @@ Result<WorkerAfterReply> apply_reply(TaskSpec const& task, DeviceInfo const& dev
                                      worker::Reply const& reply, CandidateReport& report);
 Status apply_check_reply(TaskSpec const& task, worker::Reply const& reply, TaskCheckReport& report);
 
-KernelTiming kernel_timing_from_json(nlohmann::json const& j);
-
 }  // namespace kopt

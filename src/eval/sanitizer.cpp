@@ -6,6 +6,7 @@
 #include "eval/trial_under_tool.hpp"
 #include "kopt/toolchain.hpp"
 #include "kopt/worker/client.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 namespace kopt {
 
@@ -65,12 +66,11 @@ void run_sanitizers(std::filesystem::path const& worker_path, EvalOptions const&
     trial.log_file = unique_tool_log(std::string("kopt-sanitizer-") + pass.tool, ".log");
     trial.tool_command = {tool->string(),          "--tool",        pass.tool, "--log-file",
                           trial.log_file.string(), "--print-limit", "20"};
-    trial.request = json{{"op", "single_trial"},
-                         {"task_dir", task.dir.string()},
-                         {"sizes", options.sizes},
-                         {"seed", seed},
-                         {"timeout", {{"ceiling_ms", options.timeout_ceiling_ms * 20}}},
-                         {"candidate", worker::to_json(candidate)}};
+    worker::SingleTrialRequest request;
+    request.selection = {task.dir.string(), options.sizes, seed};
+    request.timeout.ceiling_ms = options.timeout_ceiling_ms * 20;
+    request.candidate = candidate;
+    trial.request = worker::to_json(request);
     trial.timeout_ms = options.timeout_ceiling_ms * 40;
     auto ran = run_trial_under_tool(trial);
     if (!ran) {

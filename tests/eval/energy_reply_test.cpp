@@ -31,12 +31,14 @@ json measurement(double median_jpc, bool graph) {
       {"sm_clock_mhz", {{"min", 1755.0}, {"median", 1980.0}, {"max", 1980.0}}},
       {"memory_clock_mhz", {{"min", 3201.0}, {"median", 3201.0}, {"max", 3201.0}}},
       {"temperature_c", {{"start", 41.0}, {"end", nullptr}}},
+      {"samples", 21},
       {"note", graph ? "" : "could not be captured"}};
 }
 
 worker::Reply ok_reply() {
   worker::Reply reply;
   reply.body = json{{"reply", "energy"},
+                    {"id", 1},
                     {"size", "large"},
                     {"candidate", {{"status", "ok"}, {"message", ""}, {"energy", measurement(0.002, true)}}},
                     {"reference", measurement(0.004, false)},
@@ -85,6 +87,7 @@ TEST(EnergyReply, UnavailableNvmlIsAnErrorWithTheWorkersCodeAndMessage) {
   worker::Reply reply;
   reply.body =
       json{{"reply", "energy"},
+           {"id", 1},
            {"error",
             {{"code", "not_found"},
              {"message", "energy: unavailable: NVML library 'libnvidia-ml.so.1' could not be loaded"}}}};
@@ -98,6 +101,8 @@ TEST(EnergyReply, UnavailableNvmlIsAnErrorWithTheWorkersCodeAndMessage) {
 TEST(EnergyReply, CandidateFailureKeepsItsStatusWithoutMeasurements) {
   worker::Reply reply;
   reply.body = json{{"reply", "energy"},
+                    {"id", 1},
+                    {"size", "large"},
                     {"candidate", {{"status", "runtime_error"}, {"message", "cudaErrorIllegalAddress"}}},
                     {"restart", true}};
   EnergyReport report;
@@ -118,21 +123,39 @@ TEST(EnergyReply, ADeadWorkerIsARuntimeErrorOrATimeout) {
 
   worker::Reply hung;
   hung.worker_died = true;
-  hung.body = json{{"fatal", "timeout"}, {"message", "the candidate ran past 60 s"}};
+  hung.body =
+      json{{"reply", "energy"}, {"id", 1}, {"fatal", "timeout"}, {"message", "the candidate ran past 60 s"}};
   EnergyReport timed_out;
   ASSERT_TRUE(apply_energy_reply(hung, timed_out).ok());
   EXPECT_EQ(timed_out.status, CandidateStatus::timeout);
   EXPECT_EQ(timed_out.message, "the candidate ran past 60 s");
+
+  // A last line kopt cannot read is no timeout verdict: the death is a runtime error.
+  worker::Reply garbled = hung;
+  garbled.body.erase("message");
+  EnergyReport garbled_report;
+  ASSERT_TRUE(apply_energy_reply(garbled, garbled_report).ok());
+  EXPECT_EQ(garbled_report.status, CandidateStatus::runtime_error);
 }
 
-TEST(EnergyReply, AReplyWithoutCandidateIsAWorkerError) {
-  worker::Reply reply;
-  reply.body = json{{"reply", "energy"}};
+TEST(EnergyReply, AMeasurementWithAMissingFieldIsAWorkerErrorNamingIt) {
+  worker::Reply reply = ok_reply();
+  reply.body["reference"].erase("idle_watts");
   EnergyReport report;
   auto status = apply_energy_reply(reply, report);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().code, ErrorCode::worker_error);
-  EXPECT_NE(status.error().message.find("'candidate'"), std::string::npos);
+  EXPECT_EQ(status.error().message, "malformed energy reply: reference.idle_watts: missing");
+}
+
+TEST(EnergyReply, AReplyWithoutCandidateIsAWorkerError) {
+  worker::Reply reply;
+  reply.body = json{{"reply", "energy"}, {"id", 1}, {"size", "large"}};
+  EnergyReport report;
+  auto status = apply_energy_reply(reply, report);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ErrorCode::worker_error);
+  EXPECT_EQ(status.error().message, "malformed energy reply: candidate: missing");
 }
 
 TEST(EnergyOptionsCheck, RejectsOutOfRangeValuesNamingTheOption) {

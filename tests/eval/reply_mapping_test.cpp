@@ -295,19 +295,22 @@ TEST(ApplyReply, ErrorBodyIsAnError) {
 
   auto other = apply_reply(
       task, test_device(),
-      reply_with(json{{"error", {{"message", "the reference failed: illegal address"}}}}), report);
+      reply_with(
+          json{{"reply", "evaluate"},
+               {"id", 2},
+               {"error", {{"code", "worker_error"}, {"message", "the reference failed: illegal address"}}}}),
+      report);
   ASSERT_FALSE(other);
   EXPECT_EQ(other.error().code, ErrorCode::worker_error);
   EXPECT_EQ(other.error().message, "the reference failed: illegal address");
-}
 
-TEST(KernelTimingFromJson, ReadsStatsAndOptionalFields) {
-  KernelTiming const t = kernel_timing_from_json(json{{"us", stats(7.0)}});
-  EXPECT_DOUBLE_EQ(t.us.median, 7.0);
-  EXPECT_EQ(t.us.count, 10);
-  EXPECT_FALSE(t.graph_us);
-  EXPECT_FALSE(t.device_wide);
-  EXPECT_DOUBLE_EQ(t.warmup_ms, 0.0);
+  // An error reply kopt cannot read is still an error, one that names what is wrong with it.
+  auto garbled = apply_reply(
+      task, test_device(),
+      reply_with(json{{"error", {{"message", "the reference failed: illegal address"}}}}), report);
+  ASSERT_FALSE(garbled);
+  EXPECT_EQ(garbled.error().code, ErrorCode::worker_error);
+  EXPECT_EQ(garbled.error().message, "malformed error reply: reply: missing");
 }
 
 TEST(ApplyCheckReply, ReadsSizesAndWarnsAboutConstantOutputs) {
@@ -315,8 +318,18 @@ TEST(ApplyCheckReply, ReadsSizesAndWarnsAboutConstantOutputs) {
   json body{{"reply", "check_task"},
             {"id", 1},
             {"sizes",
-             {{{"size", "medium"}, {"deterministic", true}, {"reference", {{"us", stats(30.0)}}}},
-              {{"size", "large"}, {"reference_constant", true}, {"reference", {{"us", stats(300.0)}}}}}}};
+             {{{"size", "medium"},
+               {"verify_only", false},
+               {"deterministic", true},
+               {"reference_constant", false},
+               {"note", ""},
+               {"reference", {{"us", stats(30.0)}, {"device_wide", false}, {"warmup_ms", 2.0}}}},
+              {{"size", "large"},
+               {"verify_only", false},
+               {"deterministic", true},
+               {"reference_constant", true},
+               {"note", ""},
+               {"reference", {{"us", stats(300.0)}, {"device_wide", false}, {"warmup_ms", 2.0}}}}}}};
   TaskCheckReport report;
   ASSERT_TRUE(apply_check_reply(task, reply_with(body), report));
   ASSERT_EQ(report.sizes.size(), 2u);
@@ -329,6 +342,20 @@ TEST(ApplyCheckReply, ReadsSizesAndWarnsAboutConstantOutputs) {
   EXPECT_DOUBLE_EQ(report.sizes[1].reference->us.median, 300.0);
   ASSERT_EQ(report.warnings.size(), 1u);
   EXPECT_NE(report.warnings[0].find("size 'large'"), std::string::npos) << report.warnings[0];
+}
+
+TEST(ApplyCheckReply, ASizeWithAMissingFieldIsAWorkerErrorNamingIt) {
+  TaskSpec const task = vector_add_task();
+  json body{
+      {"reply", "check_task"},
+      {"id", 1},
+      {"sizes", {{{"size", "medium"}, {"verify_only", false}, {"reference_constant", false}, {"note", ""}}}}};
+  TaskCheckReport report;
+  auto status = apply_check_reply(task, reply_with(body), report);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().code, ErrorCode::worker_error);
+  EXPECT_EQ(status.error().message, "malformed check_task reply: sizes[0].deterministic: missing");
+  EXPECT_TRUE(report.sizes.empty());
 }
 
 TEST(ApplyCheckReply, WorkerDeathIsAWorkerError) {

@@ -1,7 +1,9 @@
 // The kopt <-> kopt-worker protocol: one JSON object per line over the worker's stdin/stdout.
 // docs/worker-protocol.md is the reference. Requests carry an "op" and an "id"; the worker answers
 // each request with exactly one line {"reply": op, "id": id, ...}. Before that it may send any number
-// of {"event": "progress", ...} lines, which also serve as heartbeats for the client's watchdog.
+// of {"event": "progress", ...} lines, which also serve as heartbeats for the client's watchdog. The
+// messages themselves are typed: request_messages.hpp, reply_messages.hpp and verdict_messages.hpp;
+// this header holds the version, the exit codes and the values several messages carry.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -38,12 +40,10 @@ struct ArtifactRef {
 };
 
 nlohmann::json to_json(ArtifactRef const& ref);
-ArtifactRef artifact_from_json(nlohmann::json const& j);
 
 nlohmann::json to_json(SampleStats const& stats);
 SampleStats sample_stats_from_json(nlohmann::json const& j);
 
 nlohmann::json to_json(DeviceInfo const& info);
-DeviceInfo device_info_from_json(nlohmann::json const& j);
 
 }  // namespace kopt::worker

@@ -7,6 +7,8 @@
 #include "kopt/worker/client.hpp"
 #include "kopt/worker/confinement_paths.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 
 extern char** environ;
 
@@ -52,8 +54,7 @@ Status WorkerClient::spawn_and_hello() {
   auto child = ChildProcess::spawn(argv, worker_environment());
   if (!child) return child.error();
   child_ = std::move(*child);
-  if (auto st = child_.write_line(json{{"op", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}}.dump());
-      !st) {
+  if (auto st = child_.write_line(to_json(HelloRequest{}).dump()); !st) {
     ExitInfo exit = child_.kill_and_wait();  // it died before reading: its exit code says why
     if (exit.exited && exit.code == kExitNoGpu) {
       return make_error(ErrorCode::no_gpu, "no usable CUDA GPU: " + child_.stderr_tail());
@@ -78,27 +79,24 @@ Status WorkerClient::spawn_and_hello() {
     if (msg.value("reply", "") != "hello") continue;
     if (msg.contains("error")) {
       child_.kill_and_wait();
-      auto code = msg["error"].value("code", "worker_error") == "no_gpu" ? ErrorCode::no_gpu
-                                                                         : ErrorCode::worker_error;
-      return make_error(code, msg["error"].value("message", "worker failed to start"));
+      auto error = parse_error_reply(msg);
+      if (!error) return error.error();
+      return make_error(error->code == ErrorCode::no_gpu ? ErrorCode::no_gpu : ErrorCode::worker_error,
+                        error->message);
     }
-    if (msg.value("protocol", 0) != kProtocolVersion) {
+    // Both sides refuse a peer of another protocol version: the messages would be misread.
+    if (msg.contains("protocol") && msg["protocol"].is_number_integer()) {
+      if (auto version = check_protocol_version(msg["protocol"].get<int>(), "the GPU worker"); !version) {
+        child_.kill_and_wait();
+        return version.error();
+      }
+    }
+    auto hello = parse_hello_reply(msg);
+    if (!hello) {
       child_.kill_and_wait();
-      return make_error(ErrorCode::worker_error, "worker speaks protocol " +
-                                                     std::to_string(msg.value("protocol", 0)) +
-                                                     ", kopt expects " + std::to_string(kProtocolVersion));
+      return hello.error();
     }
-    if (!msg.contains("device") || !msg["device"].is_object()) {
-      child_.kill_and_wait();
-      return make_error(ErrorCode::worker_error, "the worker's hello reply has no device description");
-    }
-    try {
-      device_ = device_info_from_json(msg["device"]);
-    } catch (json::exception const& e) {
-      child_.kill_and_wait();
-      return make_error(ErrorCode::worker_error,
-                        std::string("malformed device description from the worker: ") + e.what());
-    }
+    device_ = hello->device;
     return Ok{};
   }
 }
@@ -163,7 +161,7 @@ Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle
 
 void WorkerClient::shutdown() {
   if (child_.running()) {
-    (void)child_.write_line(json{{"op", "shutdown"}, {"id", next_id_++}}.dump());
+    (void)child_.write_line(to_json(ShutdownRequest{next_id_++}).dump());
     child_.close_and_wait(std::chrono::milliseconds(3000));
   }
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/calibration_kernels.hpp"
 
 namespace kopt::worker {
@@ -41,7 +43,7 @@ double best_ms(Work&& work, int warmup, int repeats) {
   return best;
 }
 
-double copy_bandwidth(std::int64_t l2_bytes, json& notes) {
+double copy_bandwidth(std::int64_t l2_bytes, std::vector<std::string>& notes) {
   std::size_t const bytes =
       static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 16, std::int64_t{1} << 30));
   void* a = nullptr;
@@ -60,7 +62,7 @@ double copy_bandwidth(std::int64_t l2_bytes, json& notes) {
   return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e-3) : 0.0;  // read + write
 }
 
-double ffma_throughput(int sm_count, json& notes) {
+double ffma_throughput(int sm_count, std::vector<std::string>& notes) {
   int const blocks = std::max(1, sm_count) * 16;  // several waves' worth of resident blocks
   int const iterations = 1 << 16;
   void* memory = nullptr;
@@ -111,7 +113,8 @@ Cublas load_cublas() {
 }
 
 // Dense M = N = K GEMM through cuBLAS with 16-bit inputs and FP32 accumulation.
-double tensor_throughput(Cublas const& cublas, cudaDataType_t type, char const* name, json& notes) {
+double tensor_throughput(Cublas const& cublas, cudaDataType_t type, char const* name,
+                         std::vector<std::string>& notes) {
   if (!cublas.ok()) {
     notes.push_back(std::string(name) + ": libcublas could not be loaded");
     return 0.0;
@@ -158,17 +161,23 @@ double tensor_throughput(Cublas const& cublas, cudaDataType_t type, char const* 
 }  // namespace
 
 json handle_calibrate(WorkerState& state, json const& request) {
+  auto parsed = parse_calibrate_request(request);
+  if (!parsed) {
+    return to_json(ErrorReply{"calibrate", request.value("id", std::int64_t{0}), ErrorCode::internal_error,
+                              parsed.error().message});
+  }
   auto const t0 = std::chrono::steady_clock::now();
-  json notes = json::array();
-  json reply{{"reply", "calibrate"}, {"id", request.value("id", std::int64_t{0})}};
-  reply["dram_bytes_per_s"] = copy_bandwidth(state.device.l2_bytes, notes);
-  reply["fp32_flops_per_s"] = ffma_throughput(state.device.sm_count, notes);
+  std::vector<std::string> notes;
+  CalibrateReply reply;
+  reply.id = parsed->id;
+  reply.dram_bytes_per_s = copy_bandwidth(state.device.l2_bytes, notes);
+  reply.fp32_flops_per_s = ffma_throughput(state.device.sm_count, notes);
   Cublas const cublas = load_cublas();
-  reply["bf16_tensor_flops_per_s"] = tensor_throughput(cublas, CUDA_R_16BF, "BF16", notes);
-  reply["fp16_tensor_flops_per_s"] = tensor_throughput(cublas, CUDA_R_16F, "FP16", notes);
-  reply["notes"] = notes;
-  reply["wall_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return reply;
+  reply.bf16_tensor_flops_per_s = tensor_throughput(cublas, CUDA_R_16BF, "BF16", notes);
+  reply.fp16_tensor_flops_per_s = tensor_throughput(cublas, CUDA_R_16F, "FP16", notes);
+  reply.notes = std::move(notes);
+  reply.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return to_json(reply);
 }
 
 }  // namespace kopt::worker

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "kopt/worker/reply_messages.hpp"
+
 namespace kopt::worker {
 
 namespace {
@@ -22,7 +24,7 @@ void Emitter::send(nlohmann::json const& message) {
 }
 
 void Emitter::progress(std::string const& what) {
-  send({{"event", "progress"}, {"what", what}});
+  send(to_json(ProgressEvent{what}));
 }
 
 void Emitter::set_request(std::string op, std::int64_t id) {
@@ -35,7 +37,7 @@ void Emitter::send_fatal(std::string const& kind, std::string const& message) {
   nlohmann::json reply;
   {
     std::lock_guard lock(mutex_);
-    reply = {{"reply", op_}, {"id", id_}, {"fatal", kind}, {"message", message}};
+    reply = to_json(FatalReply{op_, id_, kind, message});
   }
   send(reply);
 }

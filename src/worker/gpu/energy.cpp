@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "kopt/elapsed.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
 #include "worker/gpu/energy_window.hpp"
@@ -238,51 +240,39 @@ std::optional<Verdict> measure_window(WorkerState& state, NvmlLibrary const& nvm
   return std::nullopt;
 }
 
-json spread_json(std::vector<double> const& values) {
+SpreadFields spread_fields(std::vector<double> const& values) {
   Spread const s = spread_of(values);
-  return json{{"min", s.min}, {"median", s.median}, {"max", s.max}};
+  return SpreadFields{s.min, s.median, s.max};
 }
 
-json measurement_json(Subject const& s) {
-  json trials = json::array();
+EnergyFields measurement_fields(Subject const& s) {
+  EnergyFields e;
   for (auto const& w : s.windows) {
-    trials.push_back({{"joules", w.joules},
-                      {"seconds", w.seconds},
-                      {"calls", w.calls},
-                      {"joules_per_call", joules_per_call(w)},
-                      {"avg_watts", average_watts(w)},
-                      {"idle_watts", w.idle_watts}});
+    e.trials.push_back(
+        EnergyWindowFields{w.joules, w.seconds, w.calls, joules_per_call(w), average_watts(w), w.idle_watts});
   }
   EnergySummary const summary = summarize_windows(s.windows);
-  return json{{"trials", trials},
-              {"joules_per_call",
-               {{"min", summary.joules_per_call.min},
-                {"median", summary.joules_per_call.median},
-                {"max", summary.joules_per_call.max}}},
-              {"avg_watts", summary.avg_watts},
-              {"idle_watts", summary.idle_watts},
-              {"seconds", summary.seconds},
-              {"calls", s.plan.calls()},
-              {"graph", s.exec != nullptr},
-              {"calls_per_graph", s.exec != nullptr ? s.plan.calls_per_graph : 0},
-              {"replays", s.exec != nullptr ? s.plan.replays : 0},
-              {"probe_call_us", s.probe_call_us},
-              {"sampled_watts", spread_json(s.samples.watts)},
-              {"sm_clock_mhz", spread_json(s.samples.sm_mhz)},
-              {"memory_clock_mhz", spread_json(s.samples.memory_mhz)},
-              {"temperature_c",
-               {{"start", s.temperature_start ? json(*s.temperature_start) : json(nullptr)},
-                {"end", s.temperature_end ? json(*s.temperature_end) : json(nullptr)}}},
-              {"samples", s.samples.watts.size()},
-              {"note", s.note}};
+  e.joules_per_call = {summary.joules_per_call.min, summary.joules_per_call.median,
+                       summary.joules_per_call.max};
+  e.avg_watts = summary.avg_watts;
+  e.idle_watts = summary.idle_watts;
+  e.seconds = summary.seconds;
+  e.calls = s.plan.calls();
+  e.graph = s.exec != nullptr;
+  e.calls_per_graph = s.exec != nullptr ? s.plan.calls_per_graph : 0;
+  e.replays = s.exec != nullptr ? s.plan.replays : 0;
+  e.probe_call_us = s.probe_call_us;
+  e.sampled_watts = spread_fields(s.samples.watts);
+  e.sm_clock_mhz = spread_fields(s.samples.sm_mhz);
+  e.memory_clock_mhz = spread_fields(s.samples.memory_mhz);
+  e.temperature_start_c = s.temperature_start;
+  e.temperature_end_c = s.temperature_end;
+  e.samples = static_cast<std::int64_t>(s.samples.watts.size());
+  e.note = s.note;
+  return e;
 }
 
-json candidate_verdict_json(Verdict const& v) {
-  return json{{"status", std::string(to_string(v.status))}, {"message", v.message}};
-}
-
-double number_field(json const& request, char const* field, double fallback, double minimum) {
-  double const value = request.value(field, fallback);
+double at_least(double value, char const* field, double minimum) {
   if (!(value >= minimum)) {
     throw EnergyError{
         ErrorCode::invalid_argument,
@@ -293,13 +283,19 @@ double number_field(json const& request, char const* field, double fallback, dou
 
 }  // namespace
 
-json handle_energy(WorkerState& state, json const& request) {
-  json reply{{"reply", "energy"}, {"id", request.value("id", std::int64_t{0})}};
+json handle_energy(WorkerState& state, json const& body) {
+  auto parsed = parse_energy_request(body);
+  if (!parsed) {
+    return to_json(ErrorReply{"energy", body.value("id", std::int64_t{0}), ErrorCode::internal_error,
+                              parsed.error().message});
+  }
+  EnergyRequest const& request = *parsed;
+  EnergyReply reply;
+  reply.id = request.id;
   try {
-    double const window_s = number_field(request, "window_s", 2.0, 0.001);
-    double const cooldown_s = number_field(request, "cooldown_s", 1.0, 0.0);
-    int const trials = static_cast<int>(number_field(request, "trials", 3.0, 1.0));
-    double const ceiling_ms = request.value("timeout", json::object()).value("ceiling_ms", 60000.0);
+    double const window_s = at_least(request.window_s, "window_s", 0.001);
+    double const cooldown_s = at_least(request.cooldown_s, "cooldown_s", 0.0);
+    int const trials = static_cast<int>(at_least(request.trials, "trials", 1.0));
 
     auto nvml = NvmlLibrary::load();
     if (!nvml) throw EnergyError{ErrorCode::not_found, "energy: unavailable: " + nvml.error().message};
@@ -309,37 +305,32 @@ json handle_energy(WorkerState& state, json const& request) {
     std::unique_ptr<Callable> candidate_code;  // outlives the subject's graph, which calls into it
     Subject candidate;
     candidate.name = "candidate";
-    candidate.deadline_ms = ceiling_ms;
-    StagedCall staged = unwrap_energy(stage_call(state, request, false), "");
-    reply["size"] = staged.size->name;
+    candidate.deadline_ms = request.timeout.ceiling_ms;
+    StagedCall staged = unwrap_energy(stage_call(state, request.selection, false), "");
+    reply.size = staged.size->name;
     candidate.args = std::move(staged.args);
-    auto loaded = load_callable(artifact_from_json(request.at("candidate")));
-    if (!loaded) {
-      reply["candidate"] =
-          candidate_verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
-      return reply;
-    }
+    auto finish_failed = [&](Verdict const& v) {
+      reply.status = v.status;
+      reply.message = v.message;
+      reply.restart = v.sticky;
+      return to_json(reply);
+    };
+    auto loaded = load_callable(request.candidate);
+    if (!loaded) return finish_failed(Verdict{CandidateStatus::load_error, loaded.error().message});
     candidate_code = std::move(*loaded);
     candidate.callable = candidate_code.get();
-    if (auto st = candidate.callable->prepare(staged.task->env_for(*staged.size)); !st) {
-      reply["candidate"] = candidate_verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
-      return reply;
-    }
-    auto finish_failed = [&](Verdict const& v) {
-      reply["candidate"] = candidate_verdict_json(v);
-      if (v.sticky) reply["restart"] = true;
-      return reply;
-    };
+    if (auto st = candidate.callable->prepare(staged.task->env_for(*staged.size)); !st)
+      return finish_failed(Verdict{CandidateStatus::launch_error, st.error().message});
     state.emitter.progress("energy: sizing the candidate's window");
     if (auto failure = prepare_window(state, candidate, window_s)) return finish_failed(*failure);
 
     std::optional<Subject> reference;
-    if (request.contains("reference") && !request["reference"].is_null()) {
+    if (request.reference) {
       reference.emplace();
       reference->name = "reference";
       reference->deadline_ms = 600000.0;
-      reference->callable = unwrap_energy(trusted_callable(state, request["reference"], "reference"), "");
-      StagedCall ref_staged = unwrap_energy(stage_call(state, request, true), "");
+      reference->callable = unwrap_energy(trusted_callable(state, *request.reference, "reference"), "");
+      StagedCall ref_staged = unwrap_energy(stage_call(state, request.selection, true), "");
       reference->args = std::move(ref_staged.args);
       (void)unwrap_energy(reference->callable->prepare(staged.task->env_for(*staged.size)),
                           "the task's reference: ");
@@ -362,19 +353,12 @@ json handle_energy(WorkerState& state, json const& request) {
                             failure->sticky};
       }
     }
-    reply["candidate"] = candidate_verdict_json(Verdict{});
-    reply["candidate"]["energy"] = measurement_json(candidate);
-    if (reference) reply["reference"] = measurement_json(*reference);
-    reply["sampling"] = "power, SM and memory clocks and temperature read every 100 ms on a side thread";
-    return reply;
+    reply.candidate_energy = measurement_fields(candidate);
+    if (reference) reply.reference_energy = measurement_fields(*reference);
+    reply.sampling = "power, SM and memory clocks and temperature read every 100 ms on a side thread";
+    return to_json(reply);
   } catch (EnergyError const& e) {
-    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
-    if (e.restart) reply["restart"] = true;
-    return reply;
-  } catch (json::exception const& e) {
-    reply["error"] =
-        json{{"code", "internal_error"}, {"message", std::string("malformed energy request: ") + e.what()}};
-    return reply;
+    return to_json(ErrorReply{"energy", request.id, e.code, e.message, e.restart});
   }
 }
 

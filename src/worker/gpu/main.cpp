@@ -1,5 +1,5 @@
 // kopt-worker: owns one GPU, runs the task's reference and untrusted candidates on it, and answers
-// kopt over stdin/stdout (src/worker/client/protocol.hpp, docs/worker-protocol.md).
+// kopt over stdin/stdout (include/kopt/worker/, docs/worker-protocol.md).
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -15,6 +15,8 @@
 
 #include "kopt/worker/confinement_paths.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/calibration.hpp"
 #include "worker/gpu/device_query.hpp"
 #include "worker/gpu/driver_api.hpp"
@@ -73,11 +75,8 @@ bool env_is(char const* name, char const* value) {
 void refuse_without_isolation(Emitter& emitter, Sandbox const& sandbox, std::string const& op,
                               std::int64_t id, std::string const& what) {
   emitter.send(
-      {{"reply", op},
-       {"id", id},
-       {"error",
-        {{"code", "worker_error"},
-         {"message", "isolation is required (--require-isolation) but " + what + sandbox.isolation()}}}});
+      to_json(ErrorReply{op, id, ErrorCode::worker_error,
+                         "isolation is required (--require-isolation) but " + what + sandbox.isolation()}));
   sandbox.leave();
 }
 
@@ -145,33 +144,36 @@ int main(int argc, char** argv) {
   bool started = false;
   while (std::getline(std::cin, line)) {
     json request = json::parse(line, nullptr, false);
-    if (request.is_discarded() || !request.contains("op")) {
-      emitter.send({{"reply", "error"},
-                    {"id", -1},
-                    {"error", {{"code", "internal_error"}, {"message", "malformed request line"}}}});
+    if (request.is_discarded() || !request.is_object() || !request.contains("op") ||
+        !request["op"].is_string()) {
+      emitter.send(to_json(ErrorReply{"error", -1, ErrorCode::internal_error, "malformed request line"}));
       continue;
     }
     std::string const op = request["op"].get<std::string>();
-    std::int64_t const id = request.value("id", std::int64_t{0});
+    std::int64_t const id =
+        request.contains("id") && request["id"].is_number_integer() ? request["id"].get<std::int64_t>() : 0;
     emitter.set_request(op, id);
     if (op == "hello") {
+      // Both sides refuse a peer of another protocol version: the messages would be misread.
+      auto hello = parse_hello_request(request);
+      Status const version = hello ? check_protocol_version(hello->protocol, "kopt") : Status(hello.error());
+      if (!version) {
+        emitter.send(to_json(ErrorReply{op, id, ErrorCode::internal_error, version.error().message}));
+        sandbox.leave();
+        return kExitProtocol;
+      }
       if (args.require_isolation && !sandbox.complete()) {
         refuse_without_isolation(emitter, sandbox, op, id, "this worker has ");
         return 1;
       }
       auto info = query_device(args.device, args.calibrate);
       if (!info) {
-        emitter.send(
-            {{"reply", "hello"},
-             {"id", id},
-             {"error", {{"code", to_string(info.error().code)}, {"message", info.error().message}}}});
+        emitter.send(to_json(ErrorReply{op, id, info.error().code, info.error().message}));
         sandbox.leave();
         return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
       }
       if (auto st = load_driver_api(); !st) {
-        emitter.send({{"reply", "hello"},
-                      {"id", id},
-                      {"error", {{"code", "no_gpu"}, {"message", st.error().message}}}});
+        emitter.send(to_json(ErrorReply{op, id, ErrorCode::no_gpu, st.error().message}));
         return kExitNoGpu;
       }
       state.device = *info;
@@ -184,17 +186,12 @@ int main(int argc, char** argv) {
         cudaGetLastError();
       }
       started = true;
-      emitter.send({{"reply", "hello"},
-                    {"id", id},
-                    {"protocol", kProtocolVersion},
-                    {"device", to_json(state.device)},
-                    {"idle_sync_us", state.idle_sync_us}});
+      emitter.send(to_json(HelloReply{id, kProtocolVersion, state.device, state.idle_sync_us}));
       continue;
     }
     if (op == "shutdown") break;
     if (!started) {
-      emitter.send(
-          {{"reply", op}, {"id", id}, {"error", {{"code", "internal_error"}, {"message", "hello first"}}}});
+      emitter.send(to_json(ErrorReply{op, id, ErrorCode::internal_error, "hello first"}));
       continue;
     }
     // Landlock and seccomp before anything that may load a candidate: the rules take the folders this
@@ -221,14 +218,10 @@ int main(int argc, char** argv) {
       } else if (op == "energy") {
         reply = handle_energy(state, request);
       } else {
-        reply = {{"reply", op},
-                 {"id", id},
-                 {"error", {{"code", "invalid_argument"}, {"message", "unknown op '" + op + "'"}}}};
+        reply = to_json(ErrorReply{op, id, ErrorCode::invalid_argument, "unknown op '" + op + "'"});
       }
     } catch (std::exception const& e) {  // a bug in the worker: report it instead of dying silently
-      reply = {{"reply", op},
-               {"id", id},
-               {"error", {{"code", "internal_error"}, {"message", std::string("kopt-worker: ") + e.what()}}}};
+      reply = to_json(ErrorReply{op, id, ErrorCode::internal_error, std::string("kopt-worker: ") + e.what()});
     }
     // The watch's reports for whatever ran during this request: the candidate's verdict, or a note
     // (a request without a candidate: the task's reference or the worker itself was refused).

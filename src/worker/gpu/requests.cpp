@@ -11,6 +11,8 @@
 #include "kopt/measure.hpp"
 #include "kopt/verify.hpp"
 #include "kopt/worker/protocol.hpp"
+#include "kopt/worker/reply_messages.hpp"
+#include "kopt/worker/request_messages.hpp"
 #include "kopt/worker/verdict_messages.hpp"
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
@@ -66,8 +68,7 @@ Callable& get_trusted(WorkerState& state, ArtifactRef const& ref, char const* wh
   return *it->second;
 }
 
-std::vector<SizeCase const*> select_sizes(TaskSpec const& task, json const& request) {
-  std::vector<std::string> names = request.value("sizes", std::vector<std::string>{});
+std::vector<SizeCase const*> select_sizes(TaskSpec const& task, std::vector<std::string> const& names) {
   std::vector<SizeCase const*> out;
   for (auto const& s : task.sizes) {
     if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
@@ -168,15 +169,13 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
 }
 
 double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase const& size,
-                             json const& request) {
-  auto const& t = request.at("timeout");
+                             DeadlineScaling const& t) {
   double ref_us = 1000.0;
   if (auto it = state.reference_call_us.find(task.dir.string() + "#" + size.name);
       it != state.reference_call_us.end()) {
     ref_us = it->second;
   }
-  return watchdog_deadline_ms(ref_us, t.value("factor", 50.0), t.value("floor_ms", 2000.0),
-                              t.value("ceiling_ms", 60000.0));
+  return watchdog_deadline_ms(ref_us, t.factor, t.floor_ms, t.ceiling_ms);
 }
 
 // Runs the candidate on `inputs` and applies every check (docs/verification.md). With runs = 2 it
@@ -298,46 +297,32 @@ TimingFields timing_fields(TimingSubject const& s, bool device_wide) {
   return t;
 }
 
-// check_task's timing entries (graph_us only when there are graph figures).
-json timing_json(TimingSubject const& s, bool device_wide) {
-  json j{{"us", to_json(summarize(s.samples_us))}, {"device_wide", device_wide}, {"warmup_ms", s.warmup_ms}};
-  if (!s.graph_us.empty()) j["graph_us"] = to_json(summarize(s.graph_us));
-  return j;
-}
-
 VerdictFields verdict_fields(Verdict const& v) {
   return VerdictFields{v.status, v.message, v.max_abs_err, v.max_rel_err, v.mismatches};
 }
 
-json verdict_json(Verdict const& v) {
-  return to_json(verdict_fields(v));
-}
-
-TimingPolicy policy_from(json const& request) {
-  auto tier = timing_tier_from_string(request.value("tier", std::string("confirm")));
-  return policy_for(tier.value_or(TimingTier::confirm));
-}
-
-// Runs a handler body; kopt-side failures (HandlerError) and malformed requests become an
-// {"error": ...} reply instead of ending the worker.
-template <class Body>
-json guarded(char const* op, json const& request, Body&& body) {
-  json reply{{"reply", op}, {"id", request.value("id", std::int64_t{0})}};
+// Reads the request with `parse` and runs a handler body on it; a malformed request and kopt-side
+// failures (HandlerError) become an {"error": ...} reply instead of ending the worker.
+template <class Request, class Body>
+json guarded(char const* op, json const& request, Result<Request> (*parse)(json const&), Body&& body) {
+  ErrorReply error{op, request.value("id", std::int64_t{0}), ErrorCode::internal_error, {}};
+  auto parsed = parse(request);
+  if (!parsed) {
+    error.message = parsed.error().message;
+    return to_json(error);
+  }
   try {
-    return body(reply);
+    return body(*parsed);
   } catch (HandlerError const& e) {
-    reply["error"] = json{{"code", to_string(e.code)}, {"message", e.message}};
-    return reply;
-  } catch (json::exception const& e) {
-    reply["error"] =
-        json{{"code", "internal_error"}, {"message", std::string("malformed request: ") + e.what()}};
-    return reply;
+    error.code = e.code;
+    error.message = e.message;
+    return to_json(error);
   }
 }
 
-Callable* get_baseline(WorkerState& state, json const& request) {
-  if (!request.contains("baseline") || request["baseline"].is_null()) return nullptr;
-  return &get_trusted(state, artifact_from_json(request["baseline"]), "baseline");
+Callable* get_baseline(WorkerState& state, std::optional<ArtifactRef> const& baseline) {
+  if (!baseline) return nullptr;
+  return &get_trusted(state, *baseline, "baseline");
 }
 
 // Trial-0 inputs of `seed` uploaded into the size case's candidate (guarded) or reference buffers,
@@ -354,17 +339,17 @@ ArgPack staged_arguments(WorkerState& state, TaskSpec const& task, SizeCase cons
 
 }  // namespace
 
-json handle_evaluate(WorkerState& state, json const& request) {
-  return guarded("evaluate", request, [&](json& error_reply) -> json {
+json handle_evaluate(WorkerState& state, json const& body) {
+  return guarded("evaluate", body, parse_evaluate_request, [&](EvaluateRequest const& request) -> json {
     EvaluateReply reply;
-    reply.id = error_reply.value("id", std::int64_t{0});
-    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
-    auto sizes = select_sizes(task, request);
-    std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
-    Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
-    Callable* baseline = get_baseline(state, request);
+    reply.id = request.id;
+    auto const& task = get_task(state, request.selection.task_dir);
+    auto sizes = select_sizes(task, request.selection.sizes);
+    std::uint64_t const seed = request.selection.seed;
+    Callable& reference = get_trusted(state, request.reference, "reference");
+    Callable* baseline = get_baseline(state, request.baseline);
     auto const t_load = Clock::now();
-    auto loaded = load_callable(artifact_from_json(request.at("candidate")));
+    auto loaded = load_callable(request.candidate);
     reply.load_ms = ms_since(t_load);
     if (!loaded) {
       reply.candidate = verdict_fields(Verdict{CandidateStatus::load_error, loaded.error().message});
@@ -382,7 +367,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
 
     // Phase 1: verification on every selected size case, fresh inputs per trial. The screen tier
     // runs trial 0 twice (races) and later trials once; the confirm tier runs every trial twice.
-    bool const screen = request.value("tier", std::string("confirm")) == "screen";
+    bool const screen = request.tier == TimingTier::screen;
     auto const t_verify = Clock::now();
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
@@ -402,9 +387,9 @@ json handle_evaluate(WorkerState& state, json const& request) {
         entry.seeds.push_back(s);
         auto const& inputs = trial_inputs(state, task, size, s, trial);
         auto const& expected = reference_outputs(state, task, size, reference, inputs);
-        Verdict v =
-            verify_once(state, task, size, candidate, inputs, expected,
-                        candidate_deadline_ms(state, task, size, request), screen && trial > 0 ? 1 : 2);
+        Verdict v = verify_once(state, task, size, candidate, inputs, expected,
+                                candidate_deadline_ms(state, task, size, request.timeout),
+                                screen && trial > 0 ? 1 : 2);
         worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
         worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
         worst.mismatches = std::max(worst.mismatches, v.mismatches);
@@ -422,7 +407,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
 
     // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
     auto const t_time = Clock::now();
-    TimingPolicy const policy = policy_from(request);
+    TimingPolicy const policy = policy_for(request.tier);
     double activity_ms = 0.0;  // inside time_ms: the kernel-activity calls after timing
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
@@ -433,7 +418,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
       auto ref_args = unwrap(ArgPack::build(task, size, bufs.reference), "");
       auto cand_args = unwrap(ArgPack::build(task, size, bufs.candidate), "");
       require(reference.prepare(task.env_for(size)), "");
-      double const deadline = candidate_deadline_ms(state, task, size, request);
+      double const deadline = candidate_deadline_ms(state, task, size, request.timeout);
       TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
       TimingSubject cand_subject = make_subject("candidate", &candidate, cand_args.data(), deadline);
       std::string const cache_key = task.dir.string() + "#" + size.name;
@@ -445,7 +430,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
       bool const ref_cached = screen && state.screen_reference_us.count(cache_key) > 0;
       if (!ref_cached) subjects.push_back(&ref_subject);
       subjects.push_back(&cand_subject);
-      if (baseline != nullptr && request.value("time_baseline", true)) {
+      if (baseline != nullptr && request.time_baseline) {
         (void)baseline->prepare(task.env_for(size));
         subjects.push_back(&base_subject);
       }
@@ -488,14 +473,12 @@ json handle_evaluate(WorkerState& state, json const& request) {
       // One more call of launchers with CUPTI activity records on (never while timing). A launcher
       // reference recorded here leaves the answer in its outputs: poisoned right after.
       Callable* const activity_reference =
-          !ref_cached && artifact_from_json(request.at("reference")).mode == "launcher" ? &reference
-                                                                                        : nullptr;
+          !ref_cached && request.reference.mode == "launcher" ? &reference : nullptr;
       auto const t_activity = Clock::now();
-      add_kernel_activity(
-          ActivitySubjects{&state.watchdog, state.flush_buffer, state.flush_bytes,
-                           artifact_from_json(request.at("candidate")).mode == "launcher", &candidate,
-                           cand_args.data(), deadline, activity_reference, ref_args.data()},
-          entry);
+      add_kernel_activity(ActivitySubjects{&state.watchdog, state.flush_buffer, state.flush_bytes,
+                                           request.candidate.mode == "launcher", &candidate, cand_args.data(),
+                                           deadline, activity_reference, ref_args.data()},
+                          entry);
       activity_ms += ms_since(t_activity);
       if (activity_reference != nullptr) require(bufs.reference.poison_outputs(kPoisonA), "");
     }
@@ -513,7 +496,7 @@ json handle_evaluate(WorkerState& state, json const& request) {
       auto const& expected = reference_outputs(state, task, size, reference, inputs);
       (void)candidate.prepare(task.env_for(size));
       Verdict v = verify_once(state, task, size, candidate, inputs, expected,
-                              candidate_deadline_ms(state, task, size, request), screen ? 1 : 2);
+                              candidate_deadline_ms(state, task, size, request.timeout), screen ? 1 : 2);
       if (v.failed()) {
         v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
                     "): " + v.message;
@@ -527,19 +510,22 @@ json handle_evaluate(WorkerState& state, json const& request) {
   });
 }
 
-json handle_check_task(WorkerState& state, json const& request) {
-  return guarded("check_task", request, [&](json& reply) -> json {
-    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
-    auto sizes = select_sizes(task, request);
-    std::uint64_t const seed = request.at("seed").get<std::uint64_t>();
-    Callable& reference = get_trusted(state, artifact_from_json(request.at("reference")), "reference");
-    Callable* baseline = get_baseline(state, request);
-    TimingPolicy const policy = policy_from(request);
-    json out = json::array();
+json handle_check_task(WorkerState& state, json const& body) {
+  return guarded("check_task", body, parse_check_task_request, [&](CheckTaskRequest const& request) -> json {
+    auto const& task = get_task(state, request.selection.task_dir);
+    auto sizes = select_sizes(task, request.selection.sizes);
+    std::uint64_t const seed = request.selection.seed;
+    Callable& reference = get_trusted(state, request.reference, "reference");
+    Callable* baseline = get_baseline(state, request.baseline);
+    TimingPolicy const policy = policy_for(request.tier);
+    CheckTaskReply reply;
+    reply.id = request.id;
     for (std::size_t si = 0; si < sizes.size(); ++si) {
       SizeCase const& size = *sizes[si];
       state.emitter.progress("check " + size.name);
-      json entry{{"size", size.name}, {"verify_only", size.verify_only}};
+      CheckTaskSize entry;
+      entry.size = size.name;
+      entry.verify_only = size.verify_only;
       auto const& inputs = trial_inputs(state, task, size, trial_seed(seed, si, 0), 0);
       auto first = reference_outputs(state, task, size, reference, inputs);  // copy: the cache may be reset
       // Determinism and degeneracy of the reference itself.
@@ -570,8 +556,8 @@ json handle_check_task(WorkerState& state, json const& request) {
         }
         ++k;
       }
-      entry["deterministic"] = deterministic;
-      entry["reference_constant"] = constant && result_elements >= 2;
+      entry.deterministic = deterministic;
+      entry.reference_constant = constant && result_elements >= 2;
       // The vendor baseline must compute the same function as the reference.
       auto& bufs = get_buffers(state, task, size);
       if (baseline != nullptr) {
@@ -579,9 +565,9 @@ json handle_check_task(WorkerState& state, json const& request) {
         Verdict v = verify_once(state, task, size, *baseline, inputs, first, 600000);
         if (v.failed()) {
           note += "baseline does not match the reference: " + v.message + ". ";
-          entry["baseline_status"] = std::string(to_string(v.status));
+          entry.baseline_status = std::string(to_string(v.status));
         } else {
-          entry["baseline_status"] = "ok";
+          entry.baseline_status = "ok";
         }
       }
       if (!size.verify_only) {
@@ -591,77 +577,72 @@ json handle_check_task(WorkerState& state, json const& request) {
         TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
         TimingSubject base_subject = make_subject("baseline", baseline, base_args.data(), 600000);
         std::vector<TimingSubject*> subjects{&ref_subject};
-        if (baseline != nullptr && entry.value("baseline_status", "") == "ok")
-          subjects.push_back(&base_subject);
+        if (baseline != nullptr && entry.baseline_status == "ok") subjects.push_back(&base_subject);
         Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
         auto outcome = timer.run(subjects);
         if (!outcome.ok) {
           throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
                                                           " failed while timed: " + outcome.failure.message};
         }
-        entry["reference"] = timing_json(ref_subject, outcome.device_wide);
-        if (subjects.size() > 1) entry["baseline"] = timing_json(base_subject, outcome.device_wide);
+        entry.reference = timing_fields(ref_subject, outcome.device_wide);
+        if (subjects.size() > 1) entry.baseline = timing_fields(base_subject, outcome.device_wide);
       }
-      entry["note"] = note;
-      out.push_back(entry);
+      entry.note = note;
+      reply.sizes.push_back(std::move(entry));
     }
-    reply["sizes"] = out;
-    return reply;
+    return to_json(reply);
   });
 }
 
-json handle_single_trial(WorkerState& state, json const& request) {
-  return guarded("single_trial", request, [&](json& reply) -> json {
-    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
-    auto sizes = select_sizes(task, request);
-    SizeCase const& size = *sizes.front();
-    auto loaded = load_callable(artifact_from_json(request.at("candidate")));
-    if (!loaded) {
-      reply["candidate"] = verdict_json(Verdict{CandidateStatus::load_error, loaded.error().message});
-      return reply;
-    }
-    Callable& candidate = **loaded;
-    if (auto st = candidate.prepare(task.env_for(size)); !st) {
-      reply["candidate"] = verdict_json(Verdict{CandidateStatus::launch_error, st.error().message});
-      return reply;
-    }
-    auto args = staged_arguments(state, task, size, request.at("seed").get<std::uint64_t>(), false);
-    Verdict v;
-    // Under a profiler, the candidate's call is the one NVTX push/pop range it is told to select
-    // (ncu --nvtx --nvtx-include "<name>/"): nothing else the worker launches gets profiled.
-    std::string const range = request.value("nvtx_range", std::string());
-    if (!range.empty()) nvtxRangePushA(range.c_str());
-    auto failure = call_candidate(state, candidate, args, request.at("timeout").value("ceiling_ms", 60000.0));
-    if (!range.empty()) nvtxRangePop();
-    if (failure) v = *failure;
-    reply["candidate"] = verdict_json(v);
-    reply["size"] = size.name;
-    if (v.sticky) reply["restart"] = true;
-    return reply;
-  });
+json handle_single_trial(WorkerState& state, json const& body) {
+  return guarded(
+      "single_trial", body, parse_single_trial_request, [&](SingleTrialRequest const& request) -> json {
+        SingleTrialReply reply;
+        reply.id = request.id;
+        auto const& task = get_task(state, request.selection.task_dir);
+        auto sizes = select_sizes(task, request.selection.sizes);
+        SizeCase const& size = *sizes.front();
+        auto loaded = load_callable(request.candidate);
+        if (!loaded) {
+          reply.candidate = verdict_fields(Verdict{CandidateStatus::load_error, loaded.error().message});
+          return to_json(reply);
+        }
+        Callable& candidate = **loaded;
+        if (auto st = candidate.prepare(task.env_for(size)); !st) {
+          reply.candidate = verdict_fields(Verdict{CandidateStatus::launch_error, st.error().message});
+          return to_json(reply);
+        }
+        auto args = staged_arguments(state, task, size, request.selection.seed, false);
+        Verdict v;
+        // Under a profiler, the candidate's call is the one NVTX push/pop range it is told to select
+        // (ncu --nvtx --nvtx-include "<name>/"): nothing else the worker launches gets profiled.
+        std::string const range = request.nvtx_range.value_or(std::string());
+        if (!range.empty()) nvtxRangePushA(range.c_str());
+        auto failure = call_candidate(state, candidate, args, request.timeout.ceiling_ms);
+        if (!range.empty()) nvtxRangePop();
+        if (failure) v = *failure;
+        reply.candidate = verdict_fields(v);
+        reply.size = size.name;
+        reply.restart = v.sticky;
+        return to_json(reply);
+      });
 }
 
-Result<StagedCall> stage_call(WorkerState& state, json const& request, bool reference_buffers) {
+Result<StagedCall> stage_call(WorkerState& state, TaskSelection const& selection, bool reference_buffers) {
   try {
-    auto const& task = get_task(state, request.at("task_dir").get<std::string>());
-    SizeCase const& size = *select_sizes(task, request).front();
-    return StagedCall{
-        &task, &size,
-        staged_arguments(state, task, size, request.at("seed").get<std::uint64_t>(), reference_buffers)};
+    auto const& task = get_task(state, selection.task_dir);
+    SizeCase const& size = *select_sizes(task, selection.sizes).front();
+    return StagedCall{&task, &size, staged_arguments(state, task, size, selection.seed, reference_buffers)};
   } catch (HandlerError const& e) {
     return make_error(e.code, e.message);
-  } catch (json::exception const& e) {
-    return make_error(ErrorCode::invalid_argument, std::string("malformed request: ") + e.what());
   }
 }
 
-Result<Callable*> trusted_callable(WorkerState& state, json const& artifact, char const* what) {
+Result<Callable*> trusted_callable(WorkerState& state, ArtifactRef const& artifact, char const* what) {
   try {
-    return &get_trusted(state, artifact_from_json(artifact), what);
+    return &get_trusted(state, artifact, what);
   } catch (HandlerError const& e) {
     return make_error(e.code, e.message);
-  } catch (json::exception const& e) {
-    return make_error(ErrorCode::invalid_argument, std::string("malformed request: ") + e.what());
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/worker_state.hpp"
 
 namespace kopt::worker {
@@ -13,7 +14,7 @@ nlohmann::json handle_check_task(WorkerState& state, nlohmann::json const& reque
 nlohmann::json handle_single_trial(WorkerState& state, nlohmann::json const& request);
 
 // One size case set up for calls outside verification (single_trial, energy): the task, the size case
-// the request selects (its first), and arguments pointing at trial-0 inputs of request["seed"] in that
+// the request selects (its first), and arguments pointing at trial-0 inputs of the selection's seed in that
 // size case's candidate (guarded) or reference buffers, outputs poisoned. Error: kopt could not set it
 // up (the task does not load, no size case matches, the inputs cannot be generated or uploaded).
 struct StagedCall {
@@ -21,8 +22,8 @@ struct StagedCall {
   SizeCase const* size = nullptr;
   ArgPack args;
 };
-Result<StagedCall> stage_call(WorkerState& state, nlohmann::json const& request, bool reference_buffers);
-// The task's reference or baseline described by `artifact` (an ArtifactRef), loaded once per worker.
-Result<Callable*> trusted_callable(WorkerState& state, nlohmann::json const& artifact, char const* what);
+Result<StagedCall> stage_call(WorkerState& state, TaskSelection const& selection, bool reference_buffers);
+// The task's reference or baseline described by `artifact`, loaded once per worker.
+Result<Callable*> trusted_callable(WorkerState& state, ArtifactRef const& artifact, char const* what);
 
 }  // namespace kopt::worker
