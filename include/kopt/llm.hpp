@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +142,34 @@ struct LlmHooks {
 Result<LlmConfig> llm_config_from_env(LlmHooks const& hooks = {});
 // Checks the config (errors name the setting and what was expected) and builds the backend.
 Result<std::unique_ptr<LlmBackend>> make_llm_backend(LlmConfig const& config, LlmHooks hooks = {});
+
+// ---- the backend registry ------------------------------------------------------------------------
+
+// Builds one kind of backend from a checked config (timeouts and retries already checked; the hooks
+// complete); errors name the setting that is missing or wrong.
+using LlmBackendFactory = Result<std::unique_ptr<LlmBackend>> (*)(LlmConfig const& config,
+                                                                  LlmHooks const& hooks);
+
+// One backend: its name, what it needs, and how to build it. Listed once in src/llm/backend_registry.cpp;
+// KOPT_LLM_BACKEND's choices, its error message, the configuration's check and the help read it.
+struct LlmBackendInfo {
+  LlmKind kind = LlmKind::openai;
+  std::string_view name;              // KOPT_LLM_BACKEND's value
+  std::string_view description;       // one line, for help and docs
+  bool needs_network = false;         // reaches a server (KOPT_LLM_BASE_URL, timeouts, retries)
+  bool needs_model = false;           // refuses to start without KOPT_LLM_MODEL
+  bool needs_api_key = false;         // refuses to start without a key
+  std::string_view api_key_env;       // where the key is read when KOPT_LLM_API_KEY is unset ("": none)
+  std::string_view default_base_url;  // used when KOPT_LLM_BASE_URL is unset ("": none)
+  LlmBackendFactory make = nullptr;
+};
+
+// The registry: every backend exactly once, in a fixed order (the order help lists them in).
+std::span<LlmBackendInfo const> llm_backends() noexcept;
+LlmBackendInfo const* find_llm_backend(std::string_view name) noexcept;
+LlmBackendInfo const& llm_backend_info(LlmKind kind) noexcept;  // every kind is registered
+// The names in registry order, joined by `separator`: "openai, anthropic, command, replay".
+std::string llm_backend_names(std::string_view separator);
 
 // ---- wrappers -----------------------------------------------------------------------------------
 

@@ -8,12 +8,36 @@
 #include <CLI/CLI.hpp>
 #pragma GCC diagnostic pop
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "cli/arguments.hpp"
 #include "cli/isolation_option.hpp"
+#include "kopt/llm.hpp"
 
 namespace kopt::cli {
+namespace {
+
+// One line per LLM backend of the registry: its KOPT_LLM_BACKEND value, what it is, what it needs.
+std::string llm_backends_help() {
+  std::string text = "Backends (KOPT_LLM_BACKEND):\n";
+  for (LlmBackendInfo const& backend : llm_backends()) {
+    std::vector<std::string> needs;
+    if (backend.needs_network) needs.emplace_back("network");
+    if (backend.needs_model) needs.emplace_back("KOPT_LLM_MODEL");
+    if (backend.needs_api_key) needs.emplace_back("an API key");
+    std::string const needs_text =
+        needs.empty() ? "" : "; needs " + fmt::format("{}", fmt::join(needs, ", "));
+    text += fmt::format("  {:<10} {}{}\n", backend.name, backend.description, needs_text);
+  }
+  return text;
+}
+
+}  // namespace
 
 void define_generate_command(CLI::App& app, CliArguments& args) {
   auto* generate = app.add_subcommand(
@@ -32,10 +56,12 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
       "  KOPT_LLM_BACKEND=replay KOPT_LLM_REPLAY_FILE=examples/softmax/llm-replay/generate.jsonl \\\n"
       "    kopt generate examples/softmax --intent \"row-wise softmax\" -o /tmp/softmax.cu\n"
       "\n"
-      "The model comes from the environment (docs/llm.md): KOPT_LLM_BACKEND (openai, anthropic, command,\n"
-      "replay; default openai), KOPT_LLM_BASE_URL, KOPT_LLM_MODEL, KOPT_LLM_API_KEY (ANTHROPIC_API_KEY),\n"
+      "The model comes from the environment (docs/llm.md): KOPT_LLM_BACKEND (below; default openai),\n"
+      "KOPT_LLM_BASE_URL, KOPT_LLM_MODEL, KOPT_LLM_API_KEY (ANTHROPIC_API_KEY),\n"
       "KOPT_LLM_PRICES (a price table: costs and --max-cost), KOPT_LLM_CACHE_DIR (answers repeated\n"
       "requests without a call), KOPT_LLM_REPLAY_FILE. The API key never appears in output or the store.\n"
+      "\n" +
+      llm_backends_help() +
       "\n"
       "Progress goes to stderr, one line per attempt; then a table of attempts (strategy, round, status,\n"
       "speedup, tokens, cost, latency), or a kopt.generate/1 document with --json. Every call and every\n"

@@ -54,13 +54,15 @@ Result<LlmConfig> llm_config_from_env(LlmHooks const& hooks) {
   LlmConfig config;
   if (auto kind = get("KOPT_LLM_BACKEND")) {
     auto parsed = llm_kind_from_string(*kind);
-    if (!parsed) return env_error("KOPT_LLM_BACKEND", "one of openai, anthropic, command, replay", *kind);
+    if (!parsed) return env_error("KOPT_LLM_BACKEND", "one of " + llm_backend_names(", "), *kind);
     config.kind = *parsed;
   }
   config.base_url = get("KOPT_LLM_BASE_URL").value_or("");
   config.model = get("KOPT_LLM_MODEL").value_or("");
   config.api_key_env = "KOPT_LLM_API_KEY";
-  if (config.kind == LlmKind::anthropic && !get("KOPT_LLM_API_KEY")) config.api_key_env = "ANTHROPIC_API_KEY";
+  if (std::string_view const fallback = llm_backend_info(config.kind).api_key_env;
+      !fallback.empty() && !get("KOPT_LLM_API_KEY"))
+    config.api_key_env = fallback;
   if (auto command = get("KOPT_LLM_COMMAND")) {
     auto argv = command_words(*command);
     if (!argv) return argv.error();

@@ -1,4 +1,5 @@
-// make_llm_backend: checks an LlmConfig and builds the backend it names.
+// make_llm_backend: checks what every backend shares in an LlmConfig (timeouts, retries), then lets the
+// registry's entry for its kind check the rest and build it; the built-in backends' own checks are here too.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,8 +13,6 @@
 
 namespace kopt {
 namespace {
-
-constexpr std::string_view kAnthropicBaseUrl = "https://api.anthropic.com";
 
 Error config_error(std::string const& setting, std::string const& expected) {
   return make_error(ErrorCode::invalid_argument, "LLM config: " + setting + ": " + expected);
@@ -61,8 +60,8 @@ Status check_common(LlmConfig const& config) {
   return Ok{};
 }
 
-Result<std::string> checked_base_url(std::string url, LlmKind kind) {
-  if (url.empty() && kind == LlmKind::anthropic) url = kAnthropicBaseUrl;
+Result<std::string> checked_base_url(std::string url, std::string_view default_url) {
+  if (url.empty()) url = default_url;
   if (url.empty()) {
     return config_error("base_url (KOPT_LLM_BASE_URL)",
                         "not set; expected the server's base URL, e.g. http://localhost:8000/v1 (vLLM), "
@@ -76,8 +75,9 @@ Result<std::string> checked_base_url(std::string url, LlmKind kind) {
   return url;
 }
 
-Result<std::unique_ptr<LlmBackend>> make_http(LlmConfig const& config, LlmHooks const& hooks) {
-  auto base_url = checked_base_url(config.base_url, config.kind);
+// The settings every HTTP backend needs, checked: base URL, model, and the key if there is one.
+Result<llm::HttpSettings> http_settings(LlmConfig const& config, LlmHooks const& hooks) {
+  auto base_url = checked_base_url(config.base_url, llm_backend_info(config.kind).default_base_url);
   if (!base_url) return base_url.error();
   if (config.model.empty()) {
     return config_error("model (KOPT_LLM_MODEL)", "not set; expected the model name the server serves");
@@ -92,20 +92,32 @@ Result<std::unique_ptr<LlmBackend>> make_http(LlmConfig const& config, LlmHooks 
       settings.key_source = config.api_key_env;
     }
   }
-  if (config.kind == LlmKind::anthropic) {
-    if (settings.api_key.empty()) {
-      std::string const where = config.api_key_env.empty() ? "api_key_env" : config.api_key_env;
-      return config_error(
-          "api key (" + where + ")",
-          "not set; the Anthropic API needs a key: set ANTHROPIC_API_KEY or KOPT_LLM_API_KEY");
-    }
-    return llm::make_http_backend(llm::anthropic_protocol(config.anthropic_version), std::move(settings),
-                                  hooks);
-  }
-  return llm::make_http_backend(llm::openai_protocol(), std::move(settings), hooks);
+  return settings;
 }
 
-Result<std::unique_ptr<LlmBackend>> make_command(LlmConfig const& config) {
+}  // namespace
+
+namespace llm {
+
+Result<std::unique_ptr<LlmBackend>> make_openai_backend(LlmConfig const& config, LlmHooks const& hooks) {
+  auto settings = http_settings(config, hooks);
+  if (!settings) return settings.error();
+  return make_http_backend(openai_protocol(), std::move(settings).value(), hooks);
+}
+
+Result<std::unique_ptr<LlmBackend>> make_anthropic_backend(LlmConfig const& config, LlmHooks const& hooks) {
+  auto settings = http_settings(config, hooks);
+  if (!settings) return settings.error();
+  if (settings->api_key.empty()) {
+    std::string const where = config.api_key_env.empty() ? "api_key_env" : config.api_key_env;
+    return config_error("api key (" + where + ")",
+                        "not set; the Anthropic API needs a key: set ANTHROPIC_API_KEY or KOPT_LLM_API_KEY");
+  }
+  return make_http_backend(anthropic_protocol(config.anthropic_version), std::move(settings).value(), hooks);
+}
+
+Result<std::unique_ptr<LlmBackend>> make_command_backend_from_config(LlmConfig const& config,
+                                                                     LlmHooks const& /*hooks*/) {
   if (config.command.empty() || config.command[0].empty()) {
     return config_error("command (KOPT_LLM_COMMAND)",
                         "not set; expected the command's argv, e.g. [\"my-llm\", \"--model\", \"x\"]");
@@ -122,45 +134,33 @@ Result<std::unique_ptr<LlmBackend>> make_command(LlmConfig const& config) {
     return make_error(ErrorCode::not_found,
                       "LLM config: command (KOPT_LLM_COMMAND): '" + argv[0] + "' is not an executable file");
   }
-  return llm::make_command_backend(llm::CommandSettings{
-      std::move(argv), config.command_input, config.timeouts.overall, config.model, config.prices});
+  return make_command_backend(CommandSettings{std::move(argv), config.command_input, config.timeouts.overall,
+                                              config.model, config.prices});
 }
 
-}  // namespace
+Result<std::unique_ptr<LlmBackend>> make_replay_backend_from_config(LlmConfig const& config,
+                                                                    LlmHooks const& /*hooks*/) {
+  if (config.replay_file.empty()) {
+    return config_error("replay_file (KOPT_LLM_REPLAY_FILE)", "not set; expected a JSONL file of replies");
+  }
+  return make_replay_backend(config.replay_file, config.replay_order);
+}
+
+}  // namespace llm
 
 std::string_view to_string(LlmKind kind) noexcept {
-  switch (kind) {
-    case LlmKind::openai: return "openai";
-    case LlmKind::anthropic: return "anthropic";
-    case LlmKind::command: return "command";
-    case LlmKind::replay: return "replay";
-  }
-  return "openai";
+  return llm_backend_info(kind).name;
 }
 
 std::optional<LlmKind> llm_kind_from_string(std::string_view text) noexcept {
-  for (auto kind : {LlmKind::openai, LlmKind::anthropic, LlmKind::command, LlmKind::replay}) {
-    if (text == to_string(kind)) return kind;
-  }
-  return std::nullopt;
+  LlmBackendInfo const* backend = find_llm_backend(text);
+  return backend ? std::optional<LlmKind>(backend->kind) : std::nullopt;
 }
 
 Result<std::unique_ptr<LlmBackend>> make_llm_backend(LlmConfig const& config, LlmHooks hooks) {
   hooks = with_defaults(std::move(hooks));
   if (auto status = check_common(config); !status) return status.error();
-  Result<std::unique_ptr<LlmBackend>> backend = make_error(ErrorCode::internal_error, "unreachable");
-  switch (config.kind) {
-    case LlmKind::openai:
-    case LlmKind::anthropic: backend = make_http(config, hooks); break;
-    case LlmKind::command: backend = make_command(config); break;
-    case LlmKind::replay:
-      if (config.replay_file.empty()) {
-        return config_error("replay_file (KOPT_LLM_REPLAY_FILE)",
-                            "not set; expected a JSONL file of replies");
-      }
-      backend = llm::make_replay_backend(config.replay_file, config.replay_order);
-      break;
-  }
+  auto backend = llm_backend_info(config.kind).make(config, hooks);
   if (!backend || config.cache_dir.empty()) return backend;
   return with_response_cache(std::move(backend).value(), config.cache_dir);
 }
