@@ -19,7 +19,8 @@ struct ToolStatus {
   std::string note;  // what is missing or what it means
 };
 
-// Runs `command` through /bin/sh, returns exit code and combined output (bounded).
+// Runs `command` through /bin/sh, returns exit code and combined output (bounded). A convenience over
+// run_process (kopt/child_process.hpp), which runs a program by its argv, without a shell.
 struct CommandResult {
   int exit_code = -1;      // 128 + signal when killed by a signal
   std::string output;      // stdout and stderr merged, at most 1 MiB

@@ -1,23 +1,111 @@
+// Starting a child (fork and exec, with only async-signal-safe calls between them: kopt has threads)
+// and its lifetime: line I/O for long-lived children, kill and reap. communicate() and run_process()
+// are in communicate.cpp.
 #include "kopt/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <sstream>
+#include <string_view>
 #include <thread>
+#include <utility>
+
+#include "toolchain/child_io.hpp"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration)
 
 namespace kopt {
 namespace {
 
-std::string errno_text(char const* what) {
-  return std::string(what) + ": " + std::strerror(errno);
+using detail::close_descriptor;
+using detail::errno_text;
+
+// The child's environment: `spec.environment` or the parent's, then each override replacing the
+// variable of its name.
+Result<std::vector<std::string>> child_environment(ProcessSpec const& spec) {
+  std::vector<std::string> entries;
+  if (spec.environment) {
+    entries = *spec.environment;
+  } else {
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  }
+  for (std::string const& override_entry : spec.environment_overrides) {
+    auto const equals = override_entry.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return make_error(ErrorCode::internal_error,
+                        "spawn: environment override '" + override_entry + "' is not KEY=VALUE");
+    }
+    std::string_view const key(override_entry.data(), equals + 1);  // with its '='
+    std::erase_if(entries, [&](std::string const& entry) { return entry.starts_with(key); });
+    entries.push_back(override_entry);
+  }
+  return entries;
+}
+
+std::vector<char*> as_pointers(std::vector<std::string> const& words) {
+  std::vector<char*> pointers;
+  pointers.reserve(words.size() + 1);
+  for (auto const& word : words) pointers.push_back(const_cast<char*>(word.c_str()));
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+// The highest descriptor number to close in the child when close_range(2) is missing (kernels before 5.9).
+unsigned descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 65536;
+  return static_cast<unsigned>(std::min<rlim_t>(limit.rlim_cur, 1U << 20));
+}
+
+void write_message(std::string_view text, char const* reason) {
+  [[maybe_unused]] auto n1 = ::write(STDERR_FILENO, text.data(), text.size());
+  [[maybe_unused]] auto n2 = ::write(STDERR_FILENO, reason, std::strlen(reason));
+  [[maybe_unused]] auto n3 = ::write(STDERR_FILENO, "\n", 1);
+}
+
+struct ChildSetup {
+  int stdin_fd = -1;
+  int stdout_fd = -1;
+  int stderr_fd = -1;
+  bool own_process_group = false;
+  char const* working_directory = nullptr;  // null: stay
+  unsigned descriptor_limit = 0;
+  std::string_view chdir_failed;
+  std::string_view exec_failed;
+};
+
+// In the forked child: only async-signal-safe calls. Never returns.
+[[noreturn]] void become_child(ChildSetup const& setup, char* const* argv, char* const* envp) {
+  if (setup.own_process_group) ::setpgid(0, 0);
+  // A child starts as a shell would start it, whatever kopt did to its own signals.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  ::sigaction(SIGPIPE, &default_action, nullptr);
+  ::dup2(setup.stdin_fd, STDIN_FILENO);
+  ::dup2(setup.stdout_fd, STDOUT_FILENO);
+  ::dup2(setup.stderr_fd, STDERR_FILENO);
+  // Whatever else kopt had open (a descriptor some library opened without O_CLOEXEC) stays with kopt.
+  if (::close_range(STDERR_FILENO + 1, ~0U, 0) != 0) {
+    for (unsigned fd = STDERR_FILENO + 1; fd < setup.descriptor_limit; ++fd) ::close(static_cast<int>(fd));
+  }
+  if (setup.working_directory != nullptr && ::chdir(setup.working_directory) != 0) {
+    write_message(setup.chdir_failed, ::strerrordesc_np(errno));
+    ::_exit(127);
+  }
+  ::execve(argv[0], argv, envp);
+  write_message(setup.exec_failed, ::strerrordesc_np(errno));
+  ::_exit(127);
 }
 
 }  // namespace
@@ -52,19 +140,21 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
     if (pid_ > 0) kill_and_wait();
     release();
     pid_ = std::exchange(other.pid_, -1);
+    own_process_group_ = other.own_process_group_;
     to_child_ = std::exchange(other.to_child_, -1);
     from_child_ = std::exchange(other.from_child_, -1);
+    errors_from_child_ = std::exchange(other.errors_from_child_, -1);
     buffer_ = std::move(other.buffer_);
-    stderr_path_ = std::move(other.stderr_path_);
+    stderr_path_ = std::exchange(other.stderr_path_, {});
     exit_ = other.exit_;
   }
   return *this;
 }
 
 void ChildProcess::release() noexcept {
-  if (to_child_ >= 0) ::close(to_child_);
-  if (from_child_ >= 0) ::close(from_child_);
-  to_child_ = from_child_ = -1;
+  close_descriptor(to_child_);
+  close_descriptor(from_child_);
+  close_descriptor(errors_from_child_);
   if (!stderr_path_.empty()) {
     std::error_code ec;
     std::filesystem::remove(stderr_path_, ec);
@@ -74,59 +164,72 @@ void ChildProcess::release() noexcept {
 
 Result<ChildProcess> ChildProcess::spawn(std::vector<std::string> const& argv,
                                          std::vector<std::string> const& env) {
-  if (argv.empty()) return make_error(ErrorCode::internal_error, "spawn: empty argv");
-  int in_pipe[2];
-  int out_pipe[2];
-  if (::pipe2(in_pipe, O_CLOEXEC) != 0) return make_error(ErrorCode::worker_error, errno_text("pipe"));
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    ::close(in_pipe[0]);
-    ::close(in_pipe[1]);
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.environment = env;
+  return spawn(spec);
+}
+
+Result<ChildProcess> ChildProcess::spawn(ProcessSpec const& spec) {
+  if (spec.argv.empty()) return make_error(ErrorCode::internal_error, "spawn: empty argv");
+  auto environment = child_environment(spec);
+  if (!environment) return environment.error();
+
+  // Every descriptor below is the parent's until handed to `child`; the guard closes what is left.
+  ChildProcess child;
+  std::array<int, 2> in{-1, -1};
+  std::array<int, 2> out{-1, -1};
+  std::array<int, 2> err{-1, -1};
+  int err_file = -1;
+  struct CloseLeft {
+    std::array<int*, 7> fds;
+    ~CloseLeft() {
+      for (int* fd : fds) close_descriptor(*fd);
+    }
+  } const close_left{{&in[0], &in[1], &out[0], &out[1], &err[0], &err[1], &err_file}};
+
+  if (!detail::open_child_pipe(in) || !detail::open_child_pipe(out)) {
     return make_error(ErrorCode::worker_error, errno_text("pipe"));
   }
-  auto close_pipes = [&] {
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) ::close(fd);
-  };
-  char tmpl[] = "/tmp/kopt-child-stderr-XXXXXX";
-  int err_fd = ::mkostemp(tmpl, O_CLOEXEC);
-  if (err_fd < 0) {
-    close_pipes();
-    return make_error(ErrorCode::worker_error, errno_text("mkstemp"));
+  int child_stderr = out[1];
+  if (spec.stderr_target == StderrTarget::pipe) {
+    if (!detail::open_child_pipe(err)) return make_error(ErrorCode::worker_error, errno_text("pipe"));
+    child_stderr = err[1];
+  } else if (spec.stderr_target == StderrTarget::file) {
+    char path[] = "/tmp/kopt-child-stderr-XXXXXX";
+    err_file = ::mkostemp(path, O_CLOEXEC);
+    if (err_file < 0) return make_error(ErrorCode::worker_error, errno_text("mkstemp"));
+    child.stderr_path_ = path;  // removed by `child` on every path from here
+    if (!detail::move_above_stdio(err_file)) return make_error(ErrorCode::worker_error, errno_text("fcntl"));
+    child_stderr = err_file;
   }
 
-  std::vector<char*> cargv;
-  cargv.reserve(argv.size() + 1);
-  for (auto const& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  std::vector<char*> cenv;
-  cenv.reserve(env.size() + 1);
-  for (auto const& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
-  cenv.push_back(nullptr);
+  // Everything the child needs is built before fork: it may not allocate.
+  std::vector<char*> const argv = as_pointers(spec.argv);
+  std::vector<char*> const envp = as_pointers(*environment);
+  std::string const working_directory = spec.working_directory.string();
+  std::string const chdir_failed = "cannot enter the working directory " + working_directory + ": ";
+  std::string const exec_failed = spec.argv[0] + ": exec failed: ";
+  ChildSetup const setup{in[0],
+                         out[1],
+                         child_stderr,
+                         spec.own_process_group,
+                         working_directory.empty() ? nullptr : working_directory.c_str(),
+                         descriptor_limit(),
+                         chdir_failed,
+                         exec_failed};
 
-  std::string const exec_failed = argv[0] + ": exec failed\n";  // built before fork: no allocation after
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    auto error = make_error(ErrorCode::worker_error, errno_text("fork"));
-    close_pipes();
-    ::close(err_fd);
-    ::unlink(tmpl);
-    return error;
-  }
-  if (pid == 0) {
-    ::dup2(in_pipe[0], STDIN_FILENO);
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_fd, STDERR_FILENO);
-    ::execve(cargv[0], cargv.data(), cenv.data());
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
-    ::_exit(127);
-  }
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  ::close(err_fd);
-  ChildProcess child;
+  pid_t const pid = ::fork();
+  if (pid < 0) return make_error(ErrorCode::worker_error, errno_text("fork"));
+  if (pid == 0) become_child(setup, argv.data(), envp.data());
+  // Also from the parent, so that the group exists before a kill can be aimed at it (EACCES once the
+  // child has exec'd: it made the group itself by then).
+  if (spec.own_process_group) ::setpgid(pid, pid);
   child.pid_ = pid;
-  child.to_child_ = in_pipe[1];
-  child.from_child_ = out_pipe[0];
-  child.stderr_path_ = tmpl;
+  child.own_process_group_ = spec.own_process_group;
+  child.to_child_ = std::exchange(in[1], -1);
+  child.from_child_ = std::exchange(out[0], -1);
+  child.errors_from_child_ = std::exchange(err[0], -1);
   return child;
 }
 
@@ -134,7 +237,7 @@ Status ChildProcess::write_line(std::string const& line) {
   std::string data = line + "\n";
   std::size_t off = 0;
   while (off < data.size()) {
-    auto n = ::write(to_child_, data.data() + off, data.size() - off);
+    auto n = detail::write_without_sigpipe(to_child_, data.data() + off, data.size() - off);
     if (n < 0) {
       if (errno == EINTR) continue;
       return make_error(ErrorCode::worker_error, errno_text("write to child process"));
@@ -170,27 +273,27 @@ Result<std::optional<std::string>> ChildProcess::read_line(std::chrono::millisec
   }
 }
 
+void ChildProcess::kill_now() noexcept {
+  if (pid_ <= 0) return;
+  // The group first: once the leader is reaped its number may be reused. Killing a child that has
+  // already exited (a zombie) leaves its exit status as it was.
+  if (own_process_group_) ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+}
+
 ExitInfo ChildProcess::kill_and_wait() {
   if (pid_ <= 0) return exit_.value_or(ExitInfo{});
+  kill_now();
   int status = 0;
-  // It may have exited on its own already.
-  if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-    exit_ = exit_info_from_wait_status(status);
-  } else {
-    ::kill(pid_, SIGKILL);
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    exit_ = exit_info_from_wait_status(status);
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  exit_ = exit_info_from_wait_status(status);
   pid_ = -1;
   return *exit_;
 }
 
 ExitInfo ChildProcess::close_and_wait(std::chrono::milliseconds timeout) {
-  if (to_child_ >= 0) {
-    ::close(to_child_);
-    to_child_ = -1;
-  }
+  close_descriptor(to_child_);
   auto const deadline = std::chrono::steady_clock::now() + timeout;
   while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
     int status = 0;
@@ -206,12 +309,9 @@ ExitInfo ChildProcess::close_and_wait(std::chrono::milliseconds timeout) {
 
 std::string ChildProcess::stderr_tail(std::size_t max_bytes) const {
   if (stderr_path_.empty()) return {};
-  std::ifstream in(stderr_path_, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string all = buffer.str();
-  if (all.size() > max_bytes) all = "..." + all.substr(all.size() - max_bytes);
-  return all;
+  std::string tail = detail::read_file_tail(stderr_path_, max_bytes + 1);
+  if (tail.size() > max_bytes) tail = "..." + tail.substr(tail.size() - max_bytes);
+  return tail;
 }
 
 }  // namespace kopt

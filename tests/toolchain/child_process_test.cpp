@@ -1,4 +1,5 @@
-// ChildProcess: spawning, line I/O with timeouts, EOF, exit and signal reporting, stderr capture.
+// ChildProcess: spawning, line I/O with timeouts, EOF, exit and signal reporting, stderr capture, writes
+// to a child that exited.
 #include "kopt/child_process.hpp"
 
 #include <gtest/gtest.h>
@@ -159,6 +160,19 @@ TEST(ChildProcess, ExecFailureExitsWith127AndSaysSoOnStderr) {
   EXPECT_TRUE(exit.exited);
   EXPECT_EQ(exit.code, 127);
   EXPECT_NE(child->stderr_tail().find("exec failed"), std::string::npos) << child->stderr_tail();
+}
+
+TEST(ChildProcess, WriteToAChildThatExitedIsAnErrorNotASigpipe) {
+  auto const previous = ::signal(SIGPIPE, SIG_DFL);  // a SIGPIPE would end this test binary
+  ChildProcess child = spawn_sh("exit 0");
+  auto eof = child.read_line(5s);  // its stdout closes when it exits
+  EXPECT_FALSE(eof);
+  Status written = Ok{};
+  for (int i = 0; i < 100 && written; ++i) written = child.write_line(std::string(70000, 'w'));
+  ::signal(SIGPIPE, previous);
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().message.find("Broken pipe"), std::string::npos) << written.error().message;
+  EXPECT_EQ(child.close_and_wait(5s).code, 0);
 }
 
 TEST(ChildProcess, MoveTransfersOwnership) {
