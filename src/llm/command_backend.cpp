@@ -1,8 +1,10 @@
-// An external command as the model: the prompt on stdin (JSON or plain text), the reply on stdout.
+// An external command as the model: the prompt on stdin (JSON or plain text), the reply on stdout (its
+// first 16 MiB), its stderr's end in the error when it fails; run by argv, without a shell, in a process
+// group of its own that the overall timeout kills whole.
 #include <chrono>
 
+#include "kopt/child_process.hpp"
 #include "llm/backends.hpp"
-#include "llm/command_runner.hpp"
 #include "llm/json_io.hpp"
 
 namespace kopt::llm {
@@ -41,20 +43,17 @@ class CommandBackend final : public LlmBackend {
       input = as_text(request);
     }
     auto const started = std::chrono::steady_clock::now();
-    auto outcome = run_with_input(settings_.argv, input, settings_.timeout);
+    ProcessSpec spec;
+    spec.argv = settings_.argv;
+    spec.stderr_target = StderrTarget::pipe;
+    spec.own_process_group = true;
+    CommunicateOptions options;
+    options.input = std::move(input);
+    options.timeout = settings_.timeout;
+    auto outcome = run_process(spec, options);
     std::string const who = "LLM command " + settings_.argv[0];
-    if (!outcome) return make_error(outcome.error().code, who + ": " + outcome.error().message);
-    std::string const stderr_note =
-        outcome->error_tail.empty() ? "" : "; its stderr ends with:\n" + outcome->error_tail;
-    if (outcome->timed_out) {
-      return make_error(
-          ErrorCode::io_error,
-          who + " timed out after " + std::to_string(settings_.timeout.count()) + " ms" + stderr_note);
-    }
-    if (!outcome->exit.exited || outcome->exit.code != 0) {
-      return make_error(ErrorCode::io_error,
-                        who + " failed (" + outcome->exit.describe() + ")" + stderr_note);
-    }
+    if (!outcome) return make_error(ErrorCode::io_error, who + ": " + outcome.error().message);
+    if (auto status = outcome->status(who); !status) return status.error();
     LlmReply reply;
     reply.text = std::move(outcome->output);
     reply.finish_reason = "exit 0";
