@@ -337,177 +337,267 @@ ArgPack staged_arguments(WorkerState& state, TaskSpec const& task, SizeCase cons
   return unwrap(ArgPack::build(task, size, set), "");
 }
 
+// An evaluate request runs in phases: verify every selected size case, time the timed ones, verify them
+// again, then assemble the verdict. This is what the phases share.
+struct Evaluation {
+  WorkerState& state;
+  EvaluateRequest const& request;
+  TaskSpec const& task;
+  std::vector<SizeCase const*> sizes;
+  Callable& reference;
+  Callable* baseline;  // nullptr: the task has none
+  Callable& candidate;
+  bool screen;                       // the screen tier: fewer repeat runs, cached reference timings
+  EvaluateReply reply;               // phase times filled as the phases end
+  std::vector<SizeVerdict> entries;  // one per selected size case; the reply keeps those evaluated
+};
+
+// A failure that decides the candidate's verdict: it, and how many size cases the reply reports.
+struct Decision {
+  Verdict verdict;
+  std::size_t evaluated = 0;
+};
+
+// Phase 1 on one size case: every trial on fresh inputs, checked against the reference. The screen tier
+// runs trial 0 twice (races) and later trials once; the confirm tier runs every trial twice.
+std::optional<Verdict> verify_trials(Evaluation& e, std::size_t si) {
+  SizeCase const& size = *e.sizes[si];
+  SizeVerdict& entry = e.entries[si];
+  Verdict worst;
+  for (int trial = 0; trial < e.task.trials; ++trial) {
+    std::uint64_t const s = trial_seed(e.request.selection.seed, si, trial);
+    entry.seeds.push_back(s);
+    auto const& inputs = trial_inputs(e.state, e.task, size, s, trial);
+    auto const& expected = reference_outputs(e.state, e.task, size, e.reference, inputs);
+    Verdict v = verify_once(e.state, e.task, size, e.candidate, inputs, expected,
+                            candidate_deadline_ms(e.state, e.task, size, e.request.timeout),
+                            e.screen && trial > 0 ? 1 : 2);
+    worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
+    worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
+    worst.mismatches = std::max(worst.mismatches, v.mismatches);
+    if (v.failed()) {
+      v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " + std::to_string(s) +
+                  "): " + v.message;
+      entry.verdict = verdict_fields(v);
+      return v;
+    }
+  }
+  entry.verdict = verdict_fields(worst);
+  return std::nullopt;
+}
+
+std::optional<Decision> verify_sizes(Evaluation& e) {
+  auto const start = Clock::now();
+  for (std::size_t si = 0; si < e.sizes.size(); ++si) {
+    SizeCase const& size = *e.sizes[si];
+    e.state.emitter.progress("verify " + size.name);
+    SizeVerdict& entry = e.entries[si];
+    entry.size = size.name;
+    entry.verify_only = size.verify_only;
+    if (auto st = e.candidate.prepare(e.task.env_for(size)); !st) {  // not verified: no verification time
+      entry.verdict = verdict_fields(Verdict{CandidateStatus::launch_error, st.error().message});
+      return Decision{
+          Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message}, si + 1};
+    }
+    if (auto failure = verify_trials(e, si)) {
+      e.reply.verify_ms = ms_since(start);
+      return Decision{*failure, si + 1};
+    }
+  }
+  e.reply.verify_ms = ms_since(start);
+  return std::nullopt;
+}
+
+// The timed calls of one size case: reference (unless the screen tier has its samples), candidate and,
+// when asked, baseline, each with its arguments.
+struct TimedSize {
+  ArgPack reference_args;
+  ArgPack candidate_args;
+  double candidate_deadline_ms = 0.0;
+  std::string cache_key;  // task and size case: the screen tier's caches
+  bool reference_cached = false;
+  TimingSubject reference;
+  TimingSubject candidate;
+  TimingSubject baseline;
+  std::vector<TimingSubject*> subjects;  // those timed now
+};
+
+void set_up_timing(Evaluation& e, SizeCase const& size, TimedSize& t) {
+  auto& buffers = get_buffers(e.state, e.task, size);
+  t.reference_args = unwrap(ArgPack::build(e.task, size, buffers.reference), "");
+  t.candidate_args = unwrap(ArgPack::build(e.task, size, buffers.candidate), "");
+  require(e.reference.prepare(e.task.env_for(size)), "");
+  t.candidate_deadline_ms = candidate_deadline_ms(e.state, e.task, size, e.request.timeout);
+  t.reference = make_subject("reference", &e.reference, t.reference_args.data(), 600000);
+  t.candidate = make_subject("candidate", &e.candidate, t.candidate_args.data(), t.candidate_deadline_ms);
+  t.cache_key = e.task.dir.string() + "#" + size.name;
+  if (e.screen) t.candidate.race_best_us = e.state.screen_best_us[t.cache_key];
+  t.baseline = make_subject("baseline", e.baseline, t.reference_args.data(), 600000);
+  t.reference.scrub_after = output_ranges(buffers.reference);
+  t.baseline.scrub_after = t.reference.scrub_after;
+  t.reference_cached = e.screen && e.state.screen_reference_us.count(t.cache_key) > 0;
+  if (!t.reference_cached) t.subjects.push_back(&t.reference);
+  t.subjects.push_back(&t.candidate);
+  if (e.baseline != nullptr && e.request.time_baseline) {
+    (void)e.baseline->prepare(e.task.env_for(size));
+    t.subjects.push_back(&t.baseline);
+  }
+}
+
+// The size case's timings and notes; the screen tier's caches of reference samples and best candidate.
+void record_timings(Evaluation& e, TimingPolicy const& policy, TimingOutcome const& outcome, TimedSize& t,
+                    SizeVerdict& entry) {
+  if (t.reference_cached) {
+    t.reference.samples_us = e.state.screen_reference_us[t.cache_key];
+  } else if (e.screen) {
+    e.state.screen_reference_us[t.cache_key] = t.reference.samples_us;
+  }
+  entry.reference = timing_fields(t.reference, outcome.device_wide);
+  entry.candidate = timing_fields(t.candidate, outcome.device_wide);
+  if (std::find(t.subjects.begin(), t.subjects.end(), &t.baseline) != t.subjects.end()) {
+    entry.baseline = timing_fields(t.baseline, outcome.device_wide);
+  }
+  if (!outcome.note.empty()) entry.timing_note = outcome.note;
+  if (t.candidate.stopped_early) {
+    std::string note = fmt::format(
+        "screen sampling stopped after {} samples: more than {:g}x slower than the fastest candidate "
+        "screened on this size ({:.1f} us)",
+        t.candidate.samples_us.size(), policy.race_ratio, t.candidate.race_best_us);
+    if (!outcome.note.empty()) note = outcome.note + "; " + note;
+    entry.timing_note = note;
+  } else if (e.screen) {
+    double const median = summarize(t.candidate.samples_us).median;
+    double& best = e.state.screen_best_us[t.cache_key];
+    if (median > 0 && (best <= 0 || median < best)) best = median;
+  }
+}
+
+// One more call of launchers with CUPTI activity records on (never while timing). A launcher reference
+// recorded here leaves the answer in its outputs: poisoned right after. Returns the milliseconds it took.
+double record_activity(Evaluation& e, SizeCase const& size, TimedSize& t, SizeVerdict& entry) {
+  Callable* const activity_reference =
+      !t.reference_cached && e.request.reference.mode == "launcher" ? &e.reference : nullptr;
+  auto const start = Clock::now();
+  add_kernel_activity(
+      ActivitySubjects{&e.state.watchdog, e.state.flush_buffer, e.state.flush_bytes,
+                       e.request.candidate.mode == "launcher", &e.candidate, t.candidate_args.data(),
+                       t.candidate_deadline_ms, activity_reference, t.reference_args.data()},
+      entry);
+  double const activity_ms = ms_since(start);
+  if (activity_reference != nullptr)
+    require(get_buffers(e.state, e.task, size).reference.poison_outputs(kPoisonA), "");
+  return activity_ms;
+}
+
+// Phase 2 on one timed size case: reference and candidate (and baseline) interleaved, then kernel
+// activity (its milliseconds added to `activity_ms`). A failing reference or baseline is kopt's problem
+// (HandlerError); a failing candidate decides.
+std::optional<Verdict> time_size(Evaluation& e, std::size_t si, TimingPolicy const& policy,
+                                 double& activity_ms) {
+  SizeCase const& size = *e.sizes[si];
+  e.state.emitter.progress("time " + size.name);
+  (void)e.candidate.prepare(e.task.env_for(size));
+  TimedSize t;
+  set_up_timing(e, size, t);
+  Timer timer(policy, e.state.watchdog, e.state.flush_buffer, e.state.flush_bytes, e.state.idle_sync_us);
+  TimingOutcome outcome = timer.run(t.subjects);
+  if (!outcome.ok) {
+    if (outcome.failed_subject != "candidate") {
+      throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
+                                                      " failed while timed: " + outcome.failure.message};
+    }
+    Verdict v = from_cuda(outcome.failure, "size '" + size.name + "', while timed: ");
+    e.entries[si].verdict = verdict_fields(v);
+    return v;
+  }
+  record_timings(e, policy, outcome, t, e.entries[si]);
+  activity_ms += record_activity(e, size, t, e.entries[si]);
+  return std::nullopt;
+}
+
+std::optional<Decision> time_sizes(Evaluation& e) {
+  auto const start = Clock::now();
+  TimingPolicy const policy = policy_for(e.request.tier);
+  double activity_ms = 0.0;  // inside time_ms: the kernel-activity calls after timing; reported on success
+  for (std::size_t si = 0; si < e.sizes.size(); ++si) {
+    if (e.sizes[si]->verify_only) continue;
+    if (auto failure = time_size(e, si, policy, activity_ms)) {
+      e.reply.time_ms = ms_since(start);
+      return Decision{*failure, si + 1};
+    }
+  }
+  e.reply.time_ms = ms_since(start);
+  e.reply.activity_ms = activity_ms;
+  return std::nullopt;
+}
+
+// Phase 3: verify the timed size cases again, on fresh inputs in the same buffers (caching by pointer,
+// state drift).
+std::optional<Decision> verify_after_timing(Evaluation& e) {
+  auto const start = Clock::now();
+  for (std::size_t si = 0; si < e.sizes.size(); ++si) {
+    SizeCase const& size = *e.sizes[si];
+    if (size.verify_only) continue;
+    std::uint64_t const s = trial_seed(e.request.selection.seed, si, e.task.trials);
+    e.entries[si].seeds.push_back(s);
+    auto const& inputs = trial_inputs(e.state, e.task, size, s, e.task.trials);
+    auto const& expected = reference_outputs(e.state, e.task, size, e.reference, inputs);
+    (void)e.candidate.prepare(e.task.env_for(size));
+    Verdict v =
+        verify_once(e.state, e.task, size, e.candidate, inputs, expected,
+                    candidate_deadline_ms(e.state, e.task, size, e.request.timeout), e.screen ? 1 : 2);
+    if (v.failed()) {
+      v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
+                  "): " + v.message;
+      e.entries[si].verdict = verdict_fields(v);
+      e.reply.verify_ms += ms_since(start);
+      return Decision{v, e.sizes.size()};
+    }
+  }
+  e.reply.verify_ms += ms_since(start);
+  return std::nullopt;
+}
+
+// Phase 4: the verdict, with the size cases evaluated up to and including the one that decided it.
+json assemble_verdict(Evaluation& e, Decision const& decision) {
+  e.reply.candidate = verdict_fields(decision.verdict);
+  e.reply.sizes.assign(e.entries.begin(),
+                       e.entries.begin() + static_cast<std::ptrdiff_t>(decision.evaluated));
+  e.reply.restart = decision.verdict.sticky;
+  return to_json(e.reply);
+}
+
+json evaluate(WorkerState& state, EvaluateRequest const& request) {
+  EvaluateReply reply;
+  reply.id = request.id;
+  auto const& task = get_task(state, request.selection.task_dir);
+  auto sizes = select_sizes(task, request.selection.sizes);
+  Callable& reference = get_trusted(state, request.reference, "reference");
+  Callable* baseline = get_baseline(state, request.baseline);
+  auto const t_load = Clock::now();
+  auto loaded = load_callable(request.candidate);
+  reply.load_ms = ms_since(t_load);
+  if (!loaded) {
+    reply.candidate = verdict_fields(Verdict{CandidateStatus::load_error, loaded.error().message});
+    return to_json(reply);
+  }
+  std::size_t const count = sizes.size();
+  Evaluation e{state,     request,
+               task,      std::move(sizes),
+               reference, baseline,
+               **loaded,  request.tier == TimingTier::screen,
+               reply,     std::vector<SizeVerdict>(count)};
+  for (auto phase : {verify_sizes, time_sizes, verify_after_timing}) {
+    if (auto decided = phase(e)) return assemble_verdict(e, *decided);
+  }
+  return assemble_verdict(e, Decision{Verdict{}, count});
+}
+
 }  // namespace
 
 json handle_evaluate(WorkerState& state, json const& body) {
-  return guarded("evaluate", body, parse_evaluate_request, [&](EvaluateRequest const& request) -> json {
-    EvaluateReply reply;
-    reply.id = request.id;
-    auto const& task = get_task(state, request.selection.task_dir);
-    auto sizes = select_sizes(task, request.selection.sizes);
-    std::uint64_t const seed = request.selection.seed;
-    Callable& reference = get_trusted(state, request.reference, "reference");
-    Callable* baseline = get_baseline(state, request.baseline);
-    auto const t_load = Clock::now();
-    auto loaded = load_callable(request.candidate);
-    reply.load_ms = ms_since(t_load);
-    if (!loaded) {
-      reply.candidate = verdict_fields(Verdict{CandidateStatus::load_error, loaded.error().message});
-      return to_json(reply);
-    }
-    Callable& candidate = **loaded;
-    // The size cases evaluated so far (up to and including the one that decided a failure).
-    std::vector<SizeVerdict> per_size(sizes.size());
-    auto finish = [&](Verdict const& v, std::size_t evaluated) {
-      reply.candidate = verdict_fields(v);
-      reply.sizes.assign(per_size.begin(), per_size.begin() + static_cast<std::ptrdiff_t>(evaluated));
-      reply.restart = v.sticky;
-      return to_json(reply);
-    };
-
-    // Phase 1: verification on every selected size case, fresh inputs per trial. The screen tier
-    // runs trial 0 twice (races) and later trials once; the confirm tier runs every trial twice.
-    bool const screen = request.tier == TimingTier::screen;
-    auto const t_verify = Clock::now();
-    for (std::size_t si = 0; si < sizes.size(); ++si) {
-      SizeCase const& size = *sizes[si];
-      state.emitter.progress("verify " + size.name);
-      SizeVerdict& entry = per_size[si];
-      entry.size = size.name;
-      entry.verify_only = size.verify_only;
-      if (auto st = candidate.prepare(task.env_for(size)); !st) {
-        entry.verdict = verdict_fields(Verdict{CandidateStatus::launch_error, st.error().message});
-        return finish(
-            Verdict{CandidateStatus::launch_error, "size '" + size.name + "': " + st.error().message},
-            si + 1);
-      }
-      Verdict worst;
-      for (int trial = 0; trial < task.trials; ++trial) {
-        std::uint64_t const s = trial_seed(seed, si, trial);
-        entry.seeds.push_back(s);
-        auto const& inputs = trial_inputs(state, task, size, s, trial);
-        auto const& expected = reference_outputs(state, task, size, reference, inputs);
-        Verdict v = verify_once(state, task, size, candidate, inputs, expected,
-                                candidate_deadline_ms(state, task, size, request.timeout),
-                                screen && trial > 0 ? 1 : 2);
-        worst.max_abs_err = std::max(worst.max_abs_err, v.max_abs_err);
-        worst.max_rel_err = std::max(worst.max_rel_err, v.max_rel_err);
-        worst.mismatches = std::max(worst.mismatches, v.mismatches);
-        if (v.failed()) {
-          v.message = "size '" + size.name + "', trial " + std::to_string(trial) + " (seed " +
-                      std::to_string(s) + "): " + v.message;
-          entry.verdict = verdict_fields(v);
-          reply.verify_ms = ms_since(t_verify);
-          return finish(v, si + 1);
-        }
-      }
-      entry.verdict = verdict_fields(worst);
-    }
-    reply.verify_ms = ms_since(t_verify);
-
-    // Phase 2: timing, reference and candidate (and baseline) interleaved, per timed size case.
-    auto const t_time = Clock::now();
-    TimingPolicy const policy = policy_for(request.tier);
-    double activity_ms = 0.0;  // inside time_ms: the kernel-activity calls after timing
-    for (std::size_t si = 0; si < sizes.size(); ++si) {
-      SizeCase const& size = *sizes[si];
-      if (size.verify_only) continue;
-      state.emitter.progress("time " + size.name);
-      (void)candidate.prepare(task.env_for(size));
-      auto& bufs = get_buffers(state, task, size);
-      auto ref_args = unwrap(ArgPack::build(task, size, bufs.reference), "");
-      auto cand_args = unwrap(ArgPack::build(task, size, bufs.candidate), "");
-      require(reference.prepare(task.env_for(size)), "");
-      double const deadline = candidate_deadline_ms(state, task, size, request.timeout);
-      TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
-      TimingSubject cand_subject = make_subject("candidate", &candidate, cand_args.data(), deadline);
-      std::string const cache_key = task.dir.string() + "#" + size.name;
-      if (screen) cand_subject.race_best_us = state.screen_best_us[cache_key];
-      TimingSubject base_subject = make_subject("baseline", baseline, ref_args.data(), 600000);
-      ref_subject.scrub_after = output_ranges(bufs.reference);
-      base_subject.scrub_after = ref_subject.scrub_after;
-      std::vector<TimingSubject*> subjects;
-      bool const ref_cached = screen && state.screen_reference_us.count(cache_key) > 0;
-      if (!ref_cached) subjects.push_back(&ref_subject);
-      subjects.push_back(&cand_subject);
-      if (baseline != nullptr && request.time_baseline) {
-        (void)baseline->prepare(task.env_for(size));
-        subjects.push_back(&base_subject);
-      }
-      Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
-      TimingOutcome outcome = timer.run(subjects);
-      if (!outcome.ok) {
-        if (outcome.failed_subject != "candidate") {
-          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
-                                                          " failed while timed: " + outcome.failure.message};
-        }
-        Verdict v = from_cuda(outcome.failure, "size '" + size.name + "', while timed: ");
-        per_size[si].verdict = verdict_fields(v);
-        reply.time_ms = ms_since(t_time);
-        return finish(v, si + 1);
-      }
-      if (ref_cached) {
-        ref_subject.samples_us = state.screen_reference_us[cache_key];
-      } else if (screen) {
-        state.screen_reference_us[cache_key] = ref_subject.samples_us;
-      }
-      SizeVerdict& entry = per_size[si];
-      entry.reference = timing_fields(ref_subject, outcome.device_wide);
-      entry.candidate = timing_fields(cand_subject, outcome.device_wide);
-      if (std::find(subjects.begin(), subjects.end(), &base_subject) != subjects.end()) {
-        entry.baseline = timing_fields(base_subject, outcome.device_wide);
-      }
-      if (!outcome.note.empty()) entry.timing_note = outcome.note;
-      if (cand_subject.stopped_early) {
-        std::string note = fmt::format(
-            "screen sampling stopped after {} samples: more than {:g}x slower than the fastest candidate "
-            "screened on this size ({:.1f} us)",
-            cand_subject.samples_us.size(), policy.race_ratio, cand_subject.race_best_us);
-        if (!outcome.note.empty()) note = outcome.note + "; " + note;
-        entry.timing_note = note;
-      } else if (screen) {
-        double const median = summarize(cand_subject.samples_us).median;
-        double& best = state.screen_best_us[cache_key];
-        if (median > 0 && (best <= 0 || median < best)) best = median;
-      }
-      // One more call of launchers with CUPTI activity records on (never while timing). A launcher
-      // reference recorded here leaves the answer in its outputs: poisoned right after.
-      Callable* const activity_reference =
-          !ref_cached && request.reference.mode == "launcher" ? &reference : nullptr;
-      auto const t_activity = Clock::now();
-      add_kernel_activity(ActivitySubjects{&state.watchdog, state.flush_buffer, state.flush_bytes,
-                                           request.candidate.mode == "launcher", &candidate, cand_args.data(),
-                                           deadline, activity_reference, ref_args.data()},
-                          entry);
-      activity_ms += ms_since(t_activity);
-      if (activity_reference != nullptr) require(bufs.reference.poison_outputs(kPoisonA), "");
-    }
-    reply.time_ms = ms_since(t_time);
-    reply.activity_ms = activity_ms;
-
-    // Phase 3: verify again on fresh inputs in the same buffers (caching by pointer, state drift).
-    auto const t_post = Clock::now();
-    for (std::size_t si = 0; si < sizes.size(); ++si) {
-      SizeCase const& size = *sizes[si];
-      if (size.verify_only) continue;
-      std::uint64_t const s = trial_seed(seed, si, task.trials);
-      per_size[si].seeds.push_back(s);
-      auto const& inputs = trial_inputs(state, task, size, s, task.trials);
-      auto const& expected = reference_outputs(state, task, size, reference, inputs);
-      (void)candidate.prepare(task.env_for(size));
-      Verdict v = verify_once(state, task, size, candidate, inputs, expected,
-                              candidate_deadline_ms(state, task, size, request.timeout), screen ? 1 : 2);
-      if (v.failed()) {
-        v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
-                    "): " + v.message;
-        per_size[si].verdict = verdict_fields(v);
-        reply.verify_ms += ms_since(t_post);
-        return finish(v, sizes.size());
-      }
-    }
-    reply.verify_ms += ms_since(t_post);
-    return finish(Verdict{}, sizes.size());
-  });
+  return guarded("evaluate", body, parse_evaluate_request,
+                 [&](EvaluateRequest const& request) { return evaluate(state, request); });
 }
 
 json handle_check_task(WorkerState& state, json const& body) {
