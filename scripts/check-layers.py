@@ -31,7 +31,7 @@ LAYERS = [
     ("run", ["store"]),
     ("proposers", ["tuning", "search", "propose", "llm", "generate", "source_search", "optimize",
                    "suite_bench"]),
-    ("output", ["report", "run_report"]),
+    ("output", ["report", "run_report", "bench_report"]),
     ("cli", ["cli"]),
 ]
 RANK = {module: rank for rank, (_, modules) in enumerate(LAYERS) for module in modules}

@@ -135,8 +135,6 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
 // devices and starts joined, elapsed times added, goals recomputed over all rows. A task that appears in
 // several parts keeps the rows of the last one (a re-run after a fix).
 BenchSummary merge_benches(std::vector<BenchSummary> const& parts);
-std::string render_bench_text(BenchSummary const& summary);  // the terminal table
-std::string render_bench_markdown(BenchSummary const& summary);
-std::string render_bench_svg(BenchSummary const& summary);  // speedup and vendor ratio per task, log scale
+// Its renderings (text, Markdown, SVG) are kopt/bench_report.hpp's.
 
 }  // namespace kopt

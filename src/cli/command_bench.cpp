@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
 #include "cli/terminal.hpp"
+#include "kopt/bench_report.hpp"
 #include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
 #include "kopt/text.hpp"

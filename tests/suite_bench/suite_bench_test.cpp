@@ -1,5 +1,5 @@
 // `kopt bench`'s pure parts: finding a suite's tasks, the geomeans and goals, the kopt.bench/1 document and
-// its round trip, merging parts, and the renderings (docs/bench.md).
+// its round trip, merging parts, and the evidence for the gaps through to its Markdown (docs/bench.md).
 #include "kopt/suite_bench.hpp"
 
 #include <gtest/gtest.h>
@@ -7,8 +7,10 @@
 #include <cmath>
 #include <fstream>
 
+#include "kopt/bench_report.hpp"
 #include "kopt/store.hpp"
 #include "propose/propose_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
@@ -199,30 +201,6 @@ TEST(SuiteBench, MergingKeepsTheLastRunOfATask) {
   EXPECT_DOUBLE_EQ(merged.elapsed_seconds, 15.0);
   ASSERT_TRUE(merged.geomean_overall);
   EXPECT_NEAR(*merged.geomean_overall, std::sqrt(24.0), 1e-9);
-}
-
-TEST(SuiteBench, RenderingsShowRowsNotesAndGoals) {
-  BenchSummary s;
-  s.device = "NVIDIA H200";
-  auto ok = row("llm/relu-f32", "llm", "activation", "large", 2.5);
-  auto kept = row("sparse/spmm-f32", "sparse", "spmm_csr", "large", 1.0);
-  kept.strategy = "reference kept";
-  kept.note = "the best strategy (spmm_csr_rowgroup) measured 0.37x on this size; the reference is kept";
-  s.rows = {ok, kept};
-  summarise_bench(s);
-  auto const text = render_bench_text(s);
-  EXPECT_NE(text.find("llm/relu-f32"), std::string::npos);
-  EXPECT_NE(text.find("2.50x"), std::string::npos);
-  EXPECT_NE(text.find("reference kept"), std::string::npos);
-  EXPECT_NE(text.find("measured 0.37x"), std::string::npos);
-  EXPECT_NE(text.find("[MISSED] geomean speedup"), std::string::npos);
-  auto const md = render_bench_markdown(s);
-  EXPECT_NE(md.find("| llm/relu-f32 | large | ok |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| geomean speedup over the reference >= 10x | **no** |"), std::string::npos);
-  auto const svg = render_bench_svg(s);
-  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-  EXPECT_NE(svg.find("</svg>"), std::string::npos);
-  EXPECT_NE(svg.find("<title>2.50x</title>"), std::string::npos);
 }
 
 // The loop on a fake evaluator: a task whose only strategy is slower than its reference keeps the reference;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "kopt/suite_bench.hpp"
+#include "kopt/bench_report.hpp"
 #include "kopt/text.hpp"
 
 namespace kopt {

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "bench_report/bench_render.hpp"
+#include "kopt/bench_report.hpp"
 #include "kopt/report.hpp"
-#include "kopt/suite_bench.hpp"
-#include "suite_bench/bench_render.hpp"
 
 namespace kopt {
 namespace {

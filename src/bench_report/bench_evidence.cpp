@@ -2,8 +2,8 @@
 // (--profile-gaps), what Nsight Compute says about kopt's kernel and the vendor's, as text and Markdown.
 #include <fmt/format.h>
 
+#include "bench_report/bench_render.hpp"
 #include "kopt/report.hpp"
-#include "suite_bench/bench_render.hpp"
 
 namespace kopt::bench_detail {
 namespace {
