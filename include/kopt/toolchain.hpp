@@ -19,15 +19,19 @@ struct ToolStatus {
   std::string note;  // what is missing or what it means
 };
 
-// Runs `command` through /bin/sh, returns exit code and combined output (bounded). A convenience over
-// run_process (kopt/child_process.hpp), which runs a program by its argv, without a shell.
+// What run_program and run_command report.
 struct CommandResult {
   int exit_code = -1;      // 128 + signal when killed by a signal
   std::string output;      // stdout and stderr merged, at most 1 MiB
   bool timed_out = false;  // the command ran past its time limit and was killed
 };
+// Runs `argv` (argv[0] a path; no shell) with kopt's environment, returns its exit code and combined
+// output, killing it and the processes it started after `timeout` when one is given. A convenience over
+// run_process (kopt/child_process.hpp) for the tools kopt runs to completion: nvcc, cuobjdump, probes.
+CommandResult run_program(std::vector<std::string> const& argv,
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+// The same for a command line, through /bin/sh.
 CommandResult run_command(std::string const& command);
-// Same, killing the command (and the processes it started) after `timeout`.
 CommandResult run_command(std::string const& command, std::chrono::milliseconds timeout);
 // Quotes `word` for /bin/sh (single quotes; safe for any byte string).
 std::string shell_quote(std::string const& word);

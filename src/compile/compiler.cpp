@@ -33,7 +33,7 @@ std::optional<std::string> nvrtc_version() {
 
 // "Cuda compilation tools, release 13.0, V13.0.88" -> "release 13.0, V13.0.88".
 std::optional<std::string> nvcc_release(std::filesystem::path const& nvcc) {
-  CommandResult const run = run_command(shell_quote(nvcc.string()) + " --version", std::chrono::seconds(30));
+  CommandResult const run = run_program({nvcc.string(), "--version"}, std::chrono::seconds(30));
   if (run.exit_code != 0) return std::nullopt;
   static std::regex const release(R"(release [0-9]+\.[0-9]+, V[0-9.]+)");
   std::smatch match;

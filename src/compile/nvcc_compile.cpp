@@ -126,11 +126,9 @@ Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, Buil
   args.push_back("-rpath=" + (options.cuda_home / "lib64").string());
   for (auto const& library : request.libraries) args.push_back("-l" + library);
 
-  std::string command;
-  for (auto const& arg : args) command += (command.empty() ? "" : " ") + shell_quote(arg);
   double const timeout_s = nvcc_timeout_seconds();
   CommandResult const run =
-      run_command(command, std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0)));
+      run_program(args, std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0)));
 
   std::string log = run.output;
   replace_all(log, source.string(), name);  // diagnostics name the user's file, not the build copy

@@ -98,8 +98,8 @@ void add_disassembly_facts(std::filesystem::path const& artifact, std::string co
     out.notes.push_back("no cuobjdump here: SASS facts (vector widths, tensor cores, local memory) unknown");
     return;
   }
-  CommandResult const dump = run_command(
-      shell_quote(tool->string()) + " -sass " + shell_quote(artifact.string()), std::chrono::seconds(60));
+  CommandResult const dump =
+      run_program({tool->string(), "-sass", artifact.string()}, std::chrono::seconds(60));
   SassSummary const sass = parse_sass(dump.output);
   if (dump.exit_code != 0 || sass.functions.empty()) {
     out.notes.push_back(fmt::format("cuobjdump -sass gave no code (exit {})", dump.exit_code));

@@ -72,7 +72,7 @@ ToolStatus probe_program(std::string const& name, std::vector<std::filesystem::p
     return status;
   }
   status.path = *path;
-  CommandResult const run = run_command(shell_quote(path->string()) + " --version");
+  CommandResult const run = run_program({path->string(), "--version"});
   if (run.exit_code != 0) {
     status.note = fmt::format("{} --version failed (exit {}); {}", path->string(), run.exit_code, purpose);
     return status;

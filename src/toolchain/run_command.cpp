@@ -1,10 +1,11 @@
-// run_command: a shell command line run to completion through ChildProcess, for the call sites that
-// build a command line (tool probes, nvcc, cuobjdump). /bin/sh leads a process group of its own so that
-// a timeout kills the whole tree it started; stdout and stderr are one stream, as on a terminal.
+// run_program and run_command: a tool run to completion through run_process. It leads a process group
+// of its own so that a timeout kills the whole tree it started (nvcc starts cicc, ptxas, the host
+// compiler; a shell its commands); stdout and stderr are one stream, as on a terminal.
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kopt/child_process.hpp"
 #include "kopt/toolchain.hpp"
@@ -15,13 +16,16 @@ namespace {
 constexpr std::size_t kMaxOutputBytes = std::size_t{1} << 20;  // 1 MiB
 constexpr char kTruncatedNote[] = "\n[kopt: output truncated at 1 MiB]\n";
 
-CommandResult run_shell(std::string const& command, std::optional<std::chrono::milliseconds> timeout) {
+}  // namespace
+
+CommandResult run_program(std::vector<std::string> const& argv,
+                          std::optional<std::chrono::milliseconds> timeout) {
   ProcessSpec spec;
-  spec.argv = {"/bin/sh", "-c", command};
+  spec.argv = argv;
   spec.stderr_target = StderrTarget::with_stdout;
   spec.own_process_group = true;
   CommunicateOptions options;
-  options.timeout = timeout;
+  if (timeout) options.timeout = std::max(*timeout, std::chrono::milliseconds(0));
   options.max_output_bytes = kMaxOutputBytes;
   CommandResult result;
   auto outcome = run_process(spec, options);
@@ -36,14 +40,12 @@ CommandResult run_shell(std::string const& command, std::optional<std::chrono::m
   return result;
 }
 
-}  // namespace
-
 CommandResult run_command(std::string const& command) {
-  return run_shell(command, std::nullopt);
+  return run_program({"/bin/sh", "-c", command});
 }
 
 CommandResult run_command(std::string const& command, std::chrono::milliseconds timeout) {
-  return run_shell(command, std::max(timeout, std::chrono::milliseconds(0)));
+  return run_program({"/bin/sh", "-c", command}, timeout);
 }
 
 std::string shell_quote(std::string const& word) {

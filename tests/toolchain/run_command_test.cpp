@@ -60,6 +60,20 @@ TEST(RunCommand, FastCommandWithinTimeoutIsNotKilled) {
   EXPECT_EQ(result.output, "quick\n");
 }
 
+TEST(RunProgram, PassesEachWordAsItIsWithoutAShell) {
+  std::string const word = "it's a \"test\" $HOME `x` *";
+  CommandResult const result = run_program({"/usr/bin/printf", "[%s]", word, "two words"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.output, "[" + word + "][two words]");
+}
+
+TEST(RunProgram, MissingProgramExitsWith127AndSaysWhy) {
+  CommandResult const result = run_program({"/nonexistent/nvcc", "--version"}, std::chrono::seconds(20));
+  EXPECT_EQ(result.exit_code, 127);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.output, "/nonexistent/nvcc: exec failed: No such file or directory\n");
+}
+
 TEST(ShellQuote, SurvivesSpacesAndQuotes) {
   std::string const word = "it's a \"test\" $HOME `x`";
   CommandResult const result = run_command("printf '%s' " + shell_quote(word));
