@@ -1,5 +1,6 @@
 // `kopt optimize <task-dir> --from kernel.cu [...]` and `kopt optimize --resume RUN_ID`; without --from,
-// command_optimize_builtin.cpp (the built-in proposer).
+// command_optimize_builtin.cpp (the built-in proposer); a source-search proposer (proposer_registry.hpp),
+// command_optimize_llm.cpp.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "cli/proposer_registry.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/optimize.hpp"
 #include "kopt/propose.hpp"
@@ -145,8 +147,10 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     source = info->source;
     task_dir = info->task_dir.string();
   } else {
+    // check_optimize_args knew the proposer and checked what it needs.
+    if (find_optimize_proposer(args.proposer)->engine == ProposerEngine::source_search)
+      return run_optimize_llm(args, console);
     if (args.from.empty()) return run_optimize_builtin(args, console);
-    if (args.proposer != "builtin") return run_optimize_llm(args, console);
     auto text = read_source(args.from);
     if (!text) return fail(text.error(), ErrorOrigin::input);
     source = std::move(*text);

@@ -29,12 +29,13 @@ std::string step_line(SourceStep const& s) {
 }
 
 // The library when one is found: the planner's options and mixed's strategies. Without it, llm still works.
-std::optional<StrategyLibrary> find_library(OptimizeArgs const& args, Console const& console) {
+std::optional<StrategyLibrary> find_library(OptimizeArgs const& args, SourceProposer proposer,
+                                            Console const& console) {
   auto root = find_strategy_library(std::nullopt);
   if (root) {
     if (auto library = load_strategy_library(*root)) return std::move(*library);
   }
-  if (!args.json && args.proposer == "mixed")
+  if (!args.json && proposer == SourceProposer::mixed)
     console.err << "note: no strategy library found; mixed runs LLM edits and knob moves only\n";
   return std::nullopt;
 }
@@ -48,7 +49,7 @@ int run_optimize_llm(OptimizeArgs const& args, Console const& console) {
   auto const proposer = source_proposer_from_string(args.proposer);
   if (!proposer) {
     return fail(make_error(ErrorCode::invalid_argument,
-                           "--proposer '" + args.proposer + "': expected builtin, llm or mixed"),
+                           "--proposer '" + args.proposer + "': not a search over kernel sources"),
                 ErrorOrigin::input);
   }
   auto source = read_text_file(args.from);
@@ -62,7 +63,7 @@ int run_optimize_llm(OptimizeArgs const& args, Console const& console) {
   LlmLimits const limits{args.max_cost_usd, args.max_calls};
   auto llm = command_llm(args.prompts, limits);
   if (!llm) return fail(llm.error(), ErrorOrigin::input);
-  auto const library = find_library(args, console);
+  auto const library = find_library(args, *proposer, console);
 
   auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);

@@ -1,5 +1,8 @@
 #include "cli/optimize_arguments.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "cli/option_checks.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
@@ -10,6 +13,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/isolation_option.hpp"
+#include "cli/proposer_registry.hpp"
 #include "kopt/search.hpp"
 
 namespace kopt::cli {
@@ -80,11 +84,8 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");
-  optimize
-      ->add_option("--proposer", a.proposer,
-                   "builtin (default: knob search only), llm (LLM edits as MCTS actions) or mixed (LLM\n"
-                   "edits, library strategies and knob moves); llm and mixed need --from and KOPT_LLM_*")
-      ->check(CLI::IsMember({"builtin", "llm", "mixed"}));
+  optimize->add_option("--proposer", a.proposer, optimize_proposer_help())
+      ->check(CLI::IsMember(optimize_proposer_names()));
   optimize
       ->add_option("--max-cost", a.max_cost_usd, "llm/mixed: stop before spending more than this many USD")
       ->check(number_above(0));
@@ -145,16 +146,22 @@ Status check_optimize_args(OptimizeArgs const& args) {
   }
   if (args.task_dir.empty())
     return make_error(ErrorCode::invalid_argument, "optimize: expected <task-dir> (or --resume RUN_ID)");
-  if (args.proposer != "builtin") {
-    if (args.from.empty())
-      return make_error(ErrorCode::invalid_argument,
-                        "--proposer " + args.proposer + ": edits a kernel (expected --from kernel.cu)");
-    if (args.objective != "runtime")
-      return make_error(ErrorCode::invalid_argument,
-                        "--proposer " + args.proposer + ": optimizes runtime (expected no --objective)");
-  } else if (args.max_cost_usd || args.max_calls) {
+  OptimizeProposer const* proposer = find_optimize_proposer(args.proposer);
+  if (proposer == nullptr) {
     return make_error(ErrorCode::invalid_argument,
-                      "--max-cost/--max-calls limit LLM calls (expected --proposer llm or mixed)");
+                      fmt::format("--proposer '{}': expected one of {}", args.proposer,
+                                  fmt::join(optimize_proposer_names(), ", ")));
+  }
+  if (proposer->needs_source && args.from.empty())
+    return make_error(ErrorCode::invalid_argument,
+                      "--proposer " + args.proposer + ": edits a kernel (expected --from kernel.cu)");
+  if (!proposer->any_objective && args.objective != "runtime")
+    return make_error(ErrorCode::invalid_argument,
+                      "--proposer " + args.proposer + ": optimizes runtime (expected no --objective)");
+  if (!proposer->needs_llm && (args.max_cost_usd || args.max_calls)) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        "--max-cost/--max-calls limit LLM calls (expected --proposer " + llm_proposer_names() + ")");
   }
   if (!args.from.empty() && (!args.use.empty() || !args.library.empty()))
     return make_error(

@@ -34,7 +34,7 @@ struct OptimizeArgs {
   bool no_confirm = false;
   bool no_memory = false;
   // --proposer llm|mixed: the source-level search with LLM edits (command_optimize_llm.cpp)
-  std::string proposer = "builtin";  // builtin, llm, mixed
+  std::string proposer = "builtin";  // a name from optimize_proposers() (proposer_registry.hpp)
   std::optional<double> max_cost_usd;
   std::optional<int> max_calls;
   int repairs = 2;
