@@ -85,10 +85,10 @@ struct NcuCommand {
 // Name" reads like kernel_name), --kernel-name regex:^NAME$ (when set), --nvtx --nvtx-include RANGE
 // (when set), --launch-skip, --launch-count, --metrics a,b,c (duplicates dropped, order kept), --csv
 // --page raw --print-units base, --log-file PATH (when set), then the target argv; the caller runs it
-// (shell_quote each word for run_command). Fails (invalid_argument) on an empty ncu path or metric list,
-// a target whose program name is empty, neither a kernel name nor an NVTX range (every kernel would be
-// profiled), a negative launch skip, a launch count below 1, or a metric name with a comma, whitespace or a
-// control character.
+// (as an argv: profile_launch starts the worker under it, no shell). Fails (invalid_argument) on an empty
+// ncu path or metric list, a target whose program name is empty, neither a kernel name nor an NVTX range
+// (every kernel would be profiled), a negative launch skip, a launch count below 1, or a metric name with a
+// comma, whitespace or a control character.
 Result<std::vector<std::string>> ncu_arguments(NcuCommand const& command);
 
 // `text` with every ECMAScript/POSIX extended regex metacharacter backslash-escaped.
