@@ -24,31 +24,6 @@ std::array<std::byte, 8> pack(T value) {
 
 }  // namespace
 
-BufferSet::~BufferSet() {
-  release();
-}
-
-BufferSet::BufferSet(BufferSet&& other) noexcept : buffers_(std::move(other.buffers_)) {
-  other.buffers_.clear();
-}
-
-BufferSet& BufferSet::operator=(BufferSet&& other) noexcept {
-  if (this != &other) {
-    release();
-    buffers_ = std::move(other.buffers_);
-    other.buffers_.clear();
-  }
-  return *this;
-}
-
-void BufferSet::release() noexcept {
-  for (auto& b : buffers_) {
-    if (b.allocation != nullptr) cudaFree(b.allocation);
-    b.allocation = nullptr;
-  }
-  buffers_.clear();
-}
-
 Result<BufferSet> BufferSet::allocate(TaskSpec const& task, std::vector<std::size_t> const& counts,
                                       std::size_t guard_bytes) {
   BufferSet set;
@@ -68,8 +43,8 @@ Result<BufferSet> BufferSet::allocate(TaskSpec const& task, std::vector<std::siz
                                                      " bytes for buffer '" + b.name +
                                                      "': " + cuda_error_text(err));
     }
-    b.allocation = static_cast<std::byte*>(ptr);
-    set.buffers_.push_back(b);
+    b.allocation.reset(static_cast<std::byte*>(ptr));
+    set.buffers_.push_back(std::move(b));
   }
   if (guard_bytes > 0) {
     if (auto st = set.write_guards(); !st) return st.error();
@@ -110,7 +85,7 @@ Status BufferSet::write_guards() {
   for (auto const& b : buffers_) {
     if (b.guard == 0) continue;
     int const value = std::to_integer<int>(kGuardByte);
-    if (auto err = cudaMemset(b.allocation, value, b.guard); err != cudaSuccess)
+    if (auto err = cudaMemset(b.allocation.get(), value, b.guard); err != cudaSuccess)
       return cuda_failure("guard", err);
     if (auto err = cudaMemset(b.data() + b.bytes, value, b.guard); err != cudaSuccess)
       return cuda_failure("guard", err);
@@ -124,7 +99,7 @@ Result<std::optional<std::string>> BufferSet::check_guards() const {
     if (b.guard == 0) continue;
     host.resize(b.guard);
     for (int side = 0; side < 2; ++side) {
-      std::byte const* region = side == 0 ? b.allocation : b.data() + b.bytes;
+      std::byte const* region = side == 0 ? b.allocation.get() : b.data() + b.bytes;
       if (auto err = cudaMemcpy(host.data(), region, b.guard, cudaMemcpyDeviceToHost); err != cudaSuccess) {
         return cuda_failure("guard check", err);
       }

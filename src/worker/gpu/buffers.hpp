@@ -10,6 +10,7 @@
 #include "kopt/inputs.hpp"
 #include "kopt/result.hpp"
 #include "kopt/task.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 
 namespace kopt::worker {
 
@@ -20,18 +21,13 @@ struct DeviceBuffer {
   std::size_t count = 0;
   std::size_t bytes = 0;
   std::size_t guard = 0;
-  std::byte* allocation = nullptr;
-  std::byte* data() const noexcept { return allocation + guard; }
+  DeviceAllocation<std::byte> allocation;  // guard, data, guard
+  std::byte* data() const noexcept { return allocation.get() + guard; }
 };
 
 class BufferSet {
  public:
   BufferSet() = default;
-  ~BufferSet();
-  BufferSet(BufferSet&& other) noexcept;
-  BufferSet& operator=(BufferSet&& other) noexcept;
-  BufferSet(BufferSet const&) = delete;
-  BufferSet& operator=(BufferSet const&) = delete;
 
   // guard_bytes = 0 allocates without guards (reference buffers).
   static Result<BufferSet> allocate(TaskSpec const& task, std::vector<std::size_t> const& counts,
@@ -50,8 +46,7 @@ class BufferSet {
   Status download_to(std::size_t index, std::byte* host) const;
 
  private:
-  void release() noexcept;
-  std::vector<DeviceBuffer> buffers_;
+  std::vector<DeviceBuffer> buffers_;  // each frees its memory (cuda_handles.hpp)
 };
 
 // The argument array for one call: device pointers and scalar values in signature order, laid out

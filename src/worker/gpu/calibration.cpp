@@ -12,6 +12,7 @@
 #include "kopt/worker/reply_messages.hpp"
 #include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/calibration_kernels.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -22,58 +23,49 @@ using nlohmann::json;
 // best run in ms (a ceiling is what the hardware can do, so the fastest run is the estimate).
 template <class Work>
 double best_ms(Work&& work, int warmup, int repeats) {
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
+  CudaEvent const start = make_cuda_event();
+  CudaEvent const stop = make_cuda_event();
   for (int i = 0; i < warmup; ++i) work();
   cudaStreamSynchronize(cudaStreamPerThread);
   double best = 0.0;
   for (int i = 0; i < repeats; ++i) {
-    cudaEventRecord(start, cudaStreamPerThread);
+    cudaEventRecord(start.get(), cudaStreamPerThread);
     work();
-    cudaEventRecord(stop, cudaStreamPerThread);
-    cudaEventSynchronize(stop);
+    cudaEventRecord(stop.get(), cudaStreamPerThread);
+    cudaEventSynchronize(stop.get());
     float ms = 0.0f;
-    cudaEventElapsedTime(&ms, start, stop);
+    cudaEventElapsedTime(&ms, start.get(), stop.get());
     if (ms > 0.0f && (best == 0.0 || ms < best)) best = ms;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return best;
 }
 
 double copy_bandwidth(std::int64_t l2_bytes, std::vector<std::string>& notes) {
   std::size_t const bytes =
       static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 16, std::int64_t{1} << 30));
-  void* a = nullptr;
-  void* b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
-    cudaFree(a);
-    cudaGetLastError();
+  auto const a = allocate_device(bytes);
+  auto const b = a ? allocate_device(bytes) : DeviceAllocation<>();
+  if (!a || !b) {
     notes.push_back("copy bandwidth: could not allocate 2 x " + std::to_string(bytes >> 20) + " MiB");
     return 0.0;
   }
-  cudaMemset(a, 1, bytes);
-  double const ms =
-      best_ms([&] { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread); }, 3, 20);
-  cudaFree(a);
-  cudaFree(b);
+  cudaMemset(a.get(), 1, bytes);
+  double const ms = best_ms(
+      [&] { cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread); }, 3,
+      20);
   return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e-3) : 0.0;  // read + write
 }
 
 double ffma_throughput(int sm_count, std::vector<std::string>& notes) {
   int const blocks = std::max(1, sm_count) * 16;  // several waves' worth of resident blocks
   int const iterations = 1 << 16;
-  void* memory = nullptr;
-  if (cudaMalloc(&memory, sizeof(float) * static_cast<std::size_t>(blocks) * kFfmaThreads) != cudaSuccess) {
-    cudaGetLastError();
+  auto sink = allocate_device<float>(sizeof(float) * static_cast<std::size_t>(blocks) * kFfmaThreads);
+  if (!sink) {
     notes.push_back("FP32: could not allocate the sink");
     return 0.0;
   }
-  auto* sink = static_cast<float*>(memory);
-  double const ms = best_ms([&] { launch_ffma_peak(sink, blocks, iterations); }, 2, 10);
-  cudaFree(memory);
+  double const ms = best_ms([&] { launch_ffma_peak(sink.get(), blocks, iterations); }, 2, 10);
+  sink.reset();  // before reading the kernel's error, as the error may show at the free
   if (cudaGetLastError() != cudaSuccess || ms <= 0) {
     notes.push_back("FP32: the FFMA kernel failed");
     return 0.0;
@@ -121,36 +113,34 @@ double tensor_throughput(Cublas const& cublas, cudaDataType_t type, char const* 
   }
   int const n = 8192;
   std::size_t const elements = static_cast<std::size_t>(n) * n;
-  void* a = nullptr;
-  void* b = nullptr;
-  void* c = nullptr;
-  cublasHandle_t handle = nullptr;
-  auto cleanup = [&] {
-    if (handle != nullptr) cublas.destroy(handle);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-    cudaGetLastError();
-  };
-  if (cudaMalloc(&a, elements * 2) != cudaSuccess || cudaMalloc(&b, elements * 2) != cudaSuccess ||
-      cudaMalloc(&c, elements * 4) != cudaSuccess || cublas.create(&handle) != CUBLAS_STATUS_SUCCESS) {
-    notes.push_back(std::string(name) + ": cuBLAS or its buffers are not available");
-    cleanup();
-    return 0.0;
-  }
-  cudaMemset(a, 0, elements * 2);  // zeros: the tensor cores' rate does not depend on the values
-  cudaMemset(b, 0, elements * 2);
-  cublas.set_stream(handle, cudaStreamPerThread);
-  float const alpha = 1.0f;
-  float const beta = 0.0f;
+  double ms = 0.0;
   cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
-  double const ms = best_ms(
-      [&] {
-        status = cublas.gemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n, &beta,
-                             c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-      },
-      3, 10);
-  cleanup();
+  {  // the buffers and the cuBLAS handle are released at the end of this block
+    auto const a = allocate_device(elements * 2);
+    auto const b = allocate_device(elements * 2);
+    auto const c = allocate_device(elements * 4);
+    cublasHandle_t created = nullptr;
+    if (!a || !b || !c || cublas.create(&created) != CUBLAS_STATUS_SUCCESS) {
+      notes.push_back(std::string(name) + ": cuBLAS or its buffers are not available");
+      (void)cudaGetLastError();
+      return 0.0;
+    }
+    auto const destroy = [&cublas](cublasHandle_t h) { cublas.destroy(h); };
+    std::unique_ptr<std::remove_pointer_t<cublasHandle_t>, decltype(destroy)> const handle(created, destroy);
+    cudaMemset(a.get(), 0, elements * 2);  // zeros: the tensor cores' rate does not depend on the values
+    cudaMemset(b.get(), 0, elements * 2);
+    cublas.set_stream(handle.get(), cudaStreamPerThread);
+    float const alpha = 1.0f;
+    float const beta = 0.0f;
+    ms = best_ms(
+        [&] {
+          status =
+              cublas.gemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a.get(), type, n, b.get(),
+                          type, n, &beta, c.get(), CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        },
+        3, 10);
+  }
+  (void)cudaGetLastError();
   if (status != CUBLAS_STATUS_SUCCESS || ms <= 0) {
     notes.push_back(std::string(name) + ": cublasGemmEx failed");
     return 0.0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/driver_api.hpp"
 
 namespace kopt::worker {
@@ -55,11 +56,8 @@ class LauncherCallable final : public Callable {
 
 class KernelCallable final : public Callable {
  public:
-  KernelCallable(CUmodule module, CUfunction function, ArtifactRef ref)
-      : module_(module), function_(function), ref_(std::move(ref)) {}
-  ~KernelCallable() override {
-    if (module_ != nullptr) driver().module_unload(module_);
-  }
+  KernelCallable(CudaModule module, CUfunction function, ArtifactRef ref)
+      : module_(std::move(module)), function_(function), ref_(std::move(ref)) {}
   KernelCallable(KernelCallable const&) = delete;
   KernelCallable& operator=(KernelCallable const&) = delete;
 
@@ -111,7 +109,7 @@ class KernelCallable final : public Callable {
   }
 
  private:
-  CUmodule module_;
+  CudaModule module_;  // the CUBIN, unloaded with the callable
   CUfunction function_;
   ArtifactRef ref_;
   std::array<unsigned, 3> grid_{1, 1, 1};
@@ -139,15 +137,15 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
     return std::unique_ptr<Callable>(std::make_unique<LauncherCallable>(handle, entry));
   }
   if (ref.mode == "kernel") {
-    CUmodule module = nullptr;
-    CUresult r = driver().module_load(&module, ref.path.c_str());
+    CUmodule loaded = nullptr;
+    CUresult r = driver().module_load(&loaded, ref.path.c_str());
     if (r != CUDA_SUCCESS) {
       return make_error(ErrorCode::not_found, "cannot load CUBIN " + ref.path + ": " + driver_error_text(r));
     }
+    CudaModule module(loaded);  // unloaded on every refusal below
     CUfunction function = nullptr;
-    r = driver().module_get_function(&function, module, ref.symbol.c_str());
+    r = driver().module_get_function(&function, module.get(), ref.symbol.c_str());
     if (r != CUDA_SUCCESS) {
-      driver().module_unload(module);
       return make_error(ErrorCode::not_found,
                         "kernel '" + ref.symbol + "' not found in CUBIN: " + driver_error_text(r));
     }
@@ -158,7 +156,6 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
         std::size_t size = 0;
         if (driver().func_get_param_info(function, count, &offset, &size) != CUDA_SUCCESS) break;
         if (count < ref.param_sizes.size() && size != static_cast<std::size_t>(ref.param_sizes[count])) {
-          driver().module_unload(module);
           return make_error(ErrorCode::invalid_argument, "kernel parameter " + std::to_string(count + 1) +
                                                              " is " + std::to_string(size) +
                                                              " bytes; the task's signature says " +
@@ -166,13 +163,12 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
         }
       }
       if (count != ref.param_sizes.size()) {
-        driver().module_unload(module);
         return make_error(ErrorCode::invalid_argument, "kernel takes " + std::to_string(count) +
                                                            " parameters; the task's signature has " +
                                                            std::to_string(ref.param_sizes.size()));
       }
     }
-    return std::unique_ptr<Callable>(std::make_unique<KernelCallable>(module, function, ref));
+    return std::unique_ptr<Callable>(std::make_unique<KernelCallable>(std::move(module), function, ref));
   }
   return make_error(ErrorCode::invalid_argument, "unknown artifact mode '" + ref.mode + "'");
 }

@@ -10,6 +10,7 @@
 
 #include "kopt/measure.hpp"
 #include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -32,33 +33,23 @@ PerSmRates rates_for(int major, int minor) {
 double measure_copy_bandwidth(std::int64_t l2_bytes) {
   std::size_t const bytes =
       static_cast<std::size_t>(std::max<std::int64_t>(l2_bytes * 8, std::int64_t{256} << 20));
-  void* a = nullptr;
-  void* b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess) return 0.0;
-  if (cudaMalloc(&b, bytes) != cudaSuccess) {
-    cudaFree(a);
-    return 0.0;
-  }
-  cudaMemset(a, 1, bytes);
-  cudaEvent_t start;
-  cudaEvent_t stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
+  auto const a = allocate_device(bytes);
+  auto const b = a ? allocate_device(bytes) : DeviceAllocation<>();
+  if (!a || !b) return 0.0;
+  cudaMemset(a.get(), 1, bytes);
+  CudaEvent const start = make_cuda_event();
+  CudaEvent const stop = make_cuda_event();
   std::vector<double> samples;
   for (int i = 0; i < 12; ++i) {
-    cudaEventRecord(start, cudaStreamPerThread);
-    cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread);
-    cudaEventRecord(stop, cudaStreamPerThread);
-    cudaEventSynchronize(stop);
+    cudaEventRecord(start.get(), cudaStreamPerThread);
+    cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread);
+    cudaEventRecord(stop.get(), cudaStreamPerThread);
+    cudaEventSynchronize(stop.get());
     float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
+    cudaEventElapsedTime(&ms, start.get(), stop.get());
     if (i >= 2 && ms > 0)
       samples.push_back(2.0 * static_cast<double>(bytes) / (static_cast<double>(ms) * 1e-3));
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(a);
-  cudaFree(b);
   if (samples.empty()) return 0.0;
   return summarize(samples).max;  // the best the copy engine path achieved
 }

@@ -18,7 +18,7 @@ bool is_result(Role role) {
 }
 
 bool upload(DeviceMemory& dst, std::vector<std::byte> const& src) {
-  dst = DeviceMemory(src.size());
+  dst = allocate_device(src.size());
   if (!dst) return false;
   return src.empty() || cudaMemcpy(dst.get(), src.data(), src.size(), cudaMemcpyHostToDevice) == cudaSuccess;
 }
@@ -44,7 +44,7 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
     cudaMemGetInfo(&free_bytes, &total_bytes);
     if (bytes > free_bytes / 4) return nullptr;
   }
-  if (!state.device_counts) state.device_counts = DeviceMemory(sizeof(DeviceCounts) * kMaxCountSlots);
+  if (!state.device_counts) state.device_counts = allocate_device(sizeof(DeviceCounts) * kMaxCountSlots);
   if (!state.device_counts) return nullptr;
   DeviceTrial trial;
   trial.pristine.resize(task.buffers.size());
@@ -78,7 +78,7 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
     buffers.scratch.clear();
     buffers.scratch.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      if (is_result(bufs[i].role)) buffers.scratch[i] = DeviceMemory(bufs[i].bytes);
+      if (is_result(bufs[i].role)) buffers.scratch[i] = allocate_device(bufs[i].bytes);
       if (is_result(bufs[i].role) && !buffers.scratch[i]) return std::nullopt;
     }
   }
@@ -98,14 +98,14 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
       if (b.role == Role::output && b.bytes > 0) {
         cudaMemsetAsync(b.data(), std::to_integer<int>(poisons[run]), b.bytes, cudaStreamPerThread);
       }
-      cudaMemsetAsync(b.allocation, std::to_integer<int>(kGuardByte), b.guard, cudaStreamPerThread);
+      cudaMemsetAsync(b.allocation.get(), std::to_integer<int>(kGuardByte), b.guard, cudaStreamPerThread);
       cudaMemsetAsync(b.data() + b.bytes, std::to_integer<int>(kGuardByte), b.guard, cudaStreamPerThread);
     }
     if (cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess) return std::nullopt;
     if (auto failure = call_candidate(state, candidate, *args, deadline_ms)) return failure;
     for (std::size_t i = 0; i < n; ++i) {
       auto const& b = bufs[i];
-      launch_count_bytes_not_equal(b.allocation, b.guard, std::to_integer<unsigned char>(kGuardByte),
+      launch_count_bytes_not_equal(b.allocation.get(), b.guard, std::to_integer<unsigned char>(kGuardByte),
                                    &general->guard_bad);
       launch_count_bytes_not_equal(b.data() + b.bytes, b.guard, std::to_integer<unsigned char>(kGuardByte),
                                    &general->guard_bad);

@@ -16,6 +16,7 @@
 #include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/candidate_call.hpp"
 #include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/energy_window.hpp"
 #include "worker/gpu/nvml_library.hpp"
 #include "worker/gpu/requests.hpp"
@@ -106,7 +107,7 @@ struct Subject {
   double deadline_ms = 60000.0;  // per call
   WindowPlan plan;
   double probe_call_us = 0.0;
-  cudaGraphExec_t exec = nullptr;
+  CudaGraphExec exec;  // the window's graph; null: a plain loop of calls
   std::string note;
   std::vector<EnergyWindow> windows;
   Samples samples;
@@ -116,9 +117,6 @@ struct Subject {
   Subject() = default;
   Subject(Subject const&) = delete;
   Subject& operator=(Subject const&) = delete;
-  ~Subject() {
-    if (exec != nullptr) cudaGraphExecDestroy(exec);
-  }
 };
 
 // Runs `calls` calls back to back and waits for the device; the failure, if any.
@@ -138,7 +136,7 @@ std::optional<Verdict> run_loop(WorkerState& state, Subject& s, std::int64_t cal
 std::optional<Verdict> run_graph(WorkerState& state, Subject& s, std::int64_t replays, double deadline_ms) {
   WatchdogScope guard(state.watchdog, deadline_ms, "the " + s.name + " (energy window, CUDA graph)");
   for (std::int64_t r = 0; r < replays; ++r) {
-    if (cudaError_t err = cudaGraphLaunch(s.exec, cudaStreamPerThread); err != cudaSuccess) {
+    if (cudaError_t err = cudaGraphLaunch(s.exec.get(), cudaStreamPerThread); err != cudaSuccess) {
       cudaGetLastError();
       return from_cuda(classify_cuda_error(err, true), "graph launch failed: ");
     }
@@ -150,7 +148,6 @@ std::optional<Verdict> run_graph(WorkerState& state, Subject& s, std::int64_t re
 
 // Captures `calls` calls of the subject into a graph; false (and a note) when it cannot be captured.
 bool capture(Subject& s, std::int64_t calls) {
-  cudaGraph_t graph = nullptr;
   if (cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
     cudaGetLastError();
     s.note = "CUDA graph capture unavailable; the window is a plain loop of calls";
@@ -159,12 +156,13 @@ bool capture(Subject& s, std::int64_t calls) {
   cudaError_t call_error = cudaSuccess;
   for (std::int64_t k = 0; k < calls && call_error == cudaSuccess; ++k)
     call_error = s.callable->call(s.args.data());
-  cudaError_t const end = cudaStreamEndCapture(cudaStreamPerThread, &graph);
+  cudaGraph_t captured = nullptr;
+  cudaError_t const end = cudaStreamEndCapture(cudaStreamPerThread, &captured);
+  CudaGraph const graph(captured);
   cudaGraphExec_t exec = nullptr;
   cudaError_t const instantiate = (call_error == cudaSuccess && end == cudaSuccess && graph != nullptr)
-                                      ? cudaGraphInstantiate(&exec, graph, 0)
+                                      ? cudaGraphInstantiate(&exec, graph.get(), 0)
                                       : cudaErrorStreamCaptureInvalidated;
-  if (graph != nullptr) cudaGraphDestroy(graph);
   if (instantiate != cudaSuccess) {
     cudaError_t const why = call_error != cudaSuccess ? call_error : end != cudaSuccess ? end : instantiate;
     cudaGetLastError();
@@ -173,7 +171,7 @@ bool capture(Subject& s, std::int64_t calls) {
                     s.name, cuda_error_text(why));
     return false;
   }
-  s.exec = exec;
+  s.exec.reset(exec);
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kopt/worker/kernel_activity_summary.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/cupti_library.hpp"
 
 namespace kopt::worker {
@@ -104,22 +105,6 @@ void stop_activity(CuptiLibrary const& library) {
   library.api().activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
-// CUDA events freed on scope exit.
-struct EventPair {
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  EventPair() {
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-  }
-  ~EventPair() {
-    if (start != nullptr) cudaEventDestroy(start);
-    if (stop != nullptr) cudaEventDestroy(stop);
-  }
-  EventPair(EventPair const&) = delete;
-  EventPair& operator=(EventPair const&) = delete;
-};
-
 }  // namespace
 
 KernelActivity kernel_mode_activity() {
@@ -162,16 +147,17 @@ ActivityOutcome record_kernel_activity(ActivityCall const& call) {
   }
   for (auto kind : kCountedKinds) library.api().activity_enable(kind);  // counts only: failures are harmless
 
-  EventPair events;
+  CudaEvent const start = make_cuda_event();
+  CudaEvent const stop = make_cuda_event();
   std::optional<CudaFailure> failure;
   {
     WatchdogScope guard(*call.watchdog, call.deadline_ms, call.what + " (kernel activity)");
-    cudaEventRecord(events.start, cudaStreamPerThread);
+    cudaEventRecord(start.get(), cudaStreamPerThread);
     if (cudaError_t err = call.callable->call(call.args); err != cudaSuccess) {
       cudaGetLastError();
       failure = classify_cuda_error(err, true);
     } else {
-      cudaEventRecord(events.stop, cudaStreamPerThread);
+      cudaEventRecord(stop.get(), cudaStreamPerThread);
       if (cudaError_t sync = cudaDeviceSynchronize(); sync != cudaSuccess)
         failure = classify_cuda_error(sync, false);
     }
@@ -190,7 +176,7 @@ ActivityOutcome record_kernel_activity(ActivityCall const& call) {
   }
   float ms = 0.0f;
   std::optional<double> call_us;
-  if (cudaEventElapsedTime(&ms, events.start, events.stop) == cudaSuccess)
+  if (cudaEventElapsedTime(&ms, start.get(), stop.get()) == cudaSuccess)
     call_us = static_cast<double>(ms) * 1000.0;
   std::lock_guard lock(collected().mutex);
   outcome.activity =

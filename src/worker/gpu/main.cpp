@@ -18,6 +18,7 @@
 #include "kopt/worker/reply_messages.hpp"
 #include "kopt/worker/request_messages.hpp"
 #include "worker/gpu/calibration.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/device_query.hpp"
 #include "worker/gpu/driver_api.hpp"
 #include "worker/gpu/emitter.hpp"
@@ -181,10 +182,7 @@ int main(int argc, char** argv) {
       state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
       state.flush_bytes =
           static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
-      if (!args.calibrate || cudaMalloc(&state.flush_buffer, state.flush_bytes) != cudaSuccess) {
-        state.flush_buffer = nullptr;
-        cudaGetLastError();
-      }
+      if (args.calibrate) state.flush_buffer = allocate_device(state.flush_bytes);
       started = true;
       emitter.send(to_json(HelloReply{id, kProtocolVersion, state.device, state.idle_sync_us}));
       continue;
@@ -239,7 +237,6 @@ int main(int argc, char** argv) {
       ::_exit(kExitStickyError);
     }
   }
-  if (state.flush_buffer != nullptr) cudaFree(state.flush_buffer);
   sandbox.leave();
   return 0;
 }

@@ -479,7 +479,7 @@ double record_activity(Evaluation& e, SizeCase const& size, TimedSize& t, SizeVe
       !t.reference_cached && e.request.reference.mode == "launcher" ? &e.reference : nullptr;
   auto const start = Clock::now();
   add_kernel_activity(
-      ActivitySubjects{&e.state.watchdog, e.state.flush_buffer, e.state.flush_bytes,
+      ActivitySubjects{&e.state.watchdog, e.state.flush_buffer.get(), e.state.flush_bytes,
                        e.request.candidate.mode == "launcher", &e.candidate, t.candidate_args.data(),
                        t.candidate_deadline_ms, activity_reference, t.reference_args.data()},
       entry);
@@ -499,7 +499,8 @@ std::optional<Verdict> time_size(Evaluation& e, std::size_t si, TimingPolicy con
   (void)e.candidate.prepare(e.task.env_for(size));
   TimedSize t;
   set_up_timing(e, size, t);
-  Timer timer(policy, e.state.watchdog, e.state.flush_buffer, e.state.flush_bytes, e.state.idle_sync_us);
+  Timer timer(policy, e.state.watchdog, e.state.flush_buffer.get(), e.state.flush_bytes,
+              e.state.idle_sync_us);
   TimingOutcome outcome = timer.run(t.subjects);
   if (!outcome.ok) {
     if (outcome.failed_subject != "candidate") {
@@ -668,7 +669,7 @@ json handle_check_task(WorkerState& state, json const& body) {
         TimingSubject base_subject = make_subject("baseline", baseline, base_args.data(), 600000);
         std::vector<TimingSubject*> subjects{&ref_subject};
         if (baseline != nullptr && entry.baseline_status == "ok") subjects.push_back(&base_subject);
-        Timer timer(policy, state.watchdog, state.flush_buffer, state.flush_bytes, state.idle_sync_us);
+        Timer timer(policy, state.watchdog, state.flush_buffer.get(), state.flush_bytes, state.idle_sync_us);
         auto outcome = timer.run(subjects);
         if (!outcome.ok) {
           throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +

@@ -23,15 +23,9 @@ Timer::Timer(TimingPolicy policy, Watchdog& watchdog, void* flush_buffer, std::s
       watchdog_(watchdog),
       flush_buffer_(flush_buffer),
       flush_bytes_(flush_bytes),
-      idle_sync_us_(idle_sync_us) {
-  cudaEventCreate(&start_);
-  cudaEventCreate(&stop_);
-}
-
-Timer::~Timer() {
-  cudaEventDestroy(start_);
-  cudaEventDestroy(stop_);
-}
+      idle_sync_us_(idle_sync_us),
+      start_(make_cuda_event()),
+      stop_(make_cuda_event()) {}
 
 std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bool flush,
                                     TimingOutcome& outcome) {
@@ -45,22 +39,22 @@ std::optional<double> Timer::sample(TimingSubject& subject, bool device_wide, bo
     cudaMemsetAsync(flush_buffer_, static_cast<int>(++flush_round_ & 0xff), flush_bytes_,
                     cudaStreamPerThread);
   }
-  cudaEventRecord(start_, cudaStreamPerThread);
+  cudaEventRecord(start_.get(), cudaStreamPerThread);
   WatchdogScope guard(watchdog_, subject.deadline_ms, subject.name + " (timing)");
   if (cudaError_t err = subject.callable->call(subject.args); err != cudaSuccess) return fail(err, true);
   if (device_wide) {
     if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess) return fail(err, false);
-    cudaEventRecord(stop_, cudaStreamPerThread);
-    if (cudaError_t err = cudaEventSynchronize(stop_); err != cudaSuccess) return fail(err, false);
+    cudaEventRecord(stop_.get(), cudaStreamPerThread);
+    if (cudaError_t err = cudaEventSynchronize(stop_.get()); err != cudaSuccess) return fail(err, false);
   } else {
-    cudaEventRecord(stop_, cudaStreamPerThread);
-    if (cudaError_t err = cudaEventSynchronize(stop_); err != cudaSuccess) return fail(err, false);
+    cudaEventRecord(stop_.get(), cudaStreamPerThread);
+    if (cudaError_t err = cudaEventSynchronize(stop_.get()); err != cudaSuccess) return fail(err, false);
     auto t0 = Clock::now();
     if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess) return fail(err, false);
     subject.tails_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
   float ms = 0.0f;
-  cudaEventElapsedTime(&ms, start_, stop_);
+  cudaEventElapsedTime(&ms, start_.get(), stop_.get());
   if (!scrub(subject, outcome)) return std::nullopt;
   return static_cast<double>(ms) * 1000.0;
 }
@@ -157,37 +151,31 @@ TimingOutcome Timer::run(std::vector<TimingSubject*> const& subjects) {
 }
 
 void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutcome& outcome) {
-  std::vector<cudaGraphExec_t> execs;
-  auto cleanup = [&] {
-    for (auto e : execs) cudaGraphExecDestroy(e);
-  };
+  std::vector<CudaGraphExec> execs;
   for (auto* s : subjects) {
-    cudaGraph_t graph = nullptr;
     if (cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
       cudaGetLastError();
       outcome.note = "graph capture unavailable";
-      cleanup();
       return;
     }
     bool call_ok = true;
     for (int k = 0; k < policy_.graph_calls && call_ok; ++k)
       call_ok = s->callable->call(s->args) == cudaSuccess;
-    cudaError_t end = cudaStreamEndCapture(cudaStreamPerThread, &graph);
+    cudaGraph_t captured = nullptr;
+    cudaError_t end = cudaStreamEndCapture(cudaStreamPerThread, &captured);
+    CudaGraph const graph(captured);
     cudaGraphExec_t exec = nullptr;
     if (!call_ok || end != cudaSuccess || graph == nullptr ||
-        cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) {
+        cudaGraphInstantiate(&exec, graph.get(), 0) != cudaSuccess) {
       cudaGetLastError();
-      if (graph != nullptr) cudaGraphDestroy(graph);
       outcome.note = s->name + " could not be captured in a CUDA graph; graph timing skipped";
-      cleanup();
       return;
     }
-    cudaGraphDestroy(graph);
-    execs.push_back(exec);
+    execs.emplace_back(exec);
   }
   int const samples = std::max(policy_.min_samples, 10);
   for (std::size_t i = 0; i < subjects.size(); ++i) {  // warm-up replays
-    for (int w = 0; w < 3; ++w) cudaGraphLaunch(execs[i], cudaStreamPerThread);
+    for (int w = 0; w < 3; ++w) cudaGraphLaunch(execs[i].get(), cudaStreamPerThread);
     for (auto const& range : subjects[i]->scrub_after) {
       cudaMemsetAsync(range.data, std::to_integer<int>(kPoisonA), range.bytes, cudaStreamPerThread);
     }
@@ -196,34 +184,28 @@ void Timer::graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutco
     outcome.ok = false;
     outcome.failed_subject = "graph replay";
     outcome.failure = classify_cuda_error(err, false);
-    cleanup();
     return;
   }
   for (int n = 0; n < samples; ++n) {
     for (std::size_t i = 0; i < subjects.size(); ++i) {
       WatchdogScope guard(watchdog_, subjects[i]->deadline_ms * policy_.graph_calls,
                           subjects[i]->name + " (graph)");
-      cudaEventRecord(start_, cudaStreamPerThread);
-      cudaGraphLaunch(execs[i], cudaStreamPerThread);
-      cudaEventRecord(stop_, cudaStreamPerThread);
-      if (cudaError_t err = cudaEventSynchronize(stop_); err != cudaSuccess) {
+      cudaEventRecord(start_.get(), cudaStreamPerThread);
+      cudaGraphLaunch(execs[i].get(), cudaStreamPerThread);
+      cudaEventRecord(stop_.get(), cudaStreamPerThread);
+      if (cudaError_t err = cudaEventSynchronize(stop_.get()); err != cudaSuccess) {
         outcome.ok = false;
         outcome.failed_subject = subjects[i]->name;
         outcome.failure = classify_cuda_error(err, false);
-        cleanup();
         return;
       }
       float ms = 0.0f;
-      cudaEventElapsedTime(&ms, start_, stop_);
+      cudaEventElapsedTime(&ms, start_.get(), stop_.get());
       subjects[i]->graph_us.push_back(static_cast<double>(ms) * 1000.0 / policy_.graph_calls);
-      if (!scrub(*subjects[i], outcome)) {
-        cleanup();
-        return;
-      }
+      if (!scrub(*subjects[i], outcome)) return;
     }
   }
   outcome.graphs = true;
-  cleanup();
 }
 
 }  // namespace kopt::worker

@@ -10,6 +10,7 @@
 #include "kopt/measure.hpp"
 #include "worker/gpu/callable.hpp"
 #include "worker/gpu/cuda_errors.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/watchdog.hpp"
 
 namespace kopt::worker {
@@ -60,7 +61,6 @@ class Timer {
  public:
   Timer(TimingPolicy policy, Watchdog& watchdog, void* flush_buffer, std::size_t flush_bytes,
         double idle_sync_us);
-  ~Timer();
   Timer(Timer const&) = delete;
   Timer& operator=(Timer const&) = delete;
 
@@ -78,8 +78,8 @@ class Timer {
   void* flush_buffer_;
   std::size_t flush_bytes_;
   double idle_sync_us_;
-  cudaEvent_t start_{};
-  cudaEvent_t stop_{};
+  CudaEvent start_;
+  CudaEvent stop_;
   unsigned flush_round_ = 0;
 };
 

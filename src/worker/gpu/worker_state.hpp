@@ -14,28 +14,15 @@
 #include "kopt/task.hpp"
 #include "worker/gpu/buffers.hpp"
 #include "worker/gpu/callable.hpp"
+#include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/emitter.hpp"
 #include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/watchdog.hpp"
 
 namespace kopt::worker {
 
-// Device memory freed on destruction (cudaFree).
-class DeviceMemory {
- public:
-  DeviceMemory() = default;
-  explicit DeviceMemory(std::size_t bytes);
-  ~DeviceMemory();
-  DeviceMemory(DeviceMemory&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
-  DeviceMemory& operator=(DeviceMemory&& other) noexcept;
-  DeviceMemory(DeviceMemory const&) = delete;
-  DeviceMemory& operator=(DeviceMemory const&) = delete;
-  void* get() const noexcept { return ptr_; }
-  explicit operator bool() const noexcept { return ptr_ != nullptr; }
-
- private:
-  void* ptr_ = nullptr;
-};
+// Device memory freed on destruction (cuda_handles.hpp).
+using DeviceMemory = DeviceAllocation<>;
 
 // Page-locked host memory that grows on demand and is wiped before it is reused or freed: the one
 // place the reference's clear results pass through on their way from the device to a masked copy.
@@ -79,7 +66,7 @@ struct WorkerState {
   Watchdog& watchdog;
   DeviceInfo device;
   double idle_sync_us = 0.0;
-  void* flush_buffer = nullptr;
+  DeviceMemory flush_buffer;  // scrubbed between timed calls (null: no flushing)
   std::size_t flush_bytes = 0;
 
   std::map<std::string, TaskSpec> tasks;                             // by task dir
