@@ -302,7 +302,7 @@ struct SearchStrategy {
   bool uses_seed = false;                  // another seed proposes other points
   bool follows_actions = false;            // proposals are the space's actions from an evaluated parent
   bool learns_from_memory = false;         // reads and teaches StrategySettings::memory
-  std::unique_ptr<Strategy> (*make)(StrategySettings settings) = nullptr;
+  std::unique_ptr<Strategy> (*make)(StrategySettings const& settings) = nullptr;
 };
 
 // The registry: every strategy exactly once, in a fixed order (the order of the CLI's choices).

@@ -44,6 +44,7 @@ OptimizeProposer const* find_optimize_proposer(std::string_view name) noexcept {
 
 std::vector<std::string> optimize_proposer_names() {
   std::vector<std::string> names;
+  names.reserve(kProposers.size());
   for (OptimizeProposer const& proposer : kProposers) names.emplace_back(proposer.name);
   return names;
 }

@@ -18,8 +18,8 @@ std::span<SearchStrategy const> search_strategies() {
        .follows_actions = true,
        .learns_from_memory = true,
        .make =
-           [](StrategySettings settings) {
-             return make_mcts_strategy(settings.mcts, std::move(settings.memory));
+           [](StrategySettings const& settings) {
+             return make_mcts_strategy(settings.mcts, settings.memory);
            }},
       {.name = "greedy",
        .aliases = {"hill"},
@@ -28,7 +28,7 @@ std::span<SearchStrategy const> search_strategies() {
        .uses_seed = true,
        .follows_actions = true,
        .learns_from_memory = false,
-       .make = [](StrategySettings) { return make_hill_climbing_strategy(); }},
+       .make = [](StrategySettings const&) { return make_hill_climbing_strategy(); }},
       {.name = "random",
        .aliases = {},
        .description = "valid points uniformly at random, without replacement",
@@ -36,7 +36,7 @@ std::span<SearchStrategy const> search_strategies() {
        .uses_seed = true,
        .follows_actions = false,
        .learns_from_memory = false,
-       .make = [](StrategySettings) { return make_random_strategy(); }},
+       .make = [](StrategySettings const&) { return make_random_strategy(); }},
       {.name = "exhaustive",
        .aliases = {},
        .description = "every valid point once, in mixed-radix order",
@@ -44,7 +44,7 @@ std::span<SearchStrategy const> search_strategies() {
        .uses_seed = false,
        .follows_actions = false,
        .learns_from_memory = false,
-       .make = [](StrategySettings) { return make_exhaustive_strategy(); }},
+       .make = [](StrategySettings const&) { return make_exhaustive_strategy(); }},
   };
   return strategies;
 }
@@ -59,6 +59,7 @@ SearchStrategy const* find_search_strategy(std::string_view name) {
 
 std::vector<std::string> search_strategy_names() {
   std::vector<std::string> names;
+  names.reserve(search_strategies().size());
   for (SearchStrategy const& strategy : search_strategies()) names.emplace_back(strategy.name);
   return names;
 }
