@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,57 @@ Args parse_args(int argc, char** argv) {
   return args;
 }
 
+// The hello exchange: checks kopt's protocol version and the isolation asked for, finds the device and
+// measures what timing needs. Returns the exit code when the worker must stop instead of serving.
+std::optional<int> answer_hello(Args const& args, Sandbox& sandbox, Emitter& emitter, WorkerState& state,
+                                json const& request, std::int64_t id) {
+  std::string const op = "hello";
+  // Both sides refuse a peer of another protocol version: the messages would be misread.
+  auto hello = parse_hello_request(request);
+  Status const version = hello ? check_protocol_version(hello->protocol, "kopt") : Status(hello.error());
+  if (!version) {
+    emitter.send(to_json(ErrorReply{op, id, ErrorCode::internal_error, version.error().message}));
+    sandbox.leave();
+    return kExitProtocol;
+  }
+  if (args.require_isolation && !sandbox.complete()) {
+    refuse_without_isolation(emitter, sandbox, op, id, "this worker has ");
+    return 1;
+  }
+  auto info = query_device(args.device, args.calibrate);
+  if (!info) {
+    emitter.send(to_json(ErrorReply{op, id, info.error().code, info.error().message}));
+    sandbox.leave();
+    return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
+  }
+  if (auto st = load_driver_api(); !st) {
+    emitter.send(to_json(ErrorReply{op, id, ErrorCode::no_gpu, st.error().message}));
+    return kExitNoGpu;
+  }
+  state.device = *info;
+  state.device.isolation = sandbox.isolation();
+  state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
+  state.flush_bytes = static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
+  if (args.calibrate) state.flush_buffer = allocate_device(state.flush_bytes);
+  emitter.send(to_json(HelloReply{id, kProtocolVersion, state.device, state.idle_sync_us}));
+  return std::nullopt;
+}
+
+// One request after hello, by its op; a bug in the worker becomes an internal_error reply instead of
+// a silent death.
+json run_request(WorkerState& state, std::string const& op, json const& request, std::int64_t id) {
+  try {
+    if (op == "evaluate") return handle_evaluate(state, request);
+    if (op == "check_task") return handle_check_task(state, request);
+    if (op == "single_trial") return handle_single_trial(state, request);
+    if (op == "calibrate") return handle_calibrate(state, request);
+    if (op == "energy") return handle_energy(state, request);
+    return to_json(ErrorReply{op, id, ErrorCode::invalid_argument, "unknown op '" + op + "'"});
+  } catch (std::exception const& e) {
+    return to_json(ErrorReply{op, id, ErrorCode::internal_error, std::string("kopt-worker: ") + e.what()});
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -155,36 +207,8 @@ int main(int argc, char** argv) {
         request.contains("id") && request["id"].is_number_integer() ? request["id"].get<std::int64_t>() : 0;
     emitter.set_request(op, id);
     if (op == "hello") {
-      // Both sides refuse a peer of another protocol version: the messages would be misread.
-      auto hello = parse_hello_request(request);
-      Status const version = hello ? check_protocol_version(hello->protocol, "kopt") : Status(hello.error());
-      if (!version) {
-        emitter.send(to_json(ErrorReply{op, id, ErrorCode::internal_error, version.error().message}));
-        sandbox.leave();
-        return kExitProtocol;
-      }
-      if (args.require_isolation && !sandbox.complete()) {
-        refuse_without_isolation(emitter, sandbox, op, id, "this worker has ");
-        return 1;
-      }
-      auto info = query_device(args.device, args.calibrate);
-      if (!info) {
-        emitter.send(to_json(ErrorReply{op, id, info.error().code, info.error().message}));
-        sandbox.leave();
-        return info.error().code == ErrorCode::no_gpu ? kExitNoGpu : 1;
-      }
-      if (auto st = load_driver_api(); !st) {
-        emitter.send(to_json(ErrorReply{op, id, ErrorCode::no_gpu, st.error().message}));
-        return kExitNoGpu;
-      }
-      state.device = *info;
-      state.device.isolation = sandbox.isolation();
-      state.idle_sync_us = args.calibrate ? idle_sync_latency_us() : 0.0;
-      state.flush_bytes =
-          static_cast<std::size_t>(std::max<std::int64_t>(2 * state.device.l2_bytes, 8 << 20));
-      if (args.calibrate) state.flush_buffer = allocate_device(state.flush_bytes);
+      if (auto exit_code = answer_hello(args, sandbox, emitter, state, request, id)) return *exit_code;
       started = true;
-      emitter.send(to_json(HelloReply{id, kProtocolVersion, state.device, state.idle_sync_us}));
       continue;
     }
     if (op == "shutdown") break;
@@ -203,24 +227,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    json reply;
-    try {
-      if (op == "evaluate") {
-        reply = handle_evaluate(state, request);
-      } else if (op == "check_task") {
-        reply = handle_check_task(state, request);
-      } else if (op == "single_trial") {
-        reply = handle_single_trial(state, request);
-      } else if (op == "calibrate") {
-        reply = handle_calibrate(state, request);
-      } else if (op == "energy") {
-        reply = handle_energy(state, request);
-      } else {
-        reply = to_json(ErrorReply{op, id, ErrorCode::invalid_argument, "unknown op '" + op + "'"});
-      }
-    } catch (std::exception const& e) {  // a bug in the worker: report it instead of dying silently
-      reply = to_json(ErrorReply{op, id, ErrorCode::internal_error, std::string("kopt-worker: ") + e.what()});
-    }
+    json reply = run_request(state, op, request, id);
     // The watch's reports for whatever ran during this request: the candidate's verdict, or a note
     // (a request without a candidate: the task's reference or the worker itself was refused).
     if (auto const violations = sandbox.take_violations(); !violations.empty()) {

@@ -345,9 +345,9 @@ struct Evaluation {
   TaskSpec const& task;
   std::vector<SizeCase const*> sizes;
   Callable& reference;
-  Callable* baseline;  // nullptr: the task has none
+  Callable* baseline = nullptr;  // nullptr: the task has none
   Callable& candidate;
-  bool screen;                       // the screen tier: fewer repeat runs, cached reference timings
+  bool screen = false;               // the screen tier: fewer repeat runs, cached reference timings
   EvaluateReply reply;               // phase times filled as the phases end
   std::vector<SizeVerdict> entries;  // one per selected size case; the reply keeps those evaluated
 };
@@ -594,6 +594,97 @@ json evaluate(WorkerState& state, EvaluateRequest const& request) {
   return assemble_verdict(e, Decision{Verdict{}, count});
 }
 
+// What check_task's steps share: the task, its trusted code and the timing policy.
+struct TaskCheck {
+  WorkerState& state;
+  TaskSpec const& task;
+  Callable& reference;
+  Callable* baseline = nullptr;  // nullptr: the task has none
+  TimingPolicy policy;
+};
+
+// The reference against itself on the same inputs: deterministic, and not a constant a kernel could
+// write without computing anything. A result of a single element (a dot product, a reduction) is
+// trivially "constant"; fresh inputs in every trial change it, so only results of two or more elements
+// can be degenerate.
+void check_reference_itself(TaskSpec const& task, MaskedResults const& first, MaskedResults const& second,
+                            CheckTaskSize& entry) {
+  bool deterministic = true;
+  bool constant = true;
+  std::size_t result_elements = 0;
+  std::size_t k = 0;
+  for (auto const& b : task.buffers) {
+    if (!is_result_buffer(b.role)) continue;
+    ClearBytes const first_k = first.open(k);
+    auto again =
+        compare_outputs(b.dtype, first_k.bytes(), second.open(k).bytes(), task.tolerance_for(b.dtype));
+    deterministic = deterministic && again.passed;
+    if (!again.passed)
+      entry.note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
+    auto const width = size_of(b.dtype);
+    auto const& clear = first_k.bytes();
+    result_elements += clear.size() / width;
+    for (std::size_t e = 1; e * width < clear.size() && constant; ++e) {
+      constant = std::equal(clear.begin(), clear.begin() + static_cast<std::ptrdiff_t>(width),
+                            clear.begin() + static_cast<std::ptrdiff_t>(e * width));
+    }
+    ++k;
+  }
+  entry.deterministic = deterministic;
+  entry.reference_constant = constant && result_elements >= 2;
+}
+
+// The vendor baseline must compute the same function as the reference.
+void check_baseline(TaskCheck& c, SizeCase const& size, TrialInputs const& inputs,
+                    MaskedResults const& expected, CheckTaskSize& entry) {
+  (void)c.baseline->prepare(c.task.env_for(size));
+  Verdict v = verify_once(c.state, c.task, size, *c.baseline, inputs, expected, 600000);
+  if (v.failed()) {
+    entry.note += "baseline does not match the reference: " + v.message + ". ";
+    entry.baseline_status = std::string(to_string(v.status));
+  } else {
+    entry.baseline_status = "ok";
+  }
+}
+
+// The reference's timings, and the baseline's when it matches the reference.
+void time_trusted_code(TaskCheck& c, SizeCase const& size, CheckTaskSize& entry) {
+  auto& bufs = get_buffers(c.state, c.task, size);
+  auto ref_args = unwrap(ArgPack::build(c.task, size, bufs.reference), "");
+  auto base_args = unwrap(ArgPack::build(c.task, size, bufs.candidate), "");
+  require(c.reference.prepare(c.task.env_for(size)), "");
+  TimingSubject ref_subject = make_subject("reference", &c.reference, ref_args.data(), 600000);
+  TimingSubject base_subject = make_subject("baseline", c.baseline, base_args.data(), 600000);
+  std::vector<TimingSubject*> subjects{&ref_subject};
+  if (c.baseline != nullptr && entry.baseline_status == "ok") subjects.push_back(&base_subject);
+  Timer timer(c.policy, c.state.watchdog, c.state.flush_buffer.get(), c.state.flush_bytes,
+              c.state.idle_sync_us);
+  auto outcome = timer.run(subjects);
+  if (!outcome.ok) {
+    throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
+                                                    " failed while timed: " + outcome.failure.message};
+  }
+  entry.reference = timing_fields(ref_subject, outcome.device_wide);
+  if (subjects.size() > 1) entry.baseline = timing_fields(base_subject, outcome.device_wide);
+}
+
+// check_task on one size case, on the trial-0 inputs of `seed`.
+CheckTaskSize check_size(TaskCheck& c, SizeCase const& size, std::uint64_t seed) {
+  c.state.emitter.progress("check " + size.name);
+  CheckTaskSize entry;
+  entry.size = size.name;
+  entry.verify_only = size.verify_only;
+  auto const& inputs = trial_inputs(c.state, c.task, size, seed, 0);
+  auto first = reference_outputs(c.state, c.task, size, c.reference, inputs);  // copy: the cache may be reset
+  c.state.reference_outputs.clear();
+  c.state.reference_output_bytes = 0;
+  auto const& second = reference_outputs(c.state, c.task, size, c.reference, inputs);
+  check_reference_itself(c.task, first, second, entry);
+  if (c.baseline != nullptr) check_baseline(c, size, inputs, first, entry);
+  if (!size.verify_only) time_trusted_code(c, size, entry);
+  return entry;
+}
+
 }  // namespace
 
 json handle_evaluate(WorkerState& state, json const& body) {
@@ -604,82 +695,13 @@ json handle_evaluate(WorkerState& state, json const& body) {
 json handle_check_task(WorkerState& state, json const& body) {
   return guarded("check_task", body, parse_check_task_request, [&](CheckTaskRequest const& request) -> json {
     auto const& task = get_task(state, request.selection.task_dir);
-    auto sizes = select_sizes(task, request.selection.sizes);
-    std::uint64_t const seed = request.selection.seed;
-    Callable& reference = get_trusted(state, request.reference, "reference");
-    Callable* baseline = get_baseline(state, request.baseline);
-    TimingPolicy const policy = policy_for(request.tier);
+    auto const sizes = select_sizes(task, request.selection.sizes);
+    TaskCheck check{state, task, get_trusted(state, request.reference, "reference"),
+                    get_baseline(state, request.baseline), policy_for(request.tier)};
     CheckTaskReply reply;
     reply.id = request.id;
     for (std::size_t si = 0; si < sizes.size(); ++si) {
-      SizeCase const& size = *sizes[si];
-      state.emitter.progress("check " + size.name);
-      CheckTaskSize entry;
-      entry.size = size.name;
-      entry.verify_only = size.verify_only;
-      auto const& inputs = trial_inputs(state, task, size, trial_seed(seed, si, 0), 0);
-      auto first = reference_outputs(state, task, size, reference, inputs);  // copy: the cache may be reset
-      // Determinism and degeneracy of the reference itself.
-      state.reference_outputs.clear();
-      state.reference_output_bytes = 0;
-      auto const& second = reference_outputs(state, task, size, reference, inputs);
-      bool deterministic = true;
-      // A result of a single element (a dot product, a reduction) is trivially "constant"; fresh inputs
-      // in every trial change it, so only results of two or more elements can be degenerate.
-      bool constant = true;
-      std::size_t result_elements = 0;
-      std::size_t k = 0;
-      std::string note;
-      for (auto const& b : task.buffers) {
-        if (!is_result_buffer(b.role)) continue;
-        ClearBytes const first_k = first.open(k);
-        auto again =
-            compare_outputs(b.dtype, first_k.bytes(), second.open(k).bytes(), task.tolerance_for(b.dtype));
-        deterministic = deterministic && again.passed;
-        if (!again.passed)
-          note += "reference is not deterministic on '" + b.name + "': " + again.summary + ". ";
-        auto const width = size_of(b.dtype);
-        auto const& clear = first_k.bytes();
-        result_elements += clear.size() / width;
-        for (std::size_t e = 1; e * width < clear.size() && constant; ++e) {
-          constant = std::equal(clear.begin(), clear.begin() + static_cast<std::ptrdiff_t>(width),
-                                clear.begin() + static_cast<std::ptrdiff_t>(e * width));
-        }
-        ++k;
-      }
-      entry.deterministic = deterministic;
-      entry.reference_constant = constant && result_elements >= 2;
-      // The vendor baseline must compute the same function as the reference.
-      auto& bufs = get_buffers(state, task, size);
-      if (baseline != nullptr) {
-        (void)baseline->prepare(task.env_for(size));
-        Verdict v = verify_once(state, task, size, *baseline, inputs, first, 600000);
-        if (v.failed()) {
-          note += "baseline does not match the reference: " + v.message + ". ";
-          entry.baseline_status = std::string(to_string(v.status));
-        } else {
-          entry.baseline_status = "ok";
-        }
-      }
-      if (!size.verify_only) {
-        auto ref_args = unwrap(ArgPack::build(task, size, bufs.reference), "");
-        auto base_args = unwrap(ArgPack::build(task, size, bufs.candidate), "");
-        require(reference.prepare(task.env_for(size)), "");
-        TimingSubject ref_subject = make_subject("reference", &reference, ref_args.data(), 600000);
-        TimingSubject base_subject = make_subject("baseline", baseline, base_args.data(), 600000);
-        std::vector<TimingSubject*> subjects{&ref_subject};
-        if (baseline != nullptr && entry.baseline_status == "ok") subjects.push_back(&base_subject);
-        Timer timer(policy, state.watchdog, state.flush_buffer.get(), state.flush_bytes, state.idle_sync_us);
-        auto outcome = timer.run(subjects);
-        if (!outcome.ok) {
-          throw HandlerError{ErrorCode::worker_error, "the task's " + outcome.failed_subject +
-                                                          " failed while timed: " + outcome.failure.message};
-        }
-        entry.reference = timing_fields(ref_subject, outcome.device_wide);
-        if (subjects.size() > 1) entry.baseline = timing_fields(base_subject, outcome.device_wide);
-      }
-      entry.note = note;
-      reply.sizes.push_back(std::move(entry));
+      reply.sizes.push_back(check_size(check, *sizes[si], trial_seed(request.selection.seed, si, 0)));
     }
     return to_json(reply);
   });
