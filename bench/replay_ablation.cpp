@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kopt/optimize.hpp"
+#include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 #include "kopt/task.hpp"
 #include "mcts_options.hpp"

@@ -19,7 +19,7 @@ set(KOPT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kopt CACHE STRING
 # worker's own libraries (kopt_worker_energy, kopt_worker_cupti), which only kopt-worker links. Every
 # library these link is exported with them (a static library carries its link dependencies).
 set(KOPT_PUBLIC_MODULES common task inputs verify measure toolchain compile profile analysis eval report
-    tuning search store optimize propose suite_bench llm generate source_search run_report)
+    tuning search store run optimize propose suite_bench llm generate source_search run_report)
 # Targets that only exist for building kopt itself: compile options, no link content. Dropped from the
 # installed interface (wrapped in $<BUILD_INTERFACE:...>) instead of exported.
 set(KOPT_BUILD_ONLY_TARGETS kopt_warnings)

@@ -28,7 +28,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LAYERS = [
     ("core", ["common", "toolchain", "task", "inputs", "compile", "worker", "verify", "measure", "eval",
               "analysis", "profile"]),
-    ("run", ["store"]),
+    ("run", ["store", "run"]),
     ("proposers", ["tuning", "search", "propose", "llm", "generate", "source_search", "optimize",
                    "suite_bench"]),
     ("output", ["report", "run_report", "bench_report"]),

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kopt/eval.hpp"
@@ -104,5 +105,28 @@ Result<GenerateResult> generate_kernels(TaskSpec const& task, StrategyLibrary co
                                         LlmBackend& backend, CandidateEvaluator& evaluator, Store& store,
                                         GenerateOptions const& options,
                                         GenerateProgressCallback const& progress = {});
+
+// ---- shared by the LLM proposers (generate, source_search) -----------------------------------------
+
+// Who made a call and for what, for its llm_calls row; `secret` is only redacted from what is stored.
+struct CallLabels {
+  std::string role;
+  std::string purpose;
+  std::string model;    // the configured model (the reply's, when it names one, wins)
+  std::string backend;  // the configured kind (else the reply's)
+  std::string secret;
+};
+// The llm_calls row of a call that was made: its usage, cost, latency and rationale (reply_prose), or why it
+// failed (`failed_latency_ms` is its latency then; a reply carries its own). Secrets are redacted.
+LlmCallRecord llm_call_record(LlmRequest const& request, Result<LlmReply> const& reply,
+                              CallLabels const& labels, double failed_latency_ms);
+
+// The head of `text` in whole lines within `max_bytes` (a line longer than that is cut), with a note of how
+// many lines were left out. A compiler's first errors matter most, so the head is what stays.
+std::string head_lines(std::string_view text, std::size_t max_bytes);
+
+// The failure of an evaluated kernel for the model (what a repair prompt says): its status, the report's
+// message, the compiler's log and each failing size case with its message and errors, within `max_bytes`.
+std::string error_excerpt(CandidateReport const& report, std::size_t max_bytes);
 
 }  // namespace kopt

@@ -68,7 +68,7 @@ std::vector<std::string> suggested_strategies(std::span<CandidateInsight const> 
 
 // The one interface through which search nodes (candidates) hand their findings on: the strategy library
 // and the LLM proposers ask it for the candidate they expand. The store-backed one
-// is make_store_insight_source (kopt/optimize.hpp).
+// is make_store_insight_source (kopt/run_log.hpp).
 class InsightSource {
  public:
   virtual ~InsightSource() = default;

@@ -1,14 +1,13 @@
 // `kopt optimize`: the tuning space of a candidate, searched by a strategy, every candidate verified and
-// timed by an evaluator and recorded in the store. Joins tuning, search, eval and store; docs/optimize.md.
+// timed by an evaluator and recorded as a run (kopt/run_log.hpp). Joins tuning, search and eval;
+// docs/optimize.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,54 +15,25 @@
 
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
-#include "kopt/insight.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/profile_candidate.hpp"
 #include "kopt/result.hpp"
+#include "kopt/run_log.hpp"
 #include "kopt/search.hpp"
+#include "kopt/search_time_account.hpp"
 #include "kopt/strong_id.hpp"
 #include "kopt/task.hpp"
 #include "kopt/tuning.hpp"
 
 namespace kopt {
 
-// The store's types, without its header (this header needs neither the store's nor the search's API).
-class Store;
-using RunId = StrongId<struct RunIdTag>;
-using SessionId = StrongId<struct SessionIdTag>;
-struct InsightRecord;
-struct StoredInsight;
-using CandidateKey = StrongId<struct CandidateKeyTag, std::string>;
-
 // ---- concrete candidates -------------------------------------------------------------------------
 
-// One configuration made concrete: the knob values are `#define` lines at the top of the source and
-// the `// kopt:launch` line holds numbers, so the text compiles as it is; flag knobs stay compiler flags.
-struct CandidateInput {
-  std::string name;                // the configuration key, e.g. BLOCK=128;VEC=4
-  std::string source;              // materialised text
-  std::vector<std::string> flags;  // compiler flags beyond the source (flag knobs, then --flag values)
-  std::map<std::string, std::string, std::less<>> knobs;  // knob name -> value text
-  CandidateMode mode = CandidateMode::kernel;
-};
-
+// One configuration made concrete (CandidateInput, kopt/run_log.hpp): the knob values are `#define` lines
+// at the top of the source and the `// kopt:launch` line holds numbers, so the text compiles as it is.
 Result<CandidateInput> materialise(TuningSpace const& space, Configuration const& config,
                                    std::string const& source, TaskSpec const& task,
                                    std::vector<std::string> const& extra_flags = {});
-
-// Where evaluations happen: what makes two evaluations of the same text comparable.
-struct EvaluationTarget {
-  std::string device_name;
-  std::string device_uuid;
-  std::string driver;
-  std::string toolkit;
-  std::string arch;
-  DeviceCeilings ceilings;  // for the cheap (roofline) insights of each evaluation; not part of the key
-};
-
-// Content key of a candidate: a 128-bit hash (hex) of the materialised source, its flags, the
-// architecture and the toolkit.
-CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const& target);
 
 // ---- evaluators ----------------------------------------------------------------------------------
 
@@ -127,66 +97,6 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
   std::unique_ptr<Impl> impl_;
 };
 
-// What the fake evaluator returns for a configuration: a status and, for ok, per-size medians.
-struct FakeResult {
-  CandidateStatus status = CandidateStatus::ok;
-  std::string message;
-  std::vector<double> candidate_us;  // one per timed size case
-  std::vector<double> reference_us;  // same length
-  ResourceUsage resources;           // what ptxas would report (the cheap insights read spills from it)
-  // Joules per call of the candidate and of the reference on the largest timed size case; without
-  // them measure_energy answers as a machine without NVML does (not_found).
-  std::optional<double> energy_j;
-  std::optional<double> reference_energy_j;
-  std::vector<double> baseline_us;  // the vendor baseline per timed size case (empty: none)
-  PhaseTimes phases;                // what the report says the evaluation's phases took
-};
-using FakeFunction = std::function<FakeResult(std::map<std::string, std::string, std::less<>> const& knobs)>;
-
-// For tests: answers from a function of the knob values, counts its calls, never touches a GPU.
-class FakeCandidateEvaluator final : public CandidateEvaluator {
- public:
-  explicit FakeCandidateEvaluator(FakeFunction function, EvaluationTarget target = fake_target());
-  EvaluationTarget target() const override { return target_; }
-  Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
-                                                std::vector<CandidateInput> const& candidates,
-                                                TimingTier tier) override;
-  std::size_t calls() const noexcept { return calls_; }  // candidates evaluated
-  std::size_t confirm_calls() const noexcept { return confirm_calls_; }
-  void prepare(TaskSpec const& task) override { prepared_.push_back(task.dir); }
-  // The folders of the tasks handed to prepare(), in order.
-  std::vector<std::filesystem::path> const& prepared() const noexcept { return prepared_; }
-  // build_trusted_code answers `failure` when set (a reference that does not compile), else Ok; counted.
-  void set_trusted_build_failure(std::optional<Error> failure) { trusted_failure_ = std::move(failure); }
-  Status build_trusted_code(TaskSpec const& task) override;
-  std::size_t trusted_builds() const noexcept { return trusted_builds_; }
-  // Energy from FakeResult::energy_j (the same for every trial, spread 2 %); counts its calls.
-  Result<EnergyReport> measure_energy(TaskSpec const& task, CandidateInput const& candidate,
-                                      EnergyOptions const& options) override;
-  std::size_t energy_calls() const noexcept { return energy_calls_; }
-  // Profiles from `profiler` (unset: not_found, as a machine without Nsight Compute); counts its calls.
-  using FakeProfiler = std::function<CandidateProfile(TaskSpec const&, CandidateInput const&)>;
-  void set_profiler(FakeProfiler profiler) { profiler_ = std::move(profiler); }
-  Result<CandidateProfile> profile(TaskSpec const& task, CandidateInput const& candidate,
-                                   ProfileOptions const& options) override;
-  std::vector<std::string> const& profiled() const noexcept { return profiled_; }  // candidate names
-  std::size_t reference_energy_calls() const noexcept { return reference_energy_calls_; }
-  static EvaluationTarget fake_target();
-
- private:
-  FakeFunction function_;
-  EvaluationTarget target_;
-  std::size_t calls_ = 0;
-  std::size_t confirm_calls_ = 0;
-  std::size_t energy_calls_ = 0;
-  std::size_t reference_energy_calls_ = 0;
-  std::vector<std::filesystem::path> prepared_;
-  std::optional<Error> trusted_failure_;
-  std::size_t trusted_builds_ = 0;
-  FakeProfiler profiler_;
-  std::vector<std::string> profiled_;
-};
-
 // For ablations and tests: answers each candidate with the evaluation a recorded run (typically an
 // exhaustive one on a GPU) holds for the same knob values, on one tier, without compiling or running
 // anything. A configuration the run does not hold is an error (not_found).
@@ -214,14 +124,6 @@ class RecordedRunEvaluator final : public CandidateEvaluator {
 };
 
 // ---- the driver ----------------------------------------------------------------------------------
-
-// What the search maximises (docs/optimize.md, "Objectives"): the runtime geomean speedup, the energy gain
-// (reference J/call / candidate J/call on the largest timed size case), or sqrt(speedup x energy gain).
-enum class OptimizeObjective { runtime, energy, composite };
-std::string_view to_string(OptimizeObjective objective) noexcept;
-std::optional<OptimizeObjective> optimize_objective_from_string(std::string_view text) noexcept;
-// How a score of the objective reads: "speedup", "energy gain", "composite".
-std::string_view objective_label(OptimizeObjective objective) noexcept;
 
 struct OptimizeOptions {
   std::string strategy = "mcts";      // mcts, greedy, random, exhaustive
@@ -265,33 +167,6 @@ struct OptimizeProgress {
 };
 using OptimizeProgressCallback = std::function<void(OptimizeProgress const&)>;
 
-// Where a search's wall time went, summed over the evaluator's fresh screen evaluations (docs/optimize.md,
-// "Where the time goes"). Compiles run on all cores while the GPU works, so compile_cpu_ms overlaps the
-// rest; compile_wait_ms is the part the evaluator spent waiting for a compile (the GPU idle). The search's
-// wall time not in compile_wait_ms, worker_ms or trusted_build_ms is kopt's own work between evaluations
-// (the search, the store).
-struct SearchTimeAccount {
-  std::size_t evaluations = 0;
-  double compile_cpu_ms = 0.0;
-  double compile_wait_ms = 0.0;
-  double worker_ms = 0.0;  // worker round trips; load, verify and time are inside
-  double load_ms = 0.0;
-  double verify_ms = 0.0;
-  double time_ms = 0.0;
-  double activity_ms = 0.0;       // inside time_ms
-  double trusted_build_ms = 0.0;  // inside the search (0 when built before it, as optimize does)
-  double first_result_ms = 0.0;   // from the search's start to its first fresh report
-  // Before the search's clock started: the task's reference and baseline built (build_trusted_code).
-  // Not in search_ms; reported beside it.
-  double setup_ms = 0.0;
-  void add(PhaseTimes const& phases) noexcept;
-};
-nlohmann::json search_time_to_json(SearchTimeAccount const& account, double search_seconds);
-// "search 6.6 s: worker 4.5 s (load 0.2 s, verify 1.1 s, time 3.0 s), waiting for compiles 1.2 s, kopt
-// 0.9 s; first result after 0.4 s; compiles took 38 s of CPU time; the reference was built before the
-// search in 1.5 s", empty when nothing was evaluated.
-std::string search_time_line(SearchTimeAccount const& account, double search_seconds);
-
 struct OptimizeResult {
   RunId run;
   std::size_t points = 0;   // unique points of the search (replayed ones included)
@@ -328,84 +203,15 @@ struct OptimizeRunInfo {
 };
 Result<OptimizeRunInfo> load_optimize_run(Store& store, RunId run);
 
+// A new run recorded as optimize() records one: the options document (kopt.optimize/1, which
+// load_optimize_run reads back), the budget, the session part and, with search memory, the snapshot of the
+// task family's memory. The source search records its runs so too.
+Result<RunLog> create_optimize_run(Store& store, TaskSpec const& task, std::string const& source,
+                                   OptimizeOptions const& options);
+
 // Continues a run that did not finish: the same strategy and seed replay the recorded points (answered
 // from the store, not evaluated), then the search goes on to the run's budget.
 Result<OptimizeResult> resume(RunId run, TaskSpec const& task, CandidateEvaluator& evaluator, Store& store,
                               OptimizeProgressCallback const& progress = {});
-
-// ---- insights in the store (docs/analysis.md, "Handing findings to proposers") -------------------------
-
-// The store's row for an insight: its kopt.insight/1 document and the fields copied out of it.
-InsightRecord insight_record(CandidateInsight const& insight);
-// The stored documents that decode, in the given order; one that does not is left out (a missing insight
-// only means less advice).
-std::vector<CandidateInsight> decode_insights(std::vector<StoredInsight> const& stored);
-// current_insights of everything recorded for the candidate (every evaluation, every source).
-Result<std::vector<CandidateInsight>> load_candidate_insights(Store& store, CandidateId candidate);
-// The InsightSource of search nodes recorded in `store` (which must outlive it).
-std::unique_ptr<InsightSource> make_store_insight_source(Store& store);
-
-// ---- runs and export -----------------------------------------------------------------------------
-
-struct RunSummary {
-  RunId id;
-  std::string task_name;
-  std::string task_dir;
-  std::string started_at;
-  std::optional<std::string> finished_at;
-  std::string status;
-  std::string strategy;
-  std::uint64_t seed = 0;
-  std::size_t candidates = 0;
-  std::size_t evaluations = 0;
-  std::optional<double> best_screen_speedup;
-  std::optional<double> best_confirmed_speedup;
-  std::optional<SessionId> session;  // the library session the run is part of
-  std::string session_strategy;      // its part in it: the library strategy and the phase
-  std::string session_phase;
-};
-Result<std::vector<RunSummary>> summarise_runs(Store& store);  // every run, oldest first
-
-// One library session (`kopt optimize TASK` without --from) and its runs.
-struct SessionSummary {
-  SessionId id;
-  std::string kind;
-  std::string task_name;
-  std::string task_dir;
-  std::string started_at;
-  std::optional<std::string> finished_at;
-  std::string status;
-  std::vector<RunSummary> runs;  // oldest first
-  // The session's best verified candidate (confirm tier first): its run, strategy, tier and speedup.
-  std::optional<RunId> best_run;
-  std::string best_strategy;
-  std::string best_tier;
-  std::optional<double> best_speedup;
-};
-
-// What `kopt runs` lists: the sessions, each with its runs, and the runs of no session, oldest first.
-struct RunsListing {
-  std::string store;  // the file, named by the text ("no runs in <path>")
-  std::vector<SessionSummary> sessions;
-  std::vector<RunSummary> runs;
-};
-Result<RunsListing> list_runs_and_sessions(Store& store);
-nlohmann::json runs_to_json(RunsListing const& listing);  // schema kopt.runs/2
-// Oldest first; a session is one line with its runs indented under it.
-std::string render_runs(RunsListing const& listing);
-
-struct ExportedCandidate {
-  RunId run;  // the run holding it
-  CandidateId candidate;
-  nlohmann::json knobs;
-  double geomean_speedup = 0.0;
-  std::string tier;  // confirm when the run has a confirmed ok candidate, else screen
-  std::string source;
-};
-// The best ok candidate of the run (confirm tier first, else screen), written to `out`.
-Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out);
-// The best ok candidate of the session's runs (confirm tier first, else screen), written to `out`.
-Result<ExportedCandidate> export_session_best(Store& store, SessionId session,
-                                              std::filesystem::path const& out);
 
 }  // namespace kopt

@@ -1,5 +1,6 @@
-// The tuning space of a candidate as a search space (kopt optimize). Separate from kopt/optimize.hpp
-// because search.hpp cannot share a file with store.hpp (both define kopt::Evaluation).
+// The tuning space of a candidate as a search space (kopt optimize), and a recorded evaluation as what the
+// search sees of it. Separate from kopt/optimize.hpp, whose users (the CLI, the proposers' callers) need
+// neither.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "kopt/result.hpp"
+#include "kopt/run_log.hpp"
 #include "kopt/search.hpp"
 #include "kopt/tuning.hpp"
 
@@ -58,5 +60,12 @@ struct TaskSpec;
 Result<std::optional<TuningSearchSpace>> tuning_search_space_for(std::string const& source,
                                                                  TaskSpec const& task,
                                                                  std::string const& origin);
+
+// ---- recorded evaluations as search outcomes ------------------------------------------------------
+
+// outcome_of() (kopt/run_log.hpp) as a search Outcome; a verified kernel of a task that times no size
+// scores as the reference (one size of 1 us against 1 us), so the search can compare it.
+Outcome search_outcome(RecordedEvaluation const& evaluation,
+                       OptimizeObjective objective = OptimizeObjective::runtime);
 
 }  // namespace kopt

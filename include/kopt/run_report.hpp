@@ -1,7 +1,8 @@
 // The report of one `kopt optimize` run (`kopt report RUN_ID`): what the store recorded, gathered into a
 // value (RunReport) and rendered as a self-contained HTML page (inline CSS and SVG, no network), a short
 // Markdown summary for terminals and pull requests, or JSON (schema "kopt.run_report/1"). The report of a
-// library session (`kopt report --session ID`) gathers its runs' reports: SessionReport. docs/report.md.
+// library session (`kopt report --session ID`) gathers its runs' reports: SessionReport. The listing of a
+// store's runs (`kopt runs`) is rendered here too. docs/report.md.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,7 @@
 #include "kopt/candidate_status.hpp"
 #include "kopt/insight.hpp"
 #include "kopt/result.hpp"
+#include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 #include "kopt/strong_id.hpp"
 
@@ -264,5 +266,12 @@ std::string render_session_html(SessionReport const& report);
 // A headline, one table row per run, the best's per-size table.
 std::string render_session_markdown(SessionReport const& report);
 nlohmann::json to_json(SessionReport const& report);
+
+// ---- the runs of a store (`kopt runs`) ------------------------------------------------------------------
+
+// Schema kopt.runs/2: the sessions with their runs, and the runs of no session.
+nlohmann::json runs_to_json(RunsListing const& listing);
+// Oldest first; a session is one line with its runs indented under it.
+std::string render_runs(RunsListing const& listing);
 
 }  // namespace kopt

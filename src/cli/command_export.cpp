@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "kopt/optimize.hpp"
 #include "kopt/report.hpp"
+#include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 
 namespace kopt::cli {

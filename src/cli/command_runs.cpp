@@ -4,7 +4,8 @@
 #include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
-#include "kopt/optimize.hpp"
+#include "kopt/run_report.hpp"
+#include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 
 namespace kopt::cli {

@@ -1,9 +1,9 @@
 // Error excerpts for repair prompts: status, message, compiler log and failing size cases, trimmed.
-#include "generate/error_excerpt.hpp"
-
 #include <fmt/format.h>
 
-namespace kopt::generate_detail {
+#include "kopt/generate.hpp"
+
+namespace kopt {
 
 std::string head_lines(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
@@ -43,4 +43,4 @@ std::string error_excerpt(CandidateReport const& report, std::size_t max_bytes) 
   return head_lines(text, max_bytes);
 }
 
-}  // namespace kopt::generate_detail
+}  // namespace kopt

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "generate/error_excerpt.hpp"
 #include "generate/generate_log.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/elapsed.hpp"
@@ -152,7 +151,7 @@ class Session {
       return std::optional<std::string>();
     }
     ++result_.llm_calls;
-    LlmCallRecord const record = generate_detail::llm_call_record(
+    LlmCallRecord const record = llm_call_record(
         request, reply, {attempt.role, purpose, options_.model, options_.backend_kind, options_.secret},
         seconds_since(started) * 1000.0);
     if (!reply) {
@@ -181,7 +180,7 @@ class Session {
 
   Status finish_attempt(GenerateAttempt attempt, std::string status, std::string const& message) {
     attempt.status = std::move(status);
-    attempt.message = generate_detail::head_lines(message, options_.error_excerpt_bytes);
+    attempt.message = head_lines(message, options_.error_excerpt_bytes);
     result_.attempts.push_back(std::move(attempt));
     if (progress_) progress_(result_.attempts.back());
     return Ok{};
@@ -224,12 +223,12 @@ class Session {
         if (auto linked = log_.link(*attempt.call, *id); !linked) return linked;
       }
       attempt.status = std::string(to_string(report.status));
-      attempt.message = generate_detail::head_lines(report.message, options_.error_excerpt_bytes);
+      attempt.message = head_lines(report.message, options_.error_excerpt_bytes);
       if (report.status == CandidateStatus::ok) {
         attempt.speedup = report.geomean_speedup;
         lineage.open = false;
       } else {
-        lineage.errors = generate_detail::error_excerpt(report, options_.error_excerpt_bytes);
+        lineage.errors = error_excerpt(report, options_.error_excerpt_bytes);
       }
       lineage.source = attempt.source;
       lineage.candidate = *id;

@@ -6,30 +6,19 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kopt/generate.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt::generate_detail {
-
-// Who made a call and for what, for its llm_calls row; `secret` is only redacted from what is stored.
-struct CallLabels {
-  std::string role;
-  std::string purpose;
-  std::string model;    // the configured model (the reply's, when it names one, wins)
-  std::string backend;  // the configured kind (else the reply's)
-  std::string secret;
-};
-// The llm_calls row of a call that was made: its usage, cost, latency and rationale (reply_prose), or why it
-// failed (`failed_latency_ms` is its latency then; a reply carries its own). Secrets are redacted.
-LlmCallRecord llm_call_record(LlmRequest const& request, Result<LlmReply> const& reply,
-                              CallLabels const& labels, double failed_latency_ms);
 
 class GenerateLog {
  public:
   static Result<GenerateLog> create(Store& store, TaskSpec const& task, GenerateOptions const& options,
                                     EvaluationTarget target);
 
-  RunId run() const noexcept { return run_; }
+  RunId run() const noexcept { return log_.id(); }
   Result<LlmCallId> record_call(LlmCallRecord const& call);
   // Adds the candidate (once per content) and its evaluation on `tier`, with the cheap insights.
   Result<CandidateId> record_candidate(TaskSpec const& task, CandidateInput const& candidate,
@@ -39,10 +28,10 @@ class GenerateLog {
   Status finish(bool finished);
 
  private:
-  GenerateLog(Store& store, RunId run, EvaluationTarget target)
-      : store_(&store), run_(run), target_(std::move(target)) {}
-  Store* store_;
-  RunId run_;
+  GenerateLog(Store& store, RunLog log, EvaluationTarget target)
+      : store_(&store), log_(std::move(log)), target_(std::move(target)) {}
+  Store* store_;  // the llm_calls rows, which RunLog does not write
+  RunLog log_;
   EvaluationTarget target_;
 };
 

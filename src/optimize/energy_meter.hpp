@@ -5,7 +5,8 @@
 #include <map>
 #include <string>
 
-#include "run_log.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt::optimize_detail {
 

@@ -1,10 +1,9 @@
-// materialise: one configuration as a source that compiles as it is, and the candidate's content key.
+// materialise: one configuration as a source that compiles as it is.
 #include <fmt/format.h>
 
 #include <cstdint>
 
 #include "kopt/optimize.hpp"
-#include "kopt/sha256.hpp"
 
 namespace kopt {
 
@@ -40,21 +39,6 @@ Result<CandidateInput> materialise(TuningSpace const& space, Configuration const
   candidate.source = defines + applied->request.source;
   candidate.flags.insert(candidate.flags.end(), extra_flags.begin(), extra_flags.end());
   return candidate;
-}
-
-CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const& target) {
-  std::string text = to_string(candidate.mode).data();
-  text += '\0';
-  text += candidate.source;
-  for (std::string const& flag : candidate.flags) {
-    text += '\0';
-    text += flag;
-  }
-  text += '\0';
-  text += target.arch;
-  text += '\0';
-  text += target.toolkit;
-  return CandidateKey(sha256_hex(text).substr(0, 32));  // 128 bits, as the compile cache
 }
 
 }  // namespace kopt

@@ -13,8 +13,6 @@
 #include "energy_meter.hpp"
 #include "kopt/optimize_space.hpp"
 #include "run_action_memory.hpp"
-#include "run_log.hpp"
-#include "search_outcome.hpp"
 
 namespace kopt {
 
@@ -23,9 +21,6 @@ bool is_optimize_strategy(std::string_view name) noexcept {
 }
 
 namespace {
-
-using optimize_detail::RecordedEvaluation;
-using optimize_detail::RunLog;
 
 // The search's most recent proposal, shared by the strategy wrapper (which sees it) and the objective
 // (which records it).
@@ -72,7 +67,7 @@ struct Context {
 Status complete(RecordedEvaluation& recorded, CandidateInput const& candidate, TimingTier tier,
                 Context& context) {
   if (auto status = context.meter.annotate(recorded, candidate, tier); !status) return status;
-  recorded.objective_score = optimize_detail::objective_score(recorded, context.options.objective);
+  recorded.objective_score = kopt::objective_score(recorded, context.options.objective);
   return Ok{};
 }
 
@@ -118,8 +113,7 @@ class StoreObjective final : public Objective {
         auto report = c_.evaluator.evaluate_one(c_.task, *candidate, TimingTier::screen);
         if (!report) return stop(report.error());
         account(report->phases);
-        recorded =
-            optimize_detail::record_with_insights(*report, TimingTier::screen, c_.task, c_.target.ceilings);
+        recorded = record_with_insights(*report, TimingTier::screen, c_.task, c_.target.ceilings);
         ++c_.result.evaluated;
       }
     }
@@ -147,7 +141,7 @@ class StoreObjective final : public Objective {
       p.best_score = p.score;
       p.best_config = candidate->name;
     }
-    return optimize_detail::search_outcome(recorded, c_.options.objective);
+    return search_outcome(recorded, c_.options.objective);
   }
 
  private:
@@ -198,8 +192,7 @@ class StoreObjective final : public Objective {
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       account((*reports)[i].phases);
-      auto recorded = optimize_detail::record_with_insights((*reports)[i], TimingTier::screen, c_.task,
-                                                            c_.target.ceilings);
+      auto recorded = record_with_insights((*reports)[i], TimingTier::screen, c_.task, c_.target.ceilings);
       if (auto status = complete(recorded, batch[i], TimingTier::screen, c_); !status) return status;
       std::optional<CandidateId> parent;
       if (i == 0 && c_.state.parent) {
@@ -429,8 +422,7 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
         return report.error();
       }
       ++result.evaluated;
-      auto confirmed =
-          optimize_detail::record_with_insights(*report, TimingTier::confirm, task, context.target.ceilings);
+      auto confirmed = record_with_insights(*report, TimingTier::confirm, task, context.target.ceilings);
       if (auto status = complete(confirmed, *candidate, TimingTier::confirm, context); !status) {
         (void)log.finish(false);
         return status.error();
@@ -470,7 +462,7 @@ Result<OptimizeResult> optimize(TaskSpec const& task, std::string const& source,
                                 OptimizeProgressCallback const& progress) {
   if (auto status = check_options(options); !status) return status.error();
   if (auto space = TuningSpace::parse(source); !space) return space.error();
-  auto log = RunLog::create(store, task, source, options);
+  auto log = create_optimize_run(store, task, source, options);
   if (!log) return log.error();
   return run(task, source, options, evaluator, *log, progress);
 }

@@ -2,92 +2,19 @@
 #include <fmt/format.h>
 
 #include "kopt/optimize.hpp"
-#include "kopt/store.hpp"
+#include "kopt/runs.hpp"
 
 namespace kopt {
-namespace {
-
-using Knobs = std::map<std::string, std::string, std::less<>>;
-
-KernelTiming recorded_timing(double median_us, double iqr_us) {
-  KernelTiming timing;
-  timing.us.count = 1;
-  timing.us.median = median_us;
-  timing.us.mean = median_us;
-  timing.us.min = median_us;
-  timing.us.max = median_us;
-  timing.us.q1 = median_us - 0.5 * iqr_us;
-  timing.us.q3 = median_us + 0.5 * iqr_us;
-  return timing;
-}
-
-std::optional<double> number(nlohmann::json const& object, char const* field) {
-  auto const it = object.find(field);
-  if (it == object.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
-// The report the evaluator would have returned, rebuilt from the stored per-size JSON.
-CandidateReport report_of(EvaluationRecord const& stored, std::string const& name, CandidateMode mode) {
-  CandidateReport report;
-  report.name = name;
-  report.mode = mode;
-  report.status = stored.status;
-  report.message = stored.message;
-  report.geomean_speedup = stored.geomean_speedup;
-  for (auto const& entry : stored.sizes) {
-    if (!entry.is_object()) continue;
-    SizeResult size;
-    size.size = entry.value("size", "");
-    size.verify_only = entry.value("verify_only", false);
-    size.status = candidate_status_from_string(entry.value("status", "")).value_or(stored.status);
-    size.message = entry.value("message", "");
-    size.max_abs_err = number(entry, "max_abs_err").value_or(0.0);
-    size.max_rel_err = number(entry, "max_rel_err").value_or(0.0);
-    if (auto median = number(entry, "median_us"))
-      size.candidate = recorded_timing(*median, number(entry, "iqr_us").value_or(0.0));
-    if (auto reference = number(entry, "reference_us")) size.reference = recorded_timing(*reference, 0.0);
-    size.speedup = number(entry, "speedup");
-    report.sizes.push_back(std::move(size));
-  }
-  return report;
-}
-
-}  // namespace
 
 struct RecordedRunEvaluator::Recording {
-  EvaluationTarget target;
-  std::map<Knobs, EvaluationRecord> by_knobs;
-  std::string origin;  // "store PATH run N", for errors
+  RunRecording run;
 };
 
 Result<std::unique_ptr<RecordedRunEvaluator>> RecordedRunEvaluator::create(Store& store, RunId run,
                                                                            std::string_view tier) {
-  auto history = store.load_run(run);
-  if (!history) return history.error();
-  auto recording = std::make_unique<Recording>();
-  recording->origin = fmt::format("store {} run {}", store.path().string(), run.value());
-  std::map<std::int64_t, Knobs> knobs_of;
-  for (StoredCandidate const& candidate : history->candidates) {
-    Knobs knobs;
-    for (auto const& [name, value] : candidate.candidate.knobs.items())
-      knobs[name] = value.is_string() ? value.get<std::string>() : value.dump();
-    knobs_of[candidate.id.value()] = std::move(knobs);
-  }
-  for (StoredEvaluation const& stored : history->evaluations) {
-    if (stored.evaluation.tier != tier) continue;
-    auto const knobs = knobs_of.find(stored.candidate.value());
-    if (knobs == knobs_of.end()) continue;
-    if (recording->by_knobs.empty()) {
-      EvaluationRecord const& e = stored.evaluation;
-      recording->target = EvaluationTarget{e.device_name, e.device_uuid, e.driver, e.toolkit, ""};
-    }
-    recording->by_knobs[knobs->second] = stored.evaluation;  // insertion order: the newest wins
-  }
-  if (recording->by_knobs.empty()) {
-    return make_error(ErrorCode::not_found,
-                      fmt::format("{}: no {}-tier evaluations to replay", recording->origin, tier));
-  }
+  auto loaded = load_run_recording(store, run, tier);
+  if (!loaded) return loaded.error();
+  auto recording = std::make_unique<Recording>(Recording{std::move(*loaded)});
   return std::unique_ptr<RecordedRunEvaluator>(new RecordedRunEvaluator(std::move(recording)));
 }
 
@@ -96,26 +23,26 @@ RecordedRunEvaluator::RecordedRunEvaluator(std::unique_ptr<Recording> recording)
 RecordedRunEvaluator::~RecordedRunEvaluator() = default;
 
 EvaluationTarget RecordedRunEvaluator::target() const {
-  return recording_->target;
+  return recording_->run.target;
 }
 
 std::size_t RecordedRunEvaluator::configurations() const noexcept {
-  return recording_->by_knobs.size();
+  return recording_->run.by_knobs.size();
 }
 
 Result<std::vector<CandidateReport>> RecordedRunEvaluator::evaluate(
     TaskSpec const& /*task*/, std::vector<CandidateInput> const& candidates, TimingTier /*tier*/) {
   std::vector<CandidateReport> reports;
   for (CandidateInput const& candidate : candidates) {
-    auto const it = recording_->by_knobs.find(candidate.knobs);
-    if (it == recording_->by_knobs.end()) {
+    auto const it = recording_->run.by_knobs.find(candidate.knobs);
+    if (it == recording_->run.by_knobs.end()) {
       return make_error(ErrorCode::not_found,
                         fmt::format("{}: configuration {} was not recorded (expected a run of the same "
                                     "tuning space that evaluated every valid configuration)",
-                                    recording_->origin, candidate.name));
+                                    recording_->run.origin, candidate.name));
     }
     ++calls_;
-    reports.push_back(report_of(it->second, candidate.name, candidate.mode));
+    reports.push_back(report_from_record(it->second, candidate.name, candidate.mode));
   }
   return reports;
 }

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "kopt/run_log.hpp"
 #include "kopt/search.hpp"
-#include "run_log.hpp"
 
 namespace kopt::optimize_detail {
 

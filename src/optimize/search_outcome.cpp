@@ -1,7 +1,7 @@
 // search_outcome: a recorded evaluation as the search module's Outcome.
-#include "optimize/search_outcome.hpp"
+#include "kopt/optimize_space.hpp"
 
-namespace kopt::optimize_detail {
+namespace kopt {
 
 Outcome search_outcome(RecordedEvaluation const& evaluation, OptimizeObjective objective) {
   OutcomeData data = outcome_of(evaluation, objective);
@@ -15,4 +15,4 @@ Outcome search_outcome(RecordedEvaluation const& evaluation, OptimizeObjective o
   return outcome;
 }
 
-}  // namespace kopt::optimize_detail
+}  // namespace kopt

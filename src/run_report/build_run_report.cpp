@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "kopt/optimize.hpp"
 #include "kopt/run_report.hpp"
+#include "kopt/runs.hpp"
 
 namespace kopt {
 namespace {
@@ -255,7 +255,7 @@ std::vector<RunReportStep> chain_to(RunReport const& report, CandidateId best,
 }  // namespace
 
 Result<RunReport> build_run_report(Store& store, RunId run) {
-  auto info = load_optimize_run(store, run);
+  auto info = load_run_info(store, run);
   if (!info) return info.error();
   auto history = store.load_run(run);
   if (!history) return history.error();
@@ -265,15 +265,13 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
   report.task_name = info->task_name;
   report.task_dir = info->task_dir.string();
   report.status = info->status;
-  report.strategy = info->options.strategy;
-  report.objective = std::string(to_string(info->options.objective));
-  report.seed = info->options.seed;
-  nlohmann::json const& budget = history->run.run.budget;
-  if (budget.is_object() && budget.contains("evaluations") && budget["evaluations"].is_number_unsigned())
-    report.budget_evaluations = info->options.max_evaluations;
-  if (info->options.max_wall_seconds > 0.0) report.budget_seconds = info->options.max_wall_seconds;
-  report.source_path = info->options.source_path.string();
-  report.flags = info->options.flags;
+  report.strategy = info->request.strategy;
+  report.objective = std::string(to_string(info->request.objective));
+  report.seed = info->request.seed;
+  if (info->request.max_evaluations) report.budget_evaluations = *info->request.max_evaluations;
+  if (info->request.max_wall_seconds > 0.0) report.budget_seconds = info->request.max_wall_seconds;
+  report.source_path = info->request.source_path.string();
+  report.flags = info->request.flags;
   report.started_at = history->run.started_at;
   report.finished_at = history->run.finished_at;
 

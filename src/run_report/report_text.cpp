@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "kopt/optimize.hpp"
 #include "kopt/report.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt::run_report_detail {
 

@@ -5,8 +5,7 @@
 
 #include <chrono>
 
-#include "generate/error_excerpt.hpp"
-#include "generate/generate_log.hpp"
+#include "kopt/generate.hpp"
 
 namespace kopt::source_search_detail {
 namespace {
@@ -43,7 +42,7 @@ Result<LlmEditor::Reply> LlmEditor::call(LlmRequest const& request, std::string 
   ++outcome.step.llm_calls;
   double const elapsed_ms =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() * 1000.0;
-  LlmCallRecord record = generate_detail::llm_call_record(
+  LlmCallRecord record = llm_call_record(
       request, reply, {role, purpose, options_.model, options_.backend_kind, options_.secret}, elapsed_ms);
   if (reply && rationale_of) record.rationale = redact_secret(rationale_of(reply->text), options_.secret);
   if (reply) {
@@ -58,7 +57,7 @@ Result<LlmEditor::Reply> LlmEditor::call(LlmRequest const& request, std::string 
   if (!id) return id.error();
   if (!reply) {
     outcome.step.status = "llm_error";
-    outcome.step.message = generate_detail::head_lines(record.error, options_.error_excerpt_bytes);
+    outcome.step.message = head_lines(record.error, options_.error_excerpt_bytes);
     return Reply{std::nullopt, *id};
   }
   return Reply{std::move(reply->text), *id};

@@ -11,7 +11,7 @@ namespace kopt::source_search_detail {
 namespace {
 
 // What earlier runs of the task family learned about the source actions (the run's snapshot).
-std::string memory_text(std::vector<optimize_detail::MemoryPrior> const& memory) {
+std::string memory_text(std::vector<MemoryPrior> const& memory) {
   std::string text;
   for (auto const& prior : memory) {
     bool const source_action =
@@ -27,8 +27,7 @@ std::string memory_text(std::vector<optimize_detail::MemoryPrior> const& memory)
 }  // namespace
 
 PromptContext planner_context(PromptContext base, NodeFacts const& node,
-                              std::vector<optimize_detail::MemoryPrior> const& memory,
-                              std::size_t findings_chars) {
+                              std::vector<MemoryPrior> const& memory, std::size_t findings_chars) {
   PromptContext context = std::move(base);
   context.kernel_source = node.source;
   if (node.tuning != nullptr) {

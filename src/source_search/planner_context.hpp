@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kopt/llm_roles.hpp"
-#include "optimize/run_log.hpp"
+#include "kopt/run_log.hpp"
 #include "source_search/run_evaluations.hpp"
 
 namespace kopt::source_search_detail {
@@ -32,7 +32,6 @@ struct NodeFacts {
 // `base` (the task part) with the node's facts; siblings newest first, since the prompt budget cuts from
 // the end. Memory lines only for source actions (llm_edit, strategy:*, deepen).
 PromptContext planner_context(PromptContext base, NodeFacts const& node,
-                              std::vector<optimize_detail::MemoryPrior> const& memory,
-                              std::size_t findings_chars);
+                              std::vector<MemoryPrior> const& memory, std::size_t findings_chars);
 
 }  // namespace kopt::source_search_detail

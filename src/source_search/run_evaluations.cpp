@@ -7,10 +7,9 @@
 #include <map>
 #include <memory>
 
-#include "generate/error_excerpt.hpp"
 #include "kopt/compile.hpp"
+#include "kopt/generate.hpp"
 #include "kopt/optimize_space.hpp"
-#include "optimize/search_outcome.hpp"
 
 namespace kopt::source_search_detail {
 namespace {
@@ -43,9 +42,8 @@ void note(NodeTuning& result, RunEvaluations::Evaluated const& evaluated, std::s
     result.status = evaluated.record.status;
     result.first_candidate = evaluated.candidate;
     if (evaluated.record.status != CandidateStatus::ok) {
-      result.message = generate_detail::head_lines(evaluated.record.message, error_bytes);
-      result.errors =
-          evaluated.report ? generate_detail::error_excerpt(*evaluated.report, error_bytes) : result.message;
+      result.message = head_lines(evaluated.record.message, error_bytes);
+      result.errors = evaluated.report ? error_excerpt(*evaluated.report, error_bytes) : result.message;
     }
   }
   std::optional<double> const speedup =
@@ -130,7 +128,7 @@ class RecordingStrategy final : public Strategy {
 }  // namespace
 
 RunEvaluations::RunEvaluations(TaskSpec const& task, SourceSearchOptions const& options,
-                               CandidateEvaluator& evaluator, optimize_detail::RunLog& log)
+                               CandidateEvaluator& evaluator, RunLog& log)
     : task_(task),
       options_(options),
       evaluator_(evaluator),
@@ -169,8 +167,7 @@ Result<std::optional<RunEvaluations::Evaluated>> RunEvaluations::evaluate(Candid
     } else {
       auto report = evaluator_.evaluate_one(task_, input, TimingTier::screen);
       if (!report) return report.error();
-      evaluated.record =
-          optimize_detail::record_with_insights(*report, TimingTier::screen, task_, target_.ceilings);
+      evaluated.record = record_with_insights(*report, TimingTier::screen, task_, target_.ceilings);
       evaluated.report = std::move(*report);
       ++evaluated_;
     }
@@ -181,7 +178,7 @@ Result<std::optional<RunEvaluations::Evaluated>> RunEvaluations::evaluate(Candid
   auto id = log_.candidate_id(key);
   if (!id) return make_error(ErrorCode::internal_error, "source search: a recorded candidate has no id");
   evaluated.candidate = *id;
-  evaluated.outcome = optimize_detail::search_outcome(evaluated.record);
+  evaluated.outcome = search_outcome(evaluated.record);
   if (evaluated.outcome.status == CandidateStatus::ok &&
       (!incumbent_ || improves_on(evaluated.outcome, incumbent_->outcome))) {
     incumbent_ = Incumbent{evaluated.outcome, input, *id, node, evaluated.record.geomean_speedup};
@@ -240,8 +237,7 @@ Result<std::optional<CandidateReport>> RunEvaluations::confirm() {
   auto report = evaluator_.evaluate_one(task_, incumbent_->input, TimingTier::confirm);
   if (!report) return report.error();
   ++evaluated_;
-  auto const recorded =
-      optimize_detail::record_with_insights(*report, TimingTier::confirm, task_, target_.ceilings);
+  auto const recorded = record_with_insights(*report, TimingTier::confirm, task_, target_.ceilings);
   auto id = log_.record(content_key(incumbent_->input, target_), incumbent_->input, std::nullopt, "",
                         recorded, target_);
   if (!id) return id.error();

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "kopt/run_log.hpp"
 #include "kopt/source_search.hpp"
-#include "optimize/run_log.hpp"
 
 namespace kopt::source_search_detail {
 
@@ -26,10 +26,10 @@ struct NodeTuning {
   std::optional<CandidateId> best_candidate;  // the fastest ok point (else the first)
   std::optional<double> best_speedup;
   std::string best_config;
-  double reward = 0.0;                              // search.hpp's reward of the best point (else the first)
-  optimize_detail::RecordedEvaluation best_record;  // its times and insights
-  std::size_t points = 0;                           // points of this tuning (repeats included)
-  std::size_t added = 0;                            // unique evaluations it added to the run
+  double reward = 0.0;             // search.hpp's reward of the best point (else the first)
+  RecordedEvaluation best_record;  // its times and insights
+  std::size_t points = 0;          // points of this tuning (repeats included)
+  std::size_t added = 0;           // unique evaluations it added to the run
 };
 
 // The guardrail incumbent of the run.
@@ -44,7 +44,7 @@ struct Incumbent {
 class RunEvaluations {
  public:
   RunEvaluations(TaskSpec const& task, SourceSearchOptions const& options, CandidateEvaluator& evaluator,
-                 optimize_detail::RunLog& log);
+                 RunLog& log);
 
   // Tunes `source` with up to `budget` points (a source without knobs: one). Its first candidate gets
   // `parent` and `action`; knob points get their knob parent and move. Points this run holds cost nothing,
@@ -63,7 +63,7 @@ class RunEvaluations {
   Result<std::optional<CandidateReport>> confirm();
 
   struct Evaluated {
-    optimize_detail::RecordedEvaluation record;
+    RecordedEvaluation record;
     std::optional<CandidateReport> report;  // when the evaluator answered now
     CandidateId candidate;
     Outcome outcome;
@@ -76,7 +76,7 @@ class RunEvaluations {
   TaskSpec const& task_;
   SourceSearchOptions const& options_;
   CandidateEvaluator& evaluator_;
-  optimize_detail::RunLog& log_;
+  RunLog& log_;
   EvaluationTarget target_;
   std::chrono::steady_clock::time_point started_;
   std::size_t unique_ = 0;

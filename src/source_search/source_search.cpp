@@ -64,7 +64,7 @@ OptimizeOptions run_options(SourceSearchOptions const& options) {
 class Search {
  public:
   Search(TaskSpec const& task, StrategyLibrary const* library, SourceSearchOptions const& options,
-         optimize_detail::RunLog& log, RunEvaluations& evaluations, LlmEditor& editor, PromptContext base,
+         RunLog& log, RunEvaluations& evaluations, LlmEditor& editor, PromptContext base,
          SourceSearchProgressCallback const& progress)
       : task_(task),
         library_(library),
@@ -404,7 +404,7 @@ class Search {
   TaskSpec const& task_;
   StrategyLibrary const* library_;
   SourceSearchOptions const& options_;
-  optimize_detail::RunLog& log_;
+  RunLog& log_;
   RunEvaluations& evaluations_;
   LlmEditor& editor_;
   PromptContext base_;
@@ -443,7 +443,7 @@ Result<SourceSearchResult> source_search(TaskSpec const& task, std::string const
   SourceSearchOptions resolved = options;
   resolved.prompt.prompts_dir = *prompts;
 
-  auto log = optimize_detail::RunLog::create(store, task, source, run_options(resolved));
+  auto log = create_optimize_run(store, task, source, run_options(resolved));
   if (!log) return log.error();
   RunEvaluations evaluations(task, resolved, evaluator, *log);
   LlmEditor editor(backend, store, log->id(), resolved, evaluations);

@@ -14,6 +14,7 @@
 
 #include "kopt/generate.hpp"
 #include "kopt/generate_output.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt::test {
 

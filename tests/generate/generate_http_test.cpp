@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "generate/generate_fixtures.hpp"
+#include "kopt/runs.hpp"
 #include "llm/llm_fixtures.hpp"
 #include "llm/stub_server.hpp"
 #include "support/temp_dir.hpp"

@@ -5,6 +5,7 @@
 
 #include "gpu_test_support.hpp"
 #include "kopt/optimize.hpp"
+#include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 #include "kopt/task.hpp"
 #include "support/temp_dir.hpp"

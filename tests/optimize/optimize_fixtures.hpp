@@ -10,6 +10,7 @@
 
 #include "kopt/optimize.hpp"
 #include "kopt/task.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt::test {
 

@@ -13,6 +13,7 @@
 
 #include "kopt/store.hpp"
 #include "optimize/optimize_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {

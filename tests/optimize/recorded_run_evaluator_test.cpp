@@ -3,6 +3,7 @@
 #include "kopt/optimize.hpp"
 #include "kopt/store.hpp"
 #include "optimize/optimize_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {

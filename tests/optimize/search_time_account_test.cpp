@@ -1,61 +1,15 @@
+// The search time account as optimize keeps it: the setup before the clock, the fresh screen evaluations
+// only (not the answers from the store, not the confirm).
 #include <gtest/gtest.h>
 
 #include "kopt/optimize.hpp"
 #include "kopt/store.hpp"
 #include "optimize/optimize_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
 namespace {
-
-PhaseTimes phases() {
-  PhaseTimes p;
-  p.compile_ms = 300.0;
-  p.compile_wait_ms = 20.0;
-  p.worker_ms = 6.0;
-  p.load_ms = 0.25;
-  p.verify_ms = 4.0;
-  p.time_ms = 1.5;
-  return p;
-}
-
-TEST(SearchTimeAccount, SumsThePhasesOfEveryEvaluation) {
-  SearchTimeAccount account;
-  PhaseTimes first = phases();
-  first.trusted_build_ms = 400.0;
-  account.add(first);
-  account.add(phases());
-  EXPECT_EQ(account.evaluations, 2u);
-  EXPECT_DOUBLE_EQ(account.compile_cpu_ms, 600.0);
-  EXPECT_DOUBLE_EQ(account.compile_wait_ms, 40.0);
-  EXPECT_DOUBLE_EQ(account.worker_ms, 12.0);
-  EXPECT_DOUBLE_EQ(account.verify_ms, 8.0);
-  EXPECT_DOUBLE_EQ(account.trusted_build_ms, 400.0);
-
-  auto const json = search_time_to_json(account, 0.1);
-  EXPECT_DOUBLE_EQ(json.at("search_ms").get<double>(), 100.0);
-  EXPECT_DOUBLE_EQ(json.at("kopt_ms").get<double>(), 0.0) << "100 ms less 40 + 12 + 400 is nothing left";
-  EXPECT_DOUBLE_EQ(search_time_to_json(account, 1.0).at("kopt_ms").get<double>(),
-                   1000.0 - 40.0 - 12.0 - 400.0);
-  EXPECT_DOUBLE_EQ(json.at("worker_ms_per_evaluation").get<double>(), 6.0);
-  std::string const line = search_time_line(account, 0.1);
-  EXPECT_NE(line.find("worker 12"), std::string::npos) << line;
-  EXPECT_NE(line.find("waiting for compiles 40"), std::string::npos) << line;
-}
-
-TEST(SearchTimeAccount, NamesTheSetupBesideTheSearch) {
-  SearchTimeAccount account;
-  account.add(phases());
-  EXPECT_EQ(search_time_line(account, 1.0).find("before the search"), std::string::npos)
-      << "no setup, no mention";
-  EXPECT_EQ(search_time_line(account, 1.0).find("building the reference"), std::string::npos);
-  account.setup_ms = 1500.0;
-  std::string const line = search_time_line(account, 1.0);
-  EXPECT_NE(line.find("the reference was built before the search in 1.50 s"), std::string::npos) << line;
-  EXPECT_DOUBLE_EQ(search_time_to_json(account, 1.0).at("setup_ms").get<double>(), 1500.0);
-  EXPECT_DOUBLE_EQ(search_time_to_json(account, 1.0).at("search_ms").get<double>(), 1000.0)
-      << "the setup is not in the search's time";
-}
 
 TEST(SearchTimeAccount, AReferenceThatDoesNotCompileStopsTheRunBeforeAnyCandidate) {
   auto task = load_task(test::kTaskDir);
@@ -81,12 +35,6 @@ TEST(SearchTimeAccount, AReferenceThatDoesNotCompileStopsTheRunBeforeAnyCandidat
   EXPECT_NE(runs->front().status, RunStatus::finished);
 }
 
-TEST(SearchTimeAccount, SaysNothingWithoutEvaluations) {
-  SearchTimeAccount const account;
-  EXPECT_EQ(search_time_line(account, 1.0), "");
-  EXPECT_TRUE(search_time_to_json(account, 1.0).at("worker_ms_per_evaluation").is_null());
-}
-
 TEST(SearchTimeAccount, OptimizeAccountsForEveryFreshScreenEvaluationButNotTheConfirm) {
   auto task = load_task(test::kTaskDir);
   ASSERT_TRUE(task) << task.error().message;
@@ -95,7 +43,7 @@ TEST(SearchTimeAccount, OptimizeAccountsForEveryFreshScreenEvaluationButNotTheCo
   ASSERT_TRUE(store) << store.error().message;
   FakeCandidateEvaluator fake([](auto const& knobs) {
     FakeResult result = test::landscape(knobs);
-    result.phases = phases();
+    result.phases.worker_ms = 6.0;
     return result;
   });
   OptimizeOptions options;

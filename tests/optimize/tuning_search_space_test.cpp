@@ -2,6 +2,7 @@
 
 #include "kopt/optimize_space.hpp"
 #include "optimize/optimize_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
 namespace {

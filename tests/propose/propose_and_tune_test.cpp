@@ -7,6 +7,7 @@
 #include "kopt/propose.hpp"
 #include "kopt/store.hpp"
 #include "propose/propose_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {

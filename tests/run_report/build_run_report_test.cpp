@@ -3,6 +3,7 @@
 #include <set>
 
 #include "run_report/run_report_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
 namespace {

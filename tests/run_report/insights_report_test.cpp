@@ -3,6 +3,7 @@
 
 #include "run_report/run_report_fixtures.hpp"
 #include "run_report/sample_report.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
 namespace {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "run_report/run_report_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
 namespace {

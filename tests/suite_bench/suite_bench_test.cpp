@@ -11,6 +11,7 @@
 #include "kopt/store.hpp"
 #include "propose/propose_fixtures.hpp"
 #include "support/fake_candidate_evaluator.hpp"
+#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {

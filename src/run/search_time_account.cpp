@@ -1,9 +1,10 @@
 // SearchTimeAccount: where a search's wall time went (docs/optimize.md, "Where the time goes").
+#include "kopt/search_time_account.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "kopt/optimize.hpp"
 #include "kopt/units.hpp"
 
 namespace kopt {

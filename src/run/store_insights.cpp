@@ -3,8 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "kopt/optimize.hpp"
-#include "kopt/store.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt {
 namespace {

@@ -1,5 +1,5 @@
 // OptimizeObjective: its names on the command line and in the run's options, and its label in summaries.
-#include "kopt/optimize.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt {
 

@@ -1,19 +1,67 @@
-// Private to src/optimize: what the driver records in the store and reads back.
+// Recording a run: what optimize, generate and the source search write to the store for every evaluation.
+// A run is the store's `runs` row with its candidates, evaluations and insights; the three proposers record
+// them alike, so that `kopt runs`, `kopt report` and `kopt export` read any run (kopt/runs.hpp).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "kopt/optimize.hpp"
+#include "kopt/compile.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/insight.hpp"
+#include "kopt/result.hpp"
 #include "kopt/store.hpp"
+#include "kopt/task.hpp"
 
-namespace kopt::optimize_detail {
+namespace kopt {
 
-// An evaluation as the store keeps it.
+// ---- what is evaluated, and where -------------------------------------------------------------------
+
+// One candidate as an evaluator takes it and the store records it: the text compiles as it is (a tuned
+// configuration has its knob values as `#define` lines); flag knobs stay compiler flags.
+struct CandidateInput {
+  std::string name;                // the configuration key, e.g. BLOCK=128;VEC=4
+  std::string source;              // materialised text
+  std::vector<std::string> flags;  // compiler flags beyond the source (flag knobs, then --flag values)
+  std::map<std::string, std::string, std::less<>> knobs;  // knob name -> value text
+  CandidateMode mode = CandidateMode::kernel;
+};
+
+// Where evaluations happen: what makes two evaluations of the same text comparable.
+struct EvaluationTarget {
+  std::string device_name;
+  std::string device_uuid;
+  std::string driver;
+  std::string toolkit;
+  std::string arch;
+  DeviceCeilings ceilings;  // for the cheap (roofline) insights of each evaluation; not part of the key
+};
+
+// Content key of a candidate: a 128-bit hash (hex) of the materialised source, its flags, the
+// architecture and the toolkit.
+CandidateKey content_key(CandidateInput const& candidate, EvaluationTarget const& target);
+
+// ---- what a run optimises ---------------------------------------------------------------------------
+
+// What the search maximises (docs/optimize.md, "Objectives"): the runtime geomean speedup, the energy gain
+// (reference J/call / candidate J/call on the largest timed size case), or sqrt(speedup x energy gain).
+// Kept with the run: its recorded scores mean this objective's.
+enum class OptimizeObjective { runtime, energy, composite };
+std::string_view to_string(OptimizeObjective objective) noexcept;
+std::optional<OptimizeObjective> optimize_objective_from_string(std::string_view text) noexcept;
+// How a score of the objective reads: "speedup", "energy gain", "composite".
+std::string_view objective_label(OptimizeObjective objective) noexcept;
+
+// ---- an evaluation as the store keeps it ------------------------------------------------------------
+
 struct RecordedEvaluation {
   CandidateStatus status = CandidateStatus::ok;
   std::string message;
@@ -35,8 +83,8 @@ RecordedEvaluation record_with_insights(CandidateReport const& report, TimingTie
 Result<EvaluationId> store_evaluation(Store& store, CandidateId candidate,
                                       RecordedEvaluation const& evaluation, EvaluationTarget const& target);
 
-// What the search sees: timed sizes only. Built from the recorded form, so a fresh report and the same
-// report read back from the store give identical numbers.
+// What a search sees of a recorded evaluation: timed sizes only. Built from the recorded form, so a fresh
+// report and the same report read back from the store give identical numbers.
 struct OutcomeData {
   CandidateStatus status = CandidateStatus::ok;
   std::vector<double> medians_us;
@@ -59,10 +107,7 @@ bool add_energy(RecordedEvaluation& evaluation, std::string const& size, EnergyM
                 double reference_j_per_call);
 bool has_energy(RecordedEvaluation const& evaluation);
 
-// The optimize options as the run's `options` JSON, and back (the search-memory snapshot is added and
-// read by RunLog).
-nlohmann::json options_json(OptimizeOptions const& options, std::string const& source);
-Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run);
+// ---- one run ------------------------------------------------------------------------------------------
 
 // What earlier runs learned about one action, as the run saw it when it was created.
 struct MemoryPrior {
@@ -71,11 +116,14 @@ struct MemoryPrior {
   double mean_gain = 0.0;
 };
 
-// One run in the store.
+// One run in the store, as the proposer writing it sees it.
 class RunLog {
  public:
-  static Result<RunLog> create(Store& store, TaskSpec const& task, std::string const& source,
-                               OptimizeOptions const& options);
+  // A new run from its row (the proposer fills in its options document and budget). With a
+  // `memory_family`, the store's search memory of that family is snapshotted into the run's options
+  // (options.memory), so that a resume sees the prior the run started with; "" for a run without search
+  // memory.
+  static Result<RunLog> create(Store& store, Run run, std::string const& memory_family);
   // An existing run, with its own evaluations indexed by content key (for replay).
   static Result<RunLog> reopen(Store& store, RunId run);
 
@@ -109,4 +157,16 @@ class RunLog {
   std::vector<MemoryPrior> memory_prior_;
 };
 
-}  // namespace kopt::optimize_detail
+// ---- insights in the store (docs/analysis.md, "Handing findings to proposers") ----------------------
+
+// The store's row for an insight: its kopt.insight/1 document and the fields copied out of it.
+InsightRecord insight_record(CandidateInsight const& insight);
+// The stored documents that decode, in the given order; one that does not is left out (a missing insight
+// only means less advice).
+std::vector<CandidateInsight> decode_insights(std::vector<StoredInsight> const& stored);
+// current_insights of everything recorded for the candidate (every evaluation, every source).
+Result<std::vector<CandidateInsight>> load_candidate_insights(Store& store, CandidateId candidate);
+// The InsightSource of search nodes recorded in `store` (which must outlive it).
+std::unique_ptr<InsightSource> make_store_insight_source(Store& store);
+
+}  // namespace kopt

@@ -1,9 +1,9 @@
-// From an evaluator's report to the recorded form, and from that to what the search sees.
+// From an evaluator's report to the recorded form, and from that to what a search sees.
 #include <cmath>
 
-#include "run_log.hpp"
+#include "kopt/run_log.hpp"
 
-namespace kopt::optimize_detail {
+namespace kopt {
 
 RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
   RecordedEvaluation recorded;
@@ -142,74 +142,4 @@ bool has_energy(RecordedEvaluation const& evaluation) {
   return energy_entry(evaluation) != nullptr;
 }
 
-nlohmann::json options_json(OptimizeOptions const& options, std::string const& source) {
-  return {{"schema", "kopt.optimize/1"},
-          {"strategy", options.strategy},
-          {"source_path", options.source_path.string()},
-          {"source", source},
-          {"flags", options.flags},
-          {"confirm", options.confirm},
-          {"search_memory", options.search_memory},
-          {"objective", std::string(to_string(options.objective))},
-          {"mcts",
-           {{"exploration", options.mcts.exploration},
-            {"max_backup_weight", options.mcts.max_backup_weight},
-            {"widening_k", options.mcts.widening_k},
-            {"widening_alpha", options.mcts.widening_alpha},
-            {"root_widening_boost", options.mcts.root_widening_boost},
-            {"depth_decay", options.mcts.depth_decay},
-            {"dead_end_window", options.mcts.dead_end_window},
-            {"prior_pseudo_count", options.mcts.prior_pseudo_count},
-            {"prior_weight", options.mcts.prior_weight},
-            {"roots_k", options.mcts.roots_k},
-            {"roots_alpha", options.mcts.roots_alpha}}}};
-}
-
-Result<OptimizeOptions> options_from_json(nlohmann::json const& json, RunId run) {
-  auto bad = [&](std::string const& field, std::string const& expected) {
-    return make_error(ErrorCode::invalid_spec, "run " + std::to_string(run.value()) + ": options." + field +
-                                                   ": expected " + expected + " (not a kopt optimize run?)");
-  };
-  if (!json.is_object() || json.value("schema", "") != "kopt.optimize/1")
-    return bad("schema", "\"kopt.optimize/1\"");
-  OptimizeOptions options;
-  if (!json.contains("strategy") || !json["strategy"].is_string()) return bad("strategy", "a string");
-  options.strategy = json["strategy"].get<std::string>();
-  if (!json.contains("source") || !json["source"].is_string()) return bad("source", "the source text");
-  options.source_path = json.value("source_path", "");
-  if (json.contains("flags")) {
-    if (!json["flags"].is_array()) return bad("flags", "an array of strings");
-    for (auto const& flag : json["flags"]) {
-      if (!flag.is_string()) return bad("flags", "an array of strings");
-      options.flags.push_back(flag.get<std::string>());
-    }
-  }
-  options.confirm = json.value("confirm", true);
-  options.search_memory = json.value("search_memory", false);  // runs of older kopt did not use it
-  if (json.contains("objective")) {                            // runs of older kopt optimised runtime
-    auto const& objective = json["objective"];
-    auto const parsed =
-        objective.is_string() ? optimize_objective_from_string(objective.get<std::string>()) : std::nullopt;
-    if (!parsed) return bad("objective", "\"runtime\", \"energy\" or \"composite\"");
-    options.objective = *parsed;
-  }
-  if (json.contains("mcts")) {  // runs of older kopt used the defaults of their time
-    auto const& m = json["mcts"];
-    if (!m.is_object()) return bad("mcts", "an object of MCTS constants");
-    MctsConfig& c = options.mcts;
-    c.exploration = m.value("exploration", c.exploration);
-    c.max_backup_weight = m.value("max_backup_weight", c.max_backup_weight);
-    c.widening_k = m.value("widening_k", c.widening_k);
-    c.widening_alpha = m.value("widening_alpha", c.widening_alpha);
-    c.root_widening_boost = m.value("root_widening_boost", c.root_widening_boost);
-    c.depth_decay = m.value("depth_decay", c.depth_decay);
-    c.dead_end_window = m.value("dead_end_window", c.dead_end_window);
-    c.prior_pseudo_count = m.value("prior_pseudo_count", c.prior_pseudo_count);
-    c.prior_weight = m.value("prior_weight", c.prior_weight);
-    c.roots_k = m.value("roots_k", c.roots_k);
-    c.roots_alpha = m.value("roots_alpha", c.roots_alpha);
-  }
-  return options;
-}
-
-}  // namespace kopt::optimize_detail
+}  // namespace kopt

@@ -1,9 +1,8 @@
-// RunLog: the driver's view of one run in the store (this file sees store.hpp, never search.hpp).
-#include "run_log.hpp"
+// RunLog: one run in the store as the proposer writing it sees it, and an evaluation added with its
+// insights.
+#include "kopt/run_log.hpp"
 
-#include "kopt/store.hpp"
-
-namespace kopt::optimize_detail {
+namespace kopt {
 namespace {
 
 RecordedEvaluation recorded(kopt::EvaluationRecord const& stored) {
@@ -47,24 +46,11 @@ Status read_memory(nlohmann::json const& options, RunId run, std::string& family
 
 }  // namespace
 
-Result<RunLog> RunLog::create(Store& store, TaskSpec const& task, std::string const& source,
-                              OptimizeOptions const& options) {
-  Run run;
-  run.task_name = task.name;
-  run.task_dir = task.dir.string();
-  run.options = options_json(options, source);
-  run.seed = options.seed;
-  run.budget = {{"evaluations", options.max_evaluations}, {"seconds", options.max_wall_seconds}};
-  if (options.session)
-    run.session = SessionPart{*options.session, options.session_strategy, options.session_phase};
-  if (options.search_memory) {
-    // Action gains of another objective would mislead MCTS: each objective learns apart from runtime.
-    std::string family = search_memory_family(task);
-    if (options.objective != OptimizeObjective::runtime)
-      family += "#objective=" + std::string(to_string(options.objective));
-    auto records = store.search_memory(family);
+Result<RunLog> RunLog::create(Store& store, Run run, std::string const& memory_family) {
+  if (!memory_family.empty()) {
+    auto records = store.search_memory(memory_family);
     if (!records) return records.error();
-    run.options["memory"] = memory_json(family, *records);
+    run.options["memory"] = memory_json(memory_family, *records);
   }
   auto id = store.create_run(run);
   if (!id) return id.error();
@@ -174,4 +160,4 @@ Result<EvaluationId> store_evaluation(Store& store, CandidateId candidate,
   return *added;
 }
 
-}  // namespace kopt::optimize_detail
+}  // namespace kopt

@@ -1,9 +1,10 @@
-// record_of: what the store keeps of an evaluation, including each size's roofline.
+// record_of: what the store keeps of an evaluation, including each size's roofline; outcome_of: what a
+// search sees of it under each objective.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "optimize/run_log.hpp"
+#include "kopt/run_log.hpp"
 
 namespace kopt {
 namespace {
@@ -28,7 +29,7 @@ TEST(RecordOf, KeepsEachSizesTimingSpeedupAndRoofline) {
   verify_only.verify_only = true;
   report.sizes.push_back(verify_only);
 
-  auto const recorded = optimize_detail::record_of(report, TimingTier::screen);
+  auto const recorded = record_of(report, TimingTier::screen);
   ASSERT_EQ(recorded.sizes.size(), 2u);
   auto const& large = recorded.sizes[0];
   EXPECT_DOUBLE_EQ(large.at("median_us").get<double>(), 50.0);
@@ -40,8 +41,6 @@ TEST(RecordOf, KeepsEachSizesTimingSpeedupAndRoofline) {
   EXPECT_FALSE(recorded.sizes[1].contains("pct_of_sol"));
 }
 
-using optimize_detail::RecordedEvaluation;
-
 RecordedEvaluation two_sizes_with_energy() {
   RecordedEvaluation recorded;
   recorded.status = CandidateStatus::ok;
@@ -51,8 +50,8 @@ RecordedEvaluation two_sizes_with_energy() {
   EnergyMeasurement energy;
   energy.joules_per_call = {0.9, 1.0, 1.1};
   energy.avg_watts = 300.0;
-  EXPECT_TRUE(optimize_detail::add_energy(recorded, "large", energy, 9.0));
-  EXPECT_FALSE(optimize_detail::add_energy(recorded, "missing", energy, 9.0));
+  EXPECT_TRUE(add_energy(recorded, "large", energy, 9.0));
+  EXPECT_FALSE(add_energy(recorded, "missing", energy, 9.0));
   return recorded;
 }
 
@@ -64,51 +63,31 @@ TEST(OutcomeOf, EachObjectiveBuildsItsOwnVectors) {
   EXPECT_DOUBLE_EQ(large["reference_energy_j_per_call"].get<double>(), 9.0);
   EXPECT_DOUBLE_EQ(large["avg_watts"].get<double>(), 300.0);
 
-  auto const runtime = optimize_detail::outcome_of(recorded, OptimizeObjective::runtime);
+  auto const runtime = outcome_of(recorded, OptimizeObjective::runtime);
   EXPECT_EQ(runtime.medians_us, (std::vector<double>{50.0, 250.0}));
-  auto const energy = optimize_detail::outcome_of(recorded, OptimizeObjective::energy);
+  auto const energy = outcome_of(recorded, OptimizeObjective::energy);
   EXPECT_EQ(energy.medians_us, (std::vector<double>{1.0}));
   EXPECT_EQ(energy.reference_us, (std::vector<double>{9.0}));
   ASSERT_EQ(energy.iqrs_us.size(), 1u);
   EXPECT_NEAR(energy.iqrs_us[0], 0.1, 1e-12);
-  auto const composite = optimize_detail::outcome_of(recorded, OptimizeObjective::composite);
+  auto const composite = outcome_of(recorded, OptimizeObjective::composite);
   EXPECT_EQ(composite.medians_us, (std::vector<double>{50.0, 250.0, 1.0, 1.0}));
   EXPECT_EQ(composite.reference_us, (std::vector<double>{100.0, 1000.0, 9.0, 9.0}));
 
   // Runtime geomean sqrt(2 x 4); energy gain 9; composite sqrt(sqrt(8) x 9).
-  EXPECT_FALSE(optimize_detail::objective_score(recorded, OptimizeObjective::runtime));
-  EXPECT_NEAR(*optimize_detail::objective_score(recorded, OptimizeObjective::energy), 9.0, 1e-12);
-  EXPECT_NEAR(*optimize_detail::objective_score(recorded, OptimizeObjective::composite),
-              std::sqrt(std::sqrt(8.0) * 9.0), 1e-12);
+  EXPECT_FALSE(objective_score(recorded, OptimizeObjective::runtime));
+  EXPECT_NEAR(*objective_score(recorded, OptimizeObjective::energy), 9.0, 1e-12);
+  EXPECT_NEAR(*objective_score(recorded, OptimizeObjective::composite), std::sqrt(std::sqrt(8.0) * 9.0),
+              1e-12);
 }
 
 TEST(OutcomeOf, WithoutEnergyTheEnergyObjectivesSeeNothing) {
   RecordedEvaluation recorded = two_sizes_with_energy();
   recorded.sizes[1].erase("energy_j_per_call");
-  EXPECT_TRUE(optimize_detail::outcome_of(recorded, OptimizeObjective::energy).medians_us.empty());
-  EXPECT_TRUE(optimize_detail::outcome_of(recorded, OptimizeObjective::composite).medians_us.empty());
-  EXPECT_FALSE(optimize_detail::objective_score(recorded, OptimizeObjective::energy));
-  EXPECT_FALSE(optimize_detail::has_energy(recorded));
-}
-
-TEST(OptionsJson, KeepsTheObjectiveAndOlderRunsAreRuntime) {
-  OptimizeOptions options;
-  options.objective = OptimizeObjective::composite;
-  nlohmann::json json = optimize_detail::options_json(options, "src");
-  EXPECT_EQ(json["objective"], "composite");
-  auto back = optimize_detail::options_from_json(json, RunId(4));
-  ASSERT_TRUE(back) << back.error().message;
-  EXPECT_EQ(back->objective, OptimizeObjective::composite);
-
-  json.erase("objective");
-  auto old = optimize_detail::options_from_json(json, RunId(4));
-  ASSERT_TRUE(old) << old.error().message;
-  EXPECT_EQ(old->objective, OptimizeObjective::runtime);
-
-  json["objective"] = "watts";
-  auto bad = optimize_detail::options_from_json(json, RunId(4));
-  ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("run 4: options.objective"), std::string::npos) << bad.error().message;
+  EXPECT_TRUE(outcome_of(recorded, OptimizeObjective::energy).medians_us.empty());
+  EXPECT_TRUE(outcome_of(recorded, OptimizeObjective::composite).medians_us.empty());
+  EXPECT_FALSE(objective_score(recorded, OptimizeObjective::energy));
+  EXPECT_FALSE(has_energy(recorded));
 }
 
 }  // namespace

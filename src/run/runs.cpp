@@ -1,37 +1,66 @@
-// Reading runs back: load_optimize_run (for --resume), the `kopt runs` listing (sessions with their runs, and
-// the runs of no session), `kopt export` of a run or a session.
+// Reading runs back: how a run was asked (its options document), the `kopt runs` listing (sessions with
+// their runs, and the runs of no session), `kopt export` of a run or a session.
+#include "kopt/runs.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <fstream>
 
-#include "kopt/json_values.hpp"
-#include "kopt/store.hpp"
-#include "kopt/units.hpp"
-#include "run_log.hpp"
-
 namespace kopt {
 
-Result<OptimizeRunInfo> load_optimize_run(Store& store, RunId run) {
+Result<RunRequest> run_request_from_json(nlohmann::json const& json, RunId run) {
+  auto bad = [&](std::string const& field, std::string const& expected) {
+    return make_error(ErrorCode::invalid_spec, "run " + std::to_string(run.value()) + ": options." + field +
+                                                   ": expected " + expected + " (not a kopt optimize run?)");
+  };
+  if (!json.is_object() || json.value("schema", "") != "kopt.optimize/1")
+    return bad("schema", "\"kopt.optimize/1\"");
+  RunRequest request;
+  if (!json.contains("strategy") || !json["strategy"].is_string()) return bad("strategy", "a string");
+  request.strategy = json["strategy"].get<std::string>();
+  if (!json.contains("source") || !json["source"].is_string()) return bad("source", "the source text");
+  request.source = json["source"].get<std::string>();
+  request.source_path = json.value("source_path", "");
+  if (json.contains("flags")) {
+    if (!json["flags"].is_array()) return bad("flags", "an array of strings");
+    for (auto const& flag : json["flags"]) {
+      if (!flag.is_string()) return bad("flags", "an array of strings");
+      request.flags.push_back(flag.get<std::string>());
+    }
+  }
+  request.confirm = json.value("confirm", true);
+  request.search_memory = json.value("search_memory", false);
+  if (json.contains("objective")) {
+    auto const& objective = json["objective"];
+    auto const parsed =
+        objective.is_string() ? optimize_objective_from_string(objective.get<std::string>()) : std::nullopt;
+    if (!parsed) return bad("objective", "\"runtime\", \"energy\" or \"composite\"");
+    request.objective = *parsed;
+  }
+  request.document = json;
+  return request;
+}
+
+Result<RunInfo> load_run_info(Store& store, RunId run) {
   auto runs = store.list_runs();
   if (!runs) return runs.error();
   for (StoredRun const& stored : *runs) {
     if (stored.id != run) continue;
-    auto options = optimize_detail::options_from_json(stored.run.options, run);
-    if (!options) return options.error();
-    options->seed = stored.run.seed;
+    auto request = run_request_from_json(stored.run.options, run);
+    if (!request) return request.error();
+    request->seed = stored.run.seed;
     auto const& budget = stored.run.budget;
     if (budget.contains("evaluations") && budget["evaluations"].is_number_unsigned())
-      options->max_evaluations = budget["evaluations"].get<std::size_t>();
+      request->max_evaluations = budget["evaluations"].get<std::size_t>();
     if (budget.contains("seconds") && budget["seconds"].is_number())
-      options->max_wall_seconds = budget["seconds"].get<double>();
-    OptimizeRunInfo info;
+      request->max_wall_seconds = budget["seconds"].get<double>();
+    RunInfo info;
     info.id = stored.id;
     info.status = std::string(to_string(stored.status));
     info.task_name = stored.run.task_name;
     info.task_dir = stored.run.task_dir;
-    info.source = stored.run.options["source"].get<std::string>();
-    info.options = std::move(*options);
+    info.request = std::move(*request);
     return info;
   }
   return make_error(ErrorCode::not_found,
@@ -113,104 +142,6 @@ Result<RunsListing> list_runs_and_sessions(Store& store) {
 
 namespace {
 
-nlohmann::json optional_text(std::optional<std::string> const& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-std::string ratio_or_dash(std::optional<double> value) {
-  return value ? format_ratio(*value) : std::string("-");
-}
-
-nlohmann::json run_json(RunSummary const& run) {
-  nlohmann::json json = {
-      {"id", run.id.value()},
-      {"task", run.task_name},
-      {"task_dir", run.task_dir},
-      {"started_at", run.started_at},
-      {"finished_at", optional_text(run.finished_at)},
-      {"status", run.status},
-      {"strategy", run.strategy},
-      {"seed", run.seed},
-      {"candidates", run.candidates},
-      {"evaluations", run.evaluations},
-      {"best_screen_speedup", number_or_null(run.best_screen_speedup)},
-      {"best_confirmed_speedup", number_or_null(run.best_confirmed_speedup)},
-      {"session", run.session ? nlohmann::json(run.session->value()) : nlohmann::json(nullptr)}};
-  if (run.session) {
-    json["library_strategy"] = run.session_strategy;
-    json["phase"] = run.session_phase;
-  }
-  return json;
-}
-
-constexpr char const* kRunRow = "{:>6}  {:<16}  {:<11}  {:<10}  {:>10}  {:>11}  {:>9}  {:>9}  {:<19}  {}\n";
-
-std::string run_line(RunSummary const& run, std::string const& indent) {
-  std::string part;
-  if (run.session) part = run.session_phase + " " + run.session_strategy;
-  return indent + fmt::format(kRunRow, run.id.value(), run.task_name, run.status, run.strategy,
-                              run.candidates, run.evaluations, ratio_or_dash(run.best_screen_speedup),
-                              ratio_or_dash(run.best_confirmed_speedup), run.started_at.substr(0, 19), part);
-}
-
-std::string session_line(SessionSummary const& session) {
-  std::string best = "no verified candidate";
-  if (session.best_run) {
-    best = fmt::format("best {} on the {} tier (run {}, {})", ratio_or_dash(session.best_speedup),
-                       session.best_tier, session.best_run->value(), session.best_strategy);
-  }
-  return fmt::format("session {}: {}, {}, {} run{}, {}, started {}\n", session.id.value(), session.task_name,
-                     session.status, session.runs.size(), session.runs.size() == 1 ? "" : "s", best,
-                     session.started_at.substr(0, 19));
-}
-
-}  // namespace
-
-nlohmann::json runs_to_json(RunsListing const& listing) {
-  nlohmann::json sessions = nlohmann::json::array();
-  for (SessionSummary const& session : listing.sessions) {
-    nlohmann::json runs = nlohmann::json::array();
-    for (RunSummary const& run : session.runs) runs.push_back(run_json(run));
-    nlohmann::json best = nullptr;
-    if (session.best_run) {
-      best = {{"run", session.best_run->value()},
-              {"strategy", session.best_strategy},
-              {"tier", session.best_tier},
-              {"speedup", number_or_null(session.best_speedup)}};
-    }
-    sessions.push_back({{"id", session.id.value()},
-                        {"kind", session.kind},
-                        {"task", session.task_name},
-                        {"task_dir", session.task_dir},
-                        {"started_at", session.started_at},
-                        {"finished_at", optional_text(session.finished_at)},
-                        {"status", session.status},
-                        {"best", best},
-                        {"runs", runs}});
-  }
-  nlohmann::json runs = nlohmann::json::array();
-  for (RunSummary const& run : listing.runs) runs.push_back(run_json(run));
-  return {{"schema", "kopt.runs/2"}, {"store", listing.store}, {"sessions", sessions}, {"runs", runs}};
-}
-
-std::string render_runs(RunsListing const& listing) {
-  if (listing.sessions.empty() && listing.runs.empty()) return "no runs in " + listing.store + "\n";
-  std::string text = fmt::format(kRunRow, "id", "task", "status", "strategy", "candidates", "evaluations",
-                                 "best", "confirmed", "started", "part");
-  // Sessions and the runs of no session interleaved, oldest first (a session by its first run).
-  std::size_t next_run = 0;
-  for (SessionSummary const& session : listing.sessions) {
-    while (next_run < listing.runs.size() && listing.runs[next_run].started_at < session.started_at)
-      text += run_line(listing.runs[next_run++], "");
-    text += session_line(session);
-    for (RunSummary const& run : session.runs) text += run_line(run, "  ");
-  }
-  while (next_run < listing.runs.size()) text += run_line(listing.runs[next_run++], "");
-  return text;
-}
-
-namespace {
-
 Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem::path const& out) {
   ExportedCandidate exported;
   exported.run = found.candidate.run;
@@ -229,7 +160,7 @@ Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem
 }  // namespace
 
 Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out) {
-  auto loaded = load_optimize_run(store, run);
+  auto loaded = load_run_info(store, run);
   if (!loaded) return loaded.error();
   auto best = store.best_verified_candidate(run);
   if (!best) return best.error();
