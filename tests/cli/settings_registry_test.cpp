@@ -27,20 +27,22 @@ std::string slurp(fs::path const& path) {
 // Names that look like variables and are not: compile definitions, macros kopt writes into generated
 // sources, a Python constant, and the invented variable of the worker-environment test.
 std::set<std::string> const kNotSettings{
-    "KOPT_SOURCE_DIR",       // compile definition of the tests (CMake)
-    "KOPT_BINARY_DIR",       // compile definition of the tests (CMake)
-    "KOPT_VERSION",          // compile definition of kopt_cli (CMake)
-    "KOPT_HAVE_SECCOMP",     // compile definition of kopt_worker_confine (CMake: libseccomp found)
-    "KOPT_RESTRICT",         // macro of the generic tuning space's kernels (src/propose)
-    "KOPT_BENCH_VARIANT",    // macro that makes bench/eval_throughput's sources distinct
-    "KOPT_SCALING_VARIANT",  // macro that makes bench/compile_scaling's sources distinct
-    "KOPT_VALID_COUNT",      // constant of bench/kernel_tuner/compare.py
-    "KOPT_WORKER_PROBE",     // invented by tests/worker to check the KOPT_WORKER_ pass-through
-    "KOPT_EXAMPLES_DIR",     // compile definition of tests/install's consumer (CMake)
-    "KOPT_STRATEGIES_DIR",   // compile definition of tests/install's consumer (CMake)
-    "KOPT_UNITY_BUILD",      // CMake option (scripts/lint.sh configures with it off)
-    "KOPT_USE_CCACHE",       // CMake option
-    "KOPT_HOST_DEVICE",      // macro of src/worker/gpu/masked_results.hpp (__host__ __device__ under nvcc)
+    "KOPT_SOURCE_DIR",                  // compile definition of the tests (CMake)
+    "KOPT_BINARY_DIR",                  // compile definition of the tests (CMake)
+    "KOPT_VERSION",                     // compile definition of kopt_cli (CMake)
+    "KOPT_HAVE_SECCOMP",                // compile definition of kopt_worker_confine (CMake: libseccomp found)
+    "KOPT_RESTRICT",                    // macro of the generic tuning space's kernels (src/propose)
+    "KOPT_BENCH_VARIANT",               // macro that makes bench/eval_throughput's sources distinct
+    "KOPT_SCALING_VARIANT",             // macro that makes bench/compile_scaling's sources distinct
+    "KOPT_VALID_COUNT",                 // constant of bench/kernel_tuner/compare.py
+    "KOPT_WORKER_PROBE",                // invented by tests/worker to check the KOPT_WORKER_ pass-through
+    "KOPT_RUN_PROCESS_TEST_INHERITED",  // invented by tests/toolchain: a child inherits the environment
+    "KOPT_RUN_PROCESS_TEST_ADDED",      // invented by tests/toolchain: a child gets its overrides
+    "KOPT_EXAMPLES_DIR",                // compile definition of tests/install's consumer (CMake)
+    "KOPT_STRATEGIES_DIR",              // compile definition of tests/install's consumer (CMake)
+    "KOPT_UNITY_BUILD",                 // CMake option (scripts/lint.sh configures with it off)
+    "KOPT_USE_CCACHE",                  // CMake option
+    "KOPT_HOST_DEVICE",  // macro of src/worker/gpu/masked_results.hpp (__host__ __device__ under nvcc)
 };
 
 // Every KOPT_ name in the source, script and test files, with the first file that holds it.
