@@ -11,7 +11,6 @@
 #include "kopt/store.hpp"
 #include "propose/propose_fixtures.hpp"
 #include "support/fake_candidate_evaluator.hpp"
-#include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt {
