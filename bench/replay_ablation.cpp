@@ -21,6 +21,7 @@
 
 #include "kopt/optimize.hpp"
 #include "kopt/runs.hpp"
+#include "kopt/search.hpp"
 #include "kopt/store.hpp"
 #include "kopt/task.hpp"
 #include "mcts_options.hpp"
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
   app.add_option("--run", run_ids, "exhaustive run ids (default: every finished exhaustive run)");
   app.add_option("--fraction", fractions, "budgets as fractions of the valid configurations")
       ->check(CLI::Range(0.001, 1.0));
-  app.add_option("--strategy", strategies, "strategies to compare");
+  app.add_option("--search", strategies, "search strategies to compare")
+      ->check(CLI::IsMember(kopt::search_strategy_names()));
   app.add_option("--seeds", seeds, "seeds per strategy and budget")->check(CLI::Range(1, 10000));
   app.add_option("--json", json_path, "also write the results as JSON to this file");
   kopt::MctsConfig mcts;
