@@ -3,12 +3,15 @@
 
   scripts/check-layers.py [--build-dir DIR] [--debt FILE] [--list]
 
-Two rules, over src/ and include/ (docs/ARCHITECTURE.md, "Layers"):
+Three rules, over src/ and include/ (docs/ARCHITECTURE.md, "Layers"):
   1. An #include of another module's private header is refused: a header under src/<module>/ belongs to
      that module; what modules share is a public header in include/kopt/.
   2. A library that links a library of a higher layer is refused (from CMake's own target graph:
      `cmake --graphviz` on the configured build folder). Within a layer any direction is allowed (the
      build refuses cycles itself).
+  3. Every public header has an owning module (kopt/<module>.hpp and kopt/<module>_*.hpp by name, the
+     others in PUBLIC_HEADER_OWNERS), and a module includes public headers of its own layer or below only:
+     a static library can call up into a library it does not link, and only the final link notices.
 Known violations are listed, one per line, in the debt file (default scripts/layer-debt.txt): they are
 reported as debt, not failures, until they are fixed; a debt line that no longer matches anything is a
 failure too, so that the list only shrinks. --list prints every violation in the debt file's format.
@@ -34,6 +37,19 @@ LAYERS = [
     ("output", ["report", "run_report", "bench_report"]),
     ("cli", ["cli"]),
 ]
+# Public headers whose name does not start with their module's name. A new public header must be owned:
+# by its name, or by a line here.
+PUBLIC_HEADER_OWNERS = {
+    "candidate_status.hpp": "common", "dtype.hpp": "common", "elapsed.hpp": "common", "float16.hpp": "common",
+    "json_values.hpp": "common", "result.hpp": "common", "sha256.hpp": "common", "strong_id.hpp": "common",
+    "text.hpp": "common", "units.hpp": "common", "detail/": "common",
+    "child_process.hpp": "toolchain", "expr.hpp": "task",
+    "device.hpp": "worker", "kernel_activity.hpp": "worker", "worker/": "worker",
+    "compile_check.hpp": "eval", "profile_candidate.hpp": "eval",
+    "metric_names.hpp": "profile", "insight.hpp": "analysis",
+    "runs.hpp": "run", "search_time_account.hpp": "run",
+    "llm_roles.hpp": "llm", "generate_output.hpp": "report",
+}
 RANK = {module: rank for rank, (_, modules) in enumerate(LAYERS) for module in modules}
 LAYER_NAME = {module: name for name, modules in LAYERS for module in modules}
 
@@ -63,6 +79,43 @@ def include_violations(modules):
             if match.group(1) in owners:
                 out.append(f"include public {path.relative_to(ROOT / 'include')} -> "
                            f"{match.group(1)}/{match.group(2)}")
+    return sorted(set(out))
+
+
+def owner_of_public_header(name, modules):
+    """kopt/run_log.hpp -> run; kopt/worker/protocol.hpp -> worker; None when no module owns it."""
+    for prefix, owner in PUBLIC_HEADER_OWNERS.items():
+        if name == prefix or (prefix.endswith("/") and name.startswith(prefix)):
+            return owner
+    stem = name[:-len(".hpp")] if name.endswith(".hpp") else name
+    best = None
+    for module in modules:
+        if stem == module or stem.startswith(module + "_"):
+            if best is None or len(module) > len(best):
+                best = module
+    return best
+
+
+PUBLIC_INCLUDE = re.compile(r'^\s*#\s*include\s+"kopt/([^"]+)"', re.MULTILINE)
+
+
+def public_include_violations(modules):
+    out = []
+    for path in sorted((ROOT / "include" / "kopt").rglob("*.hpp")):
+        name = path.relative_to(ROOT / "include" / "kopt").as_posix()
+        if owner_of_public_header(name, modules) is None:
+            out.append(f"unowned public kopt/{name}")
+    for module in modules:
+        for path in sorted((ROOT / "src" / module).rglob("*")):
+            if path.suffix not in SOURCE_SUFFIXES:
+                continue
+            for match in PUBLIC_INCLUDE.finditer(path.read_text(errors="replace")):
+                owner = owner_of_public_header(match.group(1), modules)
+                if owner is None or owner == module or owner not in RANK or module not in RANK:
+                    continue
+                if RANK[owner] > RANK[module]:
+                    out.append(f"include {module} ({LAYER_NAME[module]}) -> kopt/{match.group(1)} "
+                               f"({owner}, {LAYER_NAME[owner]})")
     return sorted(set(out))
 
 
@@ -129,7 +182,8 @@ def main():
     if not (build_dir / "CMakeCache.txt").exists():
         print(f"check-layers: {build_dir} is not a configured build folder (run scripts/setup.sh first)")
         return 2
-    violations = include_violations(modules) + link_violations(build_dir, modules)
+    violations = (include_violations(modules) + public_include_violations(modules) +
+                  link_violations(build_dir, modules))
     if args.list:
         print("\n".join(violations))
         return 0

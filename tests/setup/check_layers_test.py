@@ -46,6 +46,43 @@ class IncludeViolations(unittest.TestCase):
                                  "include public kopt/eval.hpp -> eval/private.hpp"])
 
 
+class PublicIncludeViolations(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        root = pathlib.Path(self.tmp.name)
+        for module in ("suite_bench", "report", "common"):
+            (root / "src" / module).mkdir(parents=True)
+        (root / "include" / "kopt" / "worker").mkdir(parents=True)
+        for header in ("report.hpp", "suite_bench.hpp", "text.hpp", "worker/protocol.hpp", "orphan.hpp"):
+            (root / "include" / "kopt" / header).write_text("#pragma once\n")
+        # suite_bench (proposers) calls into report (output) through its public header: refused; report
+        # including suite_bench's header (down) and anyone including common's are fine.
+        (root / "src" / "suite_bench" / "tables.cpp").write_text(
+            '#include "kopt/report.hpp"\n#include "kopt/suite_bench.hpp"\n#include "kopt/text.hpp"\n')
+        (root / "src" / "report" / "render.cpp").write_text('#include "kopt/suite_bench.hpp"\n')
+        self.saved = check_layers.ROOT
+        check_layers.ROOT = root
+
+    def tearDown(self):
+        check_layers.ROOT = self.saved
+        self.tmp.cleanup()
+
+    def test_an_upward_public_include_and_an_unowned_header(self):
+        found = check_layers.public_include_violations(["suite_bench", "report", "common"])
+        self.assertEqual(found, ["include suite_bench (proposers) -> kopt/report.hpp (report, output)",
+                                 "unowned public kopt/orphan.hpp"])
+
+    def test_owners_by_name_by_prefix_and_by_table(self):
+        modules = ["run", "run_report", "worker", "optimize"]
+        owner = check_layers.owner_of_public_header
+        self.assertEqual(owner("run_log.hpp", modules), "run")
+        self.assertEqual(owner("run_report.hpp", modules), "run_report")
+        self.assertEqual(owner("optimize_space.hpp", modules), "optimize")
+        self.assertEqual(owner("worker/protocol.hpp", modules), "worker")
+        self.assertEqual(owner("runs.hpp", modules), "run")
+        self.assertIsNone(owner("nobody.hpp", modules))
+
+
 class Layers(unittest.TestCase):
     def test_every_module_of_the_source_tree_has_a_layer(self):
         self.assertEqual([m for m in check_layers.modules_on_disk() if m not in check_layers.RANK], [])
