@@ -9,6 +9,7 @@
 
 #include "kopt/dtype.hpp"
 #include "kopt/result.hpp"
+#include "kopt/splitmix.hpp"  // mix64: the root of all randomness in kopt
 #include "kopt/task.hpp"
 
 namespace kopt {
@@ -44,8 +45,5 @@ Status validate_generators(TaskSpec const& task);
 
 // Names of the generator kinds this build knows (for --help and error messages).
 std::vector<std::string> generator_kinds();
-
-// A counter-based 64-bit mix (splitmix64 finaliser): the root of all randomness in kopt.
-std::uint64_t mix64(std::uint64_t x) noexcept;
 
 }  // namespace kopt

@@ -7,16 +7,12 @@
 #include <cstddef>
 #include <string_view>
 
+#include "kopt/text.hpp"
+
 namespace kopt::detail {
 namespace {
 
 constexpr std::string_view kMarker = "// kopt:arch";
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) text.remove_suffix(1);
-  return text;
-}
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kopt/compile.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
@@ -27,12 +28,6 @@ bool is_space(char c) {
   return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-std::string trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return std::string(text);
-}
-
 // Splits "a, min(b,c), d" at top-level commas.
 std::vector<std::string> split_top_level(std::string_view text) {
   std::vector<std::string> parts;
@@ -42,11 +37,11 @@ std::vector<std::string> split_top_level(std::string_view text) {
     if (text[i] == '(') ++depth;
     if (text[i] == ')') --depth;
     if (text[i] == ',' && depth == 0) {
-      parts.push_back(trim(text.substr(start, i - start)));
+      parts.emplace_back(trim(text.substr(start, i - start)));
       start = i + 1;
     }
   }
-  parts.push_back(trim(text.substr(start)));
+  parts.emplace_back(trim(text.substr(start)));
   return parts;
 }
 
@@ -110,7 +105,7 @@ Status apply_fields(std::string_view body, std::size_t line, LaunchSpec& spec) {
         if (body[i] == ')' && --depth == 0) break;
       }
       if (i >= body.size()) return annotation_error(line, field, "missing ')'");
-      value = trim(body.substr(open + 1, i - open - 1));
+      value = std::string(trim(body.substr(open + 1, i - open - 1)));
       ++i;
     } else {
       std::size_t const start = i;

@@ -8,31 +8,25 @@
 namespace kopt {
 namespace {
 
-constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ULL;  // splitmix64 increment (golden ratio)
 constexpr double kTwoPow53 = 9007199254740992.0;
 
 }  // namespace
 
-std::uint64_t mix64(std::uint64_t x) noexcept {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 RandomStream RandomStream::for_trial(std::uint64_t seed, int trial, std::uint64_t stream_id) noexcept {
-  std::uint64_t key = mix64(seed + kGamma);
-  key = mix64(key ^ (static_cast<std::uint64_t>(static_cast<std::int64_t>(trial)) * kGamma + 0x51ED27A3ULL));
+  std::uint64_t key = mix64(seed + kSplitMixGamma);
+  key = mix64(
+      key ^ (static_cast<std::uint64_t>(static_cast<std::int64_t>(trial)) * kSplitMixGamma + 0x51ED27A3ULL));
   key = mix64(key ^ mix64(stream_id + 0x2545F4914F6CDD1DULL));
   return RandomStream(key);
 }
 
 RandomStream RandomStream::child(std::uint64_t id) const noexcept {
-  return RandomStream(mix64(key_ ^ mix64((id + 1) * kGamma)));
+  return RandomStream(mix64(key_ ^ mix64((id + 1) * kSplitMixGamma)));
 }
 
 std::uint64_t RandomStream::bits(std::uint64_t counter) const noexcept {
   // splitmix64 started at key_ and advanced `counter + 1` steps.
-  return mix64(key_ + (counter + 1) * kGamma);
+  return mix64(key_ + (counter + 1) * kSplitMixGamma);
 }
 
 double RandomStream::uniform(std::uint64_t counter) const noexcept {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "kopt/llm_roles.hpp"
+#include "kopt/text.hpp"
 #include "llm/text_lines.hpp"
 
 namespace kopt {
@@ -19,13 +20,6 @@ std::string number(double value) {
 std::string scalar_text(ScalarValue const& value) {
   if (auto const* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
   return number(std::get<double>(value));
-}
-
-std::string trim_copy(std::string_view text) {
-  auto const first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  auto const last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
 }
 
 std::string signature_text(Signature const& signature) {
@@ -268,7 +262,7 @@ Result<Rendered> render(PromptTemplate const& tmpl, PromptRole role, PromptConte
   if (!system) return system.error();
   auto user = render_prompt_text(tmpl.user, values, tmpl.file, tmpl.user_line);
   if (!user) return user.error();
-  Rendered out{trim_copy(*system), trim_copy(*user), 0};
+  Rendered out{std::string(trim(*system)), std::string(trim(*user)), 0};
   if (!state.cut_order.empty()) {
     out.user += "\n\nNote: to fit kopt's prompt budget, these sections were shortened:";
     for (auto section : state.cut_order) {

@@ -18,18 +18,11 @@ bool contains(std::string const& haystack, std::string_view needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-std::string trimmed(std::string_view text) {
-  auto const first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  auto const last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
 }  // namespace
 
 std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
                                                            std::chrono::system_clock::time_point now) {
-  std::string const text = trimmed(value);
+  std::string const text = std::string(kopt::trim(value));
   if (text.empty()) return std::nullopt;
   if (std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
     if (text.size() > 9) return std::nullopt;  // absurd; treated as unreadable
@@ -73,7 +66,7 @@ std::string error_body_message(std::string_view body) {
       if (it != json.end() && it->is_string()) return it->get<std::string>();
     }
   }
-  std::string text = trimmed(body);
+  std::string text = std::string(kopt::trim(body));
   if (text.size() > 300) text = text.substr(0, 300) + "...";
   return text;
 }

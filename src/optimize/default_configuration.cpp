@@ -6,16 +6,10 @@
 #include <sstream>
 
 #include "kopt/optimize_space.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return text;
-}
 
 // "#  directive rest" -> rest when the line is that directive.
 std::optional<std::string_view> directive(std::string_view line, std::string_view name) {

@@ -4,15 +4,11 @@
 #include <cstdint>
 
 #include "kopt/search.hpp"
+#include "kopt/splitmix.hpp"
 
 namespace kopt::search_detail {
 
-inline std::uint64_t splitmix64(std::uint64_t x) noexcept {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31U);
-}
+using kopt::splitmix64;
 
 inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) noexcept {
   return splitmix64(a ^ splitmix64(b));

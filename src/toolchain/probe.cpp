@@ -14,20 +14,13 @@
 namespace kopt {
 namespace {
 
-std::string trim(std::string_view text) {
-  auto const is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return std::string(text);
-}
-
 // The first output line mentioning `keyword` (case-insensitive), trimmed; else the first non-empty line.
 std::string version_line(std::string const& output, std::string const& keyword) {
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (start <= output.size()) {
     std::size_t const end = output.find('\n', start);
-    std::string line = trim(std::string_view(output).substr(start, end - start));
+    std::string line(trim(std::string_view(output).substr(start, end - start)));
     if (!line.empty()) lines.push_back(std::move(line));
     if (end == std::string::npos) break;
     start = end + 1;
