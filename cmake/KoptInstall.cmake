@@ -14,10 +14,11 @@ set(KOPT_INSTALL_DATADIR share/kopt)
 set(KOPT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kopt CACHE STRING
     "Where koptConfig.cmake is installed, relative to the prefix")
 
-# The public libraries: the modules with a public header in include/kopt/. Not exported: kopt_cli (the
-# command line; no public header, its interface puts src/ on the include path and needs CLI11) and the
-# worker's own libraries (kopt_worker_energy, kopt_worker_cupti), which only kopt-worker links. Every
-# library these link is exported with them (a static library carries its link dependencies).
+# The public libraries: the modules with a public header in include/kopt/. Not exported: kopt_cli and
+# kopt_cli_commands (the command line and its commands; no public header, their interface puts src/ on the
+# include path and needs CLI11) and the worker's own libraries (kopt_worker_energy, kopt_worker_cupti), which
+# only kopt-worker links. Every library these link is exported with them (a static library carries its link
+# dependencies).
 set(KOPT_PUBLIC_MODULES common task inputs verify measure toolchain compile profile analysis eval report
     tuning search store run optimize propose suite_bench llm generate source_search run_report)
 # Targets that only exist for building kopt itself: compile options, no link content. Dropped from the

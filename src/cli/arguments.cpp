@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/command_registry.hpp"
 #include "cli/completion.hpp"
 #include "cli/error_output.hpp"
 #include "cli/exit_code.hpp"
@@ -27,18 +28,17 @@
 #endif
 
 namespace kopt::cli {
-namespace {
 
-void define_init(CLI::App& app, CliArguments& args) {
+void define_init_command(CLI::App& app, CliArguments& args) {
   auto* init = app.add_subcommand("init", help::init_description());
   init->footer(help::init_footer());
   init->add_option("launcher", args.init.launcher, "CUDA source with an extern \"C\" launcher")->required();
   init->add_option("-o,--out", args.init.out_dir, "task folder to create (default: ./<launcher name>)");
   init->add_flag("--force", args.init.force, "overwrite an existing task.toml and reference.cu");
-  init->callback([&args] { args.command = Command::init; });
 }
 
-void define_task(CLI::App& app, CliArguments& args) {
+void define_task_check_command(CLI::App& app, CliArguments& args) {
+  // The group, then its command: `kopt task` alone is a usage error that names check.
   auto* task = app.add_subcommand("task", help::task_description());
   task->require_subcommand(1);
   auto* check = task->add_subcommand("check", help::task_check_description());
@@ -58,10 +58,9 @@ void define_task(CLI::App& app, CliArguments& args) {
   check->add_option("--arch", a.arch, "with --compile-only: architecture to compile for (default sm_90)")
       ->needs(compile_only);
   compile_only->excludes(seed)->excludes(device);
-  check->callback([&args] { args.command = Command::task_check; });
 }
 
-void define_eval(CLI::App& app, CliArguments& args) {
+void define_eval_command(CLI::App& app, CliArguments& args) {
   auto* eval = app.add_subcommand("eval", help::eval_description());
   eval->footer(help::eval_footer());
   auto& a = args.eval;
@@ -102,19 +101,17 @@ void define_eval(CLI::App& app, CliArguments& args) {
   add_require_isolation_flag(*eval, args.global.require_isolation);
   for (auto* gpu_only : {tier, seed, sanitize, no_baseline, device, timeout_floor, timeout_ceiling})
     compile_only->excludes(gpu_only);
-  eval->callback([&args] { args.command = Command::eval; });
 }
 
-void define_doctor(CLI::App& app, CliArguments& args) {
+void define_doctor_command(CLI::App& app, CliArguments& args) {
   auto* doctor = app.add_subcommand("doctor", help::doctor_description());
   doctor->footer(help::doctor_footer());
   doctor->add_flag("--json", args.doctor.json, "print a kopt.doctor/1 JSON document instead of a table");
   doctor->add_option("--device", args.doctor.device, "CUDA device index")->check(whole_number_at_least(0));
   add_require_isolation_flag(*doctor, args.global.require_isolation);
-  doctor->callback([&args] { args.command = Command::doctor; });
 }
 
-void define_completion(CLI::App& app, CliArguments& args) {
+void define_completion_command(CLI::App& app, CliArguments& args) {
   auto* completion = app.add_subcommand(
       "completion", "Print a shell completion script for kopt's commands, options and their choices.");
   completion->footer(
@@ -127,12 +124,28 @@ void define_completion(CLI::App& app, CliArguments& args) {
   completion->add_option("shell", args.completion.shell, "bash or zsh")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh"}));
-  completion->callback([&args] { args.command = Command::completion; });
+  // The script describes the whole command line, which is complete by the time the command is parsed.
+  completion->callback([&args, &app] {
+    args.completion.script = args.completion.shell == "zsh" ? zsh_completion(app) : bash_completion(app);
+  });
 }
+
+namespace {
 
 void print_help(std::ostream& out, std::string const& text) {
   out << text;
   if (text.empty() || text.back() != '\n') out << '\n';
+}
+
+// The words of the subcommands that parsed, outermost first: "task check".
+std::string chosen_command_path(CLI::App const& app) {
+  std::string path;
+  CLI::App const* level = &app;
+  while (!level->get_subcommands().empty()) {
+    level = level->get_subcommands().front();
+    path += (path.empty() ? "" : " ") + level->get_name();
+  }
+  return path;
 }
 
 }  // namespace
@@ -142,8 +155,8 @@ bool wants_json(int argc, char const* const* argv) {
                      [](char const* arg) { return std::string_view(arg) == "--json"; });
 }
 
-ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out,
-                                     std::ostream& err) {
+ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out, std::ostream& err,
+                                     std::span<CliCommand const> commands) {
   CliArguments args;
   CLI::App app(help::kopt_description(), "kopt");
   app.footer(help::kopt_footer());
@@ -153,19 +166,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
   app.add_flag("--no-color", args.global.no_color, "never colour the output (also: NO_COLOR=1)");
   app.require_subcommand(1);
   app.fallthrough();  // global flags may follow the subcommand
-  define_init(app, args);
-  define_task(app, args);
-  define_eval(app, args);
-  define_doctor(app, args);
-  define_optimize_commands(app, args);
-  define_report_command(app, args);
-  define_profile_command(app, args);
-  define_calibrate_command(app, args);
-  define_energy_command(app, args);
-  define_strategies_commands(app, args);
-  define_generate_command(app, args);
-  define_config_command(app, args);
-  define_completion(app, args);
+  for (CliCommand const& command : commands) command.define(app, args);
 
   bool const json = wants_json(argc, argv);
   auto usage_error = [&](std::string const& message, std::string const& hint) {
@@ -217,10 +218,14 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
     err << "Run 'kopt --help' (or 'kopt <command> --help') for usage.\n";
     return {std::nullopt, to_int(ExitCode::usage)};
   }
-  for (std::string const& note : args.notes) err << "kopt: warning: " << note << '\n';
-  if (args.command == Command::completion) {
-    args.completion.script = args.completion.shell == "zsh" ? zsh_completion(app) : bash_completion(app);
+  args.command = chosen_command_path(app);
+  if (std::ranges::find(commands, std::string_view(args.command), &CliCommand::path) == commands.end()) {
+    // A programmer's error: a definition added a subcommand that no entry of the registry names.
+    return {std::nullopt, report_error(make_error(ErrorCode::internal_error,
+                                                  "'kopt " + args.command + "' is not a registered command"),
+                                       ExitCode::internal, json, out, err)};
   }
+  for (std::string const& note : args.notes) err << "kopt: warning: " << note << '\n';
   return {std::move(args), 0};
 }
 

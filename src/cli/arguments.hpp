@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,13 @@
 #include "cli/report_arguments.hpp"
 #include "cli/strategies_arguments.hpp"
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace kopt::cli {
+
+struct CliCommand;
 
 struct GlobalArgs {
   bool verbose = false;
@@ -69,28 +76,10 @@ struct DoctorArgs {
   int device = 0;
 };
 
-enum class Command {
-  init,
-  task_check,
-  eval,
-  doctor,
-  optimize,
-  runs,
-  export_run,
-  report,
-  profile,
-  calibrate,
-  energy,
-  strategies,
-  bench,
-  generate,
-  config,
-  completion
-};
-
 struct CliArguments {
   GlobalArgs global;
-  Command command = Command::doctor;
+  // The chosen command's path in the registry (command_registry.hpp): "eval", "task check".
+  std::string command;
   InitArgs init;
   TaskCheckArgs task_check;
   EvalArgs eval;
@@ -118,11 +107,20 @@ struct ParsedCommandLine {
   int exit_code = 0;
 };
 
-// Parses argv. Help and version text go to `out`; usage errors are reported as "kopt: error: ..." on `err`
-// (and as a JSON error on `out` when --json was on the command line).
 // Whether --json is among the arguments (for reporting errors as JSON even when parsing failed).
 bool wants_json(int argc, char const* const* argv);
 
-ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out, std::ostream& err);
+// Parses argv against `commands` (cli_commands(): every command of kopt). Help and version text go to
+// `out`; usage errors are reported as "kopt: error: ..." on `err` (and as a JSON error on `out` when --json
+// was on the command line).
+ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ostream& out, std::ostream& err,
+                                     std::span<CliCommand const> commands);
+
+// The definitions of the commands whose arguments are declared above (arguments.cpp).
+void define_init_command(CLI::App& app, CliArguments& args);
+void define_task_check_command(CLI::App& app, CliArguments& args);
+void define_eval_command(CLI::App& app, CliArguments& args);
+void define_doctor_command(CLI::App& app, CliArguments& args);
+void define_completion_command(CLI::App& app, CliArguments& args);
 
 }  // namespace kopt::cli

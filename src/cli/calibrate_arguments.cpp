@@ -27,7 +27,6 @@ void define_calibrate_command(CLI::App& app, CliArguments& args) {
   auto& a = args.calibrate;
   calibrate->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   calibrate->add_flag("--json", a.json, "print a kopt.calibration/1 JSON document");
-  calibrate->callback([&args] { args.command = Command::calibrate; });
 }
 
 }  // namespace kopt::cli

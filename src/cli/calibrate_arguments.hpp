@@ -1,4 +1,4 @@
-// The command line of `kopt calibrate [--json] [--device N]` (registered by arguments.cpp).
+// The command line of `kopt calibrate [--json] [--device N]` (registered in command_registry.cpp).
 #pragma once
 
 namespace CLI {

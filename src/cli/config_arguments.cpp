@@ -27,7 +27,6 @@ void define_config_command(CLI::App& app, CliArguments& args) {
       "A file with an unknown key, a wrong type or a value out of range stops every command with exit\n"
       "code 2; KOPT_NO_CONFIG=1 reads no file.");
   config->add_flag("--json", args.config.json, "print a kopt.config/1 JSON document instead of a table");
-  config->callback([&args] { args.command = Command::config; });
 }
 
 }  // namespace kopt::cli

@@ -1,5 +1,5 @@
-// `kopt config [--json]`: every user setting, its value and where it came from (registered by
-// arguments.cpp; run by main.cpp with the configuration loaded at start-up).
+// `kopt config [--json]`: every user setting, its value and where it came from (registered in
+// command_registry.cpp; run with the configuration main.cpp loaded at start-up).
 #pragma once
 
 #include <iosfwd>

@@ -42,7 +42,6 @@ void define_energy_command(CLI::App& app, CliArguments& args) {
   energy->add_flag("--no-reference", a.no_reference, "do not measure the task's reference (no ratio)");
   energy->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   energy->add_flag("--json", a.json, "print a kopt.energy/1 JSON document");
-  energy->callback([&args] { args.command = Command::energy; });
 }
 
 }  // namespace kopt::cli

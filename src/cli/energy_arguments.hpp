@@ -1,5 +1,5 @@
 // The command line of `kopt energy TASK CANDIDATE [--size S] [--window SECONDS] [--cooldown SECONDS]
-// [--trials N] [--no-reference] [--json]` (registered by arguments.cpp).
+// [--trials N] [--no-reference] [--json]` (registered in command_registry.cpp).
 #pragma once
 
 #include <string>

@@ -93,7 +93,6 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
   generate->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best kernel");
   generate->add_flag("--json", a.json, "print a kopt.generate/1 JSON document (no progress)");
   add_require_isolation_flag(*generate, args.global.require_isolation);
-  generate->callback([&args] { args.command = Command::generate; });
 }
 
 Status check_generate_args(GenerateArgs const& args) {

@@ -1,4 +1,4 @@
-// The command line of `kopt generate TASK --intent TEXT [...]` (registered by arguments.cpp).
+// The command line of `kopt generate TASK --intent TEXT [...]` (registered in command_registry.cpp).
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_registry.hpp"
 #include "cli/commands.hpp"
 #include "cli/config_files.hpp"
 #include "cli/error_output.hpp"
@@ -13,7 +14,7 @@ namespace {
 
 int run(int argc, char** argv) {
   using namespace kopt::cli;
-  auto parsed = parse_command_line(argc, argv, std::cout, std::cerr);
+  auto parsed = parse_command_line(argc, argv, std::cout, std::cerr, cli_commands());
   if (!parsed.arguments) return parsed.exit_code;
   CliArguments const& args = *parsed.arguments;
   // kopt.toml and the user's config file become environment variables before any command runs.
@@ -25,25 +26,8 @@ int run(int argc, char** argv) {
   }
   apply_require_isolation(args.global.require_isolation);
   Console console{std::cout, std::cerr, want_color(args.global.no_color), args.global.verbose};
-  switch (args.command) {
-    case Command::init: return run_init(args.init, console);
-    case Command::task_check: return run_task_check(args.task_check, console);
-    case Command::eval: return run_eval(args.eval, console);
-    case Command::doctor: return run_doctor(args.doctor, console);
-    case Command::optimize: return run_optimize(args.optimize, console);
-    case Command::runs: return run_runs(args.runs, console);
-    case Command::export_run: return run_export(args.export_run, console);
-    case Command::report: return run_report(args.report, console);
-    case Command::profile: return run_profile(args.profile, console);
-    case Command::calibrate: return run_calibrate(args.calibrate, console);
-    case Command::energy: return run_energy(args.energy, console);
-    case Command::strategies: return run_strategies(args.strategies, console);
-    case Command::bench: return run_bench(args.bench, console);
-    case Command::generate: return run_generate(args.generate, console);
-    case Command::config: return run_config(args.config, *configuration, console);
-    case Command::completion: console.out << args.completion.script; return 0;
-  }
-  return kopt::cli::to_int(ExitCode::internal);
+  // The parser accepts only registered commands (parse_command_line).
+  return find_cli_command(args.command)->run(args, *configuration, console);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 
 namespace kopt::cli {
 
-void define_optimize_commands(CLI::App& app, CliArguments& args) {
+void define_optimize_command(CLI::App& app, CliArguments& args) {
   auto* optimize = app.add_subcommand(
       "optimize",
       "Search a candidate's tuning space (// kopt:knob annotations): every configuration is verified and\n"
@@ -100,17 +100,19 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
                      "llm/mixed: a judge model reviews each edited kernel before the GPU");
   add_require_isolation_flag(*optimize, args.global.require_isolation);
   optimize->callback([&args, deprecated_search] {
-    args.command = Command::optimize;
     if (deprecated_search->count() > 0)
       args.notes.emplace_back("--strategy is deprecated (removed after the next release): use --search");
   });
+}
 
+void define_runs_command(CLI::App& app, CliArguments& args) {
   auto* runs = app.add_subcommand(
       "runs", "List the optimize runs in the store, oldest first; a library session with its runs under it.");
   runs->add_option("--store", args.runs.store, "SQLite store (default .kopt/kopt.db); read, never created");
   runs->add_flag("--json", args.runs.json, "print a kopt.runs/2 JSON document");
-  runs->callback([&args] { args.command = Command::runs; });
+}
 
+void define_export_command(CLI::App& app, CliArguments& args) {
   auto* exp = app.add_subcommand(
       "export", "Write the best verified candidate of a run, or of a session's runs (materialised source).");
   auto* exp_run = exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
@@ -126,7 +128,6 @@ void define_optimize_commands(CLI::App& app, CliArguments& args) {
   exp->callback([&args] {
     if ((args.export_run.run > 0) == (args.export_run.session > 0))
       throw CLI::ValidationError("export", "expected a run id or --session ID");
-    args.command = Command::export_run;
   });
 }
 

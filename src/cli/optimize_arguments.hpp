@@ -1,4 +1,4 @@
-// The command lines of `kopt optimize`, `kopt runs` and `kopt export` (registered by arguments.cpp).
+// The command lines of `kopt optimize`, `kopt runs` and `kopt export` (registered in command_registry.cpp).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +56,9 @@ struct ExportArgs {
 };
 
 struct CliArguments;
-void define_optimize_commands(CLI::App& app, CliArguments& args);
+void define_optimize_command(CLI::App& app, CliArguments& args);
+void define_runs_command(CLI::App& app, CliArguments& args);
+void define_export_command(CLI::App& app, CliArguments& args);
 
 // The options every search of `kopt optimize --from` takes from its command line (OptimizeOptions and
 // SourceSearchOptions name them alike).

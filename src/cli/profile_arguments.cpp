@@ -38,7 +38,6 @@ void define_profile_command(CLI::App& app, CliArguments& args) {
   profile->add_flag("--stage1-only", a.stage1_only, "classify only; skip the tools' metrics (one ncu run)");
   profile->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
   profile->add_flag("--json", a.json, "print a kopt.profile/1 JSON document");
-  profile->callback([&args] { args.command = Command::profile; });
 }
 
 }  // namespace kopt::cli

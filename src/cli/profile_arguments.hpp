@@ -1,5 +1,5 @@
 // The command line of `kopt profile TASK CANDIDATE [--size S] [--stage1-only] [--ncu PATH] [--json]`
-// (registered by arguments.cpp).
+// (registered in command_registry.cpp).
 #pragma once
 
 #include <string>

@@ -47,7 +47,6 @@ void define_report_command(CLI::App& app, CliArguments& args) {
   report->callback([&args] {
     if ((args.report.run > 0) == (args.report.session > 0))
       throw CLI::ValidationError("report", "expected a run id or --session ID");
-    args.command = Command::report;
   });
 }
 

@@ -1,5 +1,5 @@
 // The command line of `kopt report RUN_ID [-o FILE] [--format html|md] [--store PATH] [--json]`
-// (registered by arguments.cpp) and the choice of output format.
+// (registered in command_registry.cpp) and the choice of output format.
 #pragma once
 
 #include <cstdint>

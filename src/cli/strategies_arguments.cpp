@@ -14,7 +14,7 @@
 
 namespace kopt::cli {
 
-void define_strategies_commands(CLI::App& app, CliArguments& args) {
+void define_strategies_command(CLI::App& app, CliArguments& args) {
   auto* strategies = app.add_subcommand(
       "strategies",
       "The built-in strategy library (strategies/): what each strategy does, the families it serves,\n"
@@ -37,8 +37,9 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
   strategies->add_option("--strategies", s.library, "the strategy library folder");
   strategies->add_option("--arch", s.arch, "target architecture for min_arch checks, e.g. sm_90");
   strategies->add_flag("--json", s.json, "print a kopt.strategies/1 JSON document");
-  strategies->callback([&args] { args.command = Command::strategies; });
+}
 
+void define_bench_command(CLI::App& app, CliArguments& args) {
   auto* bench = app.add_subcommand(
       "bench",
       "Run a benchmark suite end to end: for every task, the built-in proposer tunes the strategies that\n"
@@ -91,7 +92,6 @@ void define_strategies_commands(CLI::App& app, CliArguments& args) {
                     "instead of running anything; a task in several files keeps its last rows");
   bench->add_flag("--json", b.json, "print the kopt.bench/1 JSON document instead of the table");
   add_require_isolation_flag(*bench, args.global.require_isolation);
-  bench->callback([&args] { args.command = Command::bench; });
 }
 
 }  // namespace kopt::cli

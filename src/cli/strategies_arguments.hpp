@@ -1,5 +1,5 @@
 // The command lines of `kopt strategies [TASK] [--show NAME | --instantiate NAME -o FILE] [--json]` and
-// `kopt bench SUITE... [--filter TEXT] [--budget N] ...` (registered by arguments.cpp).
+// `kopt bench SUITE... [--filter TEXT] [--budget N] ...` (registered in command_registry.cpp).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +44,7 @@ struct BenchArgs {
 };
 
 struct CliArguments;
-void define_strategies_commands(CLI::App& app, CliArguments& args);
+void define_strategies_command(CLI::App& app, CliArguments& args);
+void define_bench_command(CLI::App& app, CliArguments& args);
 
 }  // namespace kopt::cli

@@ -34,7 +34,7 @@ Configuration sample_configuration() {
 TEST(ConfigCommand, ParsesWithAndWithoutJson) {
   auto plain = test::parse({"config"});
   ASSERT_TRUE(plain.parsed.arguments);
-  EXPECT_EQ(plain.parsed.arguments->command, Command::config);
+  EXPECT_EQ(plain.parsed.arguments->command, "config");
   EXPECT_FALSE(plain.parsed.arguments->config.json);
   auto json = test::parse({"config", "--json"});
   ASSERT_TRUE(json.parsed.arguments);

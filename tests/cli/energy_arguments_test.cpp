@@ -17,7 +17,7 @@ TEST(EnergyArguments, TakesEveryOption) {
                     "--cooldown", "0", "--trials", "5", "--no-reference", "--device", "1", "--json"});
   ASSERT_TRUE(run.parsed.arguments.has_value()) << run.err;
   auto const& args = *run.parsed.arguments;
-  EXPECT_EQ(args.command, Command::energy);
+  EXPECT_EQ(args.command, "energy");
   EXPECT_EQ(args.energy.task_dir, "examples/vector_add");
   EXPECT_EQ(args.energy.candidate, "cand.cu");
   EXPECT_EQ(args.energy.size, "medium");

@@ -1,4 +1,5 @@
-// Shared by the command-line tests: parse a kopt command line as main() would, capturing its output.
+// Shared by the command-line tests: parse a kopt command line as main() would (every registered command),
+// capturing its output.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "cli/command_registry.hpp"
 
 namespace kopt::cli::test {
 
@@ -22,7 +24,7 @@ inline Run parse(std::vector<char const*> const& args) {
   std::copy(args.begin(), args.end(), argv.begin() + 1);
   std::ostringstream out;
   std::ostringstream err;
-  Run run{parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err), "", ""};
+  Run run{parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err, cli_commands()), "", ""};
   run.out = out.str();
   run.err = err.str();
   return run;

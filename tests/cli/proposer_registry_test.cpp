@@ -50,7 +50,9 @@ TEST(ProposerRegistry, NeedsSourceIsWhatRequiresFrom) {
   for (OptimizeProposer const& proposer : optimize_proposers()) {
     auto const status = check_optimize_args(optimize_args(proposer, {}));
     EXPECT_EQ(!status, proposer.needs_source) << proposer.name;
-    if (!status) EXPECT_NE(status.error().message.find("expected --from"), std::string::npos);
+    if (!status) {
+      EXPECT_NE(status.error().message.find("expected --from"), std::string::npos);
+    }
     EXPECT_TRUE(check_optimize_args(optimize_args(proposer, {"--from", "k.cu"}))) << proposer.name;
   }
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_registry.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -13,7 +14,7 @@ ParsedCommandLine parse(std::vector<char const*> args, std::string* out_text = n
   args.insert(args.begin(), "kopt");
   std::ostringstream out;
   std::ostringstream err;
-  auto parsed = parse_command_line(static_cast<int>(args.size()), args.data(), out, err);
+  auto parsed = parse_command_line(static_cast<int>(args.size()), args.data(), out, err, cli_commands());
   if (out_text != nullptr) *out_text = out.str();
   return parsed;
 }
@@ -21,7 +22,7 @@ ParsedCommandLine parse(std::vector<char const*> args, std::string* out_text = n
 TEST(ReportArguments, TakesEveryOption) {
   auto parsed = parse({"report", "3", "-o", "r.html", "--format", "md", "--store", "x.db", "--json"});
   ASSERT_TRUE(parsed.arguments);
-  EXPECT_EQ(parsed.arguments->command, Command::report);
+  EXPECT_EQ(parsed.arguments->command, "report");
   ReportArgs const& a = parsed.arguments->report;
   EXPECT_EQ(a.run, 3);
   EXPECT_EQ(a.out, "r.html");

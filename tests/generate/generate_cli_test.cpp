@@ -35,7 +35,7 @@ TEST(GenerateArguments, EveryOptionIsParsed) {
                     "--no-confirm", "--json"});
   ASSERT_TRUE(run.parsed.arguments) << run.err;
   auto const& args = *run.parsed.arguments;
-  EXPECT_EQ(args.command, cli::Command::generate);
+  EXPECT_EQ(args.command, "generate");
   auto const& g = args.generate;
   EXPECT_EQ(g.task_dir, "examples/softmax");
   EXPECT_EQ(g.intent, "row softmax");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_registry.hpp"
 #include "kopt/optimize.hpp"
 #include "kopt/runs.hpp"
 #include "kopt/store.hpp"
@@ -89,7 +90,8 @@ TEST_F(RunsFixture, ExportOfARunWithoutOkCandidatesFails) {
 cli::ParsedCommandLine parse(std::vector<char const*> argv, std::string* err_text = nullptr) {
   argv.insert(argv.begin(), "kopt");
   std::ostringstream out, err;
-  auto parsed = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err);
+  auto parsed =
+      cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), out, err, cli::cli_commands());
   if (err_text) *err_text = err.str();
   return parsed;
 }
@@ -99,7 +101,7 @@ TEST(OptimizeArguments, NewRunTakesTaskSourceBudgetStrategyAndSeed) {
       parse({"optimize", "tasks/a", "--from", "k.cu", "--budget", "12", "--time", "30", "--strategy",
              "greedy", "--seed", "5", "--store", "x.db", "--json", "--flag=-lineinfo"});
   ASSERT_TRUE(parsed.arguments);
-  EXPECT_EQ(parsed.arguments->command, cli::Command::optimize);
+  EXPECT_EQ(parsed.arguments->command, "optimize");
   auto const& a = parsed.arguments->optimize;
   EXPECT_EQ(a.task_dir, "tasks/a");
   EXPECT_EQ(a.from, "k.cu");
@@ -173,12 +175,12 @@ TEST(OptimizeArguments, ResumeExcludesTaskAndSource) {
 TEST(OptimizeArguments, RunsAndExport) {
   auto runs = parse({"runs", "--store", "s.db", "--json"});
   ASSERT_TRUE(runs.arguments);
-  EXPECT_EQ(runs.arguments->command, cli::Command::runs);
+  EXPECT_EQ(runs.arguments->command, "runs");
   EXPECT_EQ(runs.arguments->runs.store, "s.db");
   EXPECT_TRUE(runs.arguments->runs.json);
   auto exp = parse({"export", "4", "-o", "best.cu"});
   ASSERT_TRUE(exp.arguments);
-  EXPECT_EQ(exp.arguments->command, cli::Command::export_run);
+  EXPECT_EQ(exp.arguments->command, "export");
   EXPECT_EQ(exp.arguments->export_run.run, 4);
   EXPECT_EQ(exp.arguments->export_run.out, "best.cu");
   EXPECT_EQ(parse({"export", "4"}).exit_code, 2);  // -o is required
