@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Style and static checks for kopt's C++ sources.
-#   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/ and tests/ (.cu
-#   sources are candidates and examples, formatted by hand);
+#   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/, tests/ and bench/, and
+#   every *.cu / *.cuh under tests/task/, bench/, examples/ and suites/ (strategies/ holds templates with
+#   {{placeholders}}, not C++ until instantiated, and tests/gpu/ adversarial kernels whose exact text is the
+#   test, e.g. a deliberate syntax error: both formatted by hand; src/worker's two .cu files: not yet);
 #   ShellCheck at severity warning on scripts/*.sh and .ci/run (when it is installed);
 #   clang-tidy (.clang-tidy in the repository root) on src/**/*.cpp, using
 #   <build dir>/compile_commands.json when it exists (for a unity build, that of a file-by-file
@@ -56,7 +58,10 @@ if ! command -v "$clang_format" >/dev/null; then
   echo "lint.sh: $clang_format not found" >&2
   exit 2
 fi
-mapfile -t format_files < <(list_files src include tests -- -name '*.cpp' -o -name '*.hpp')
+mapfile -t format_files < <(
+  list_files src include tests bench -- -name '*.cpp' -o -name '*.hpp'
+  list_files tests/task bench examples suites -- -name '*.cu' -o -name '*.cuh'
+)
 if [[ $fix -eq 1 ]]; then
   echo "clang-format: rewriting ${#format_files[@]} files"
   "$clang_format" -i "${format_files[@]}"

@@ -11,18 +11,18 @@
 //   atomic_hotspot    every thread adds to one address          -> atomics contention
 //   scalar_copy       memory-bound with 32-bit loads             -> unvectorized access
 //   register_spill    64 live accumulators under __launch_bounds__(1024, 2) -> register spills
+#include <cuda_runtime.h>
+
 #include <cstdio>
 #include <cstdlib>
 
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    cudaError_t err_ = (call);                                                       \
-    if (err_ != cudaSuccess) {                                                       \
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    cudaError_t err_ = (call);                                                           \
+    if (err_ != cudaSuccess) {                                                           \
       std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
+      std::exit(1);                                                                      \
+    }                                                                                    \
   } while (0)
 
 __global__ void streaming_copy(float4* __restrict__ out, const float4* __restrict__ in, int n4) {

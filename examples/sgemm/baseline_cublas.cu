@@ -2,10 +2,10 @@
 // cuBLAS is column-major; a row-major M x N matrix is the column-major N x M transpose, so
 // C^T = B^T * A^T is computed with the operands swapped and no transposition flags.
 // The handle is created once and bound to the per-thread default stream kopt times on.
-#include <cstdio>
-
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+
+#include <cstdio>
 
 namespace {
 
@@ -32,5 +32,6 @@ extern "C" void sgemm(float* C, const float* A, const float* B, int M, int N, in
   float const beta = 0.0f;
   cublasStatus_t const status =
       cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, C, N);
-  if (status != CUBLAS_STATUS_SUCCESS) std::fprintf(stderr, "baseline_cublas.cu: cublasSgemm failed (%d)\n", status);
+  if (status != CUBLAS_STATUS_SUCCESS)
+    std::fprintf(stderr, "baseline_cublas.cu: cublasSgemm failed (%d)\n", status);
 }

@@ -6,7 +6,8 @@ __global__ void sgemm_reference_kernel(float* C, const float* A, const float* B,
   int const row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= M || col >= N) return;
   float sum = 0.0f;
-  for (int k = 0; k < K; ++k) sum += A[static_cast<long long>(row) * K + k] * B[static_cast<long long>(k) * N + col];
+  for (int k = 0; k < K; ++k)
+    sum += A[static_cast<long long>(row) * K + k] * B[static_cast<long long>(k) * N + col];
   C[static_cast<long long>(row) * N + col] = sum;
 }
 

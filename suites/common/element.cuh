@@ -5,10 +5,18 @@
 
 namespace kopt_suite {
 
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ __forceinline__ double to_double(float v) { return static_cast<double>(v); }
-__device__ __forceinline__ double to_double(__nv_bfloat16 v) { return static_cast<double>(__bfloat162float(v)); }
+__device__ __forceinline__ float to_float(float v) {
+  return v;
+}
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+__device__ __forceinline__ double to_double(float v) {
+  return static_cast<double>(v);
+}
+__device__ __forceinline__ double to_double(__nv_bfloat16 v) {
+  return static_cast<double>(__bfloat162float(v));
+}
 
 template <typename T>
 __device__ __forceinline__ T from_float(float v);
@@ -22,7 +30,11 @@ __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
 }
 
 // Rounds a double result once to the storage type.
-__device__ __forceinline__ void store(float* p, double v) { *p = static_cast<float>(v); }
-__device__ __forceinline__ void store(__nv_bfloat16* p, double v) { *p = __double2bfloat16(v); }
+__device__ __forceinline__ void store(float* p, double v) {
+  *p = static_cast<float>(v);
+}
+__device__ __forceinline__ void store(__nv_bfloat16* p, double v) {
+  *p = __double2bfloat16(v);
+}
 
 }  // namespace kopt_suite

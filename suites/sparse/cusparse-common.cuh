@@ -3,11 +3,11 @@
 // allocated once and grown when a larger one is asked for (never freed per call). Descriptors are
 // host-side structs wrapping the caller's pointers, so they are created and destroyed per call.
 #pragma once
-#include <cstddef>
-#include <cstdio>
-
 #include <cuda_runtime.h>
 #include <cusparse.h>
+
+#include <cstddef>
+#include <cstdio>
 
 namespace sparse_suite {
 
@@ -49,8 +49,8 @@ inline bool cusparse_ok(cusparseStatus_t status, const char* what) {
 }
 
 // y = A x with alpha = 1, beta = 0, FP32 compute; `type` is the storage type of A, x and y.
-inline void cusparse_spmv(cusparseConstSpMatDescr_t a, cudaDataType type, void* y, const void* x, int M, int N,
-                          cusparseSpMVAlg_t alg) {
+inline void cusparse_spmv(cusparseConstSpMatDescr_t a, cudaDataType type, void* y, const void* x, int M,
+                          int N, cusparseSpMVAlg_t alg) {
   cusparseHandle_t const handle = cusparse_handle();
   if (handle == nullptr) return;
   cusparseConstDnVecDescr_t vx = nullptr;
@@ -60,13 +60,13 @@ inline void cusparse_spmv(cusparseConstSpMatDescr_t a, cudaDataType type, void* 
     float const alpha = 1.0f;
     float const beta = 0.0f;
     std::size_t bytes = 0;
-    if (cusparse_ok(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta, vy,
-                                            CUDA_R_32F, alg, &bytes),
+    if (cusparse_ok(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta,
+                                            vy, CUDA_R_32F, alg, &bytes),
                     "cusparseSpMV_bufferSize")) {
       void* const workspace = cusparse_workspace(bytes);
       if (workspace != nullptr) {
-        cusparse_ok(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta, vy, CUDA_R_32F,
-                                 alg, workspace),
+        cusparse_ok(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta, vy,
+                                 CUDA_R_32F, alg, workspace),
                     "cusparseSpMV");
       }
     }
@@ -76,8 +76,8 @@ inline void cusparse_spmv(cusparseConstSpMatDescr_t a, cudaDataType type, void* 
 }
 
 // y = A x, A M x N in CSR with 32-bit indices.
-inline void cusparse_spmv_csr(cudaDataType type, void* y, const int* row_ptr, const int* col_idx, const void* vals,
-                              const void* x, int M, int N, int NNZ) {
+inline void cusparse_spmv_csr(cudaDataType type, void* y, const int* row_ptr, const int* col_idx,
+                              const void* vals, const void* x, int M, int N, int NNZ) {
   if (M <= 0 || cusparse_handle() == nullptr) return;
   cusparseConstSpMatDescr_t a = nullptr;
   if (cusparse_ok(cusparseCreateConstCsr(&a, M, N, NNZ, row_ptr, col_idx, vals, CUSPARSE_INDEX_32I,
@@ -89,8 +89,8 @@ inline void cusparse_spmv_csr(cudaDataType type, void* y, const int* row_ptr, co
 }
 
 // y = A x, A M x N in COO (sorted by row) with 32-bit indices.
-inline void cusparse_spmv_coo(cudaDataType type, void* y, const int* row_idx, const int* col_idx, const void* vals,
-                              const void* x, int M, int N, int NNZ) {
+inline void cusparse_spmv_coo(cudaDataType type, void* y, const int* row_idx, const int* col_idx,
+                              const void* vals, const void* x, int M, int N, int NNZ) {
   if (M <= 0 || cusparse_handle() == nullptr) return;
   cusparseConstSpMatDescr_t a = nullptr;
   if (cusparse_ok(cusparseCreateConstCoo(&a, M, N, NNZ, row_idx, col_idx, vals, CUSPARSE_INDEX_32I,
@@ -102,8 +102,8 @@ inline void cusparse_spmv_coo(cudaDataType type, void* y, const int* row_idx, co
 }
 
 // C = A B, A M x K in CSR, B K x N and C M x N dense row-major; alpha = 1, beta = 0, FP32 compute.
-inline void cusparse_spmm_csr(cudaDataType type, void* C, const int* row_ptr, const int* col_idx, const void* vals,
-                              const void* B, int M, int K, int N, int NNZ) {
+inline void cusparse_spmm_csr(cudaDataType type, void* C, const int* row_ptr, const int* col_idx,
+                              const void* vals, const void* B, int M, int K, int N, int NNZ) {
   cusparseHandle_t const handle = cusparse_handle();
   if (M <= 0 || N <= 0 || handle == nullptr) return;
   cusparseConstSpMatDescr_t a = nullptr;
@@ -112,19 +112,20 @@ inline void cusparse_spmm_csr(cudaDataType type, void* C, const int* row_ptr, co
   if (cusparse_ok(cusparseCreateConstCsr(&a, M, K, NNZ, row_ptr, col_idx, vals, CUSPARSE_INDEX_32I,
                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
                   "cusparseCreateConstCsr") &&
-      cusparse_ok(cusparseCreateConstDnMat(&b, K, N, N, B, type, CUSPARSE_ORDER_ROW), "cusparseCreateConstDnMat") &&
+      cusparse_ok(cusparseCreateConstDnMat(&b, K, N, N, B, type, CUSPARSE_ORDER_ROW),
+                  "cusparseCreateConstDnMat") &&
       cusparse_ok(cusparseCreateDnMat(&c, M, N, N, C, type, CUSPARSE_ORDER_ROW), "cusparseCreateDnMat")) {
     float const alpha = 1.0f;
     float const beta = 0.0f;
     std::size_t bytes = 0;
     if (cusparse_ok(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                            CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, b, &beta, c, CUDA_R_32F,
-                                            CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
+                                            CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, b, &beta, c,
+                                            CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
                     "cusparseSpMM_bufferSize")) {
       void* const workspace = cusparse_workspace(bytes);
       if (workspace != nullptr) {
-        cusparse_ok(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                 a, b, &beta, c, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, workspace),
+        cusparse_ok(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                 &alpha, a, b, &beta, c, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, workspace),
                     "cusparseSpMM");
       }
     }

@@ -15,7 +15,8 @@ __global__ void spmm_csr_reference_kernel(T* C, const int* row_ptr, const int* c
   long long const col = i % N;
   float sum = 0.0f;
   for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k) {
-    sum += sparse_suite::to_float(vals[k]) * sparse_suite::to_float(B[static_cast<long long>(col_idx[k]) * N + col]);
+    sum += sparse_suite::to_float(vals[k]) *
+           sparse_suite::to_float(B[static_cast<long long>(col_idx[k]) * N + col]);
   }
   C[i] = sparse_suite::from_float<T>(sum);
 }

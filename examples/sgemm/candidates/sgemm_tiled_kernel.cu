@@ -14,12 +14,12 @@ constexpr int kTileK = 8;
 constexpr int kThreadM = 8;
 constexpr int kThreadN = 8;
 constexpr int kThreads = (kTileM / kThreadM) * (kTileN / kThreadN);  // 256
-constexpr int kLoadsPerThread = kTileM * kTileK / kThreads;           // 4 (same for B)
+constexpr int kLoadsPerThread = kTileM * kTileK / kThreads;          // 4 (same for B)
 
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(256) sgemm(float* __restrict__ C, const float* __restrict__ A,
-                                                         const float* __restrict__ B, int M, int N, int K) {
+                                                        const float* __restrict__ B, int M, int N, int K) {
   __shared__ float a_tile[kTileK][kTileM];  // a_tile[k][m] = A[row0 + m][k0 + k]
   __shared__ float b_tile[kTileK][kTileN];  // b_tile[k][n] = B[k0 + k][col0 + n]
 

@@ -12,7 +12,7 @@ constexpr int kTileK = 8;
 constexpr int kThreadM = 8;
 constexpr int kThreadN = 8;
 constexpr int kThreads = (kTileM / kThreadM) * (kTileN / kThreadN);  // 256
-constexpr int kLoadsPerThread = kTileM * kTileK / kThreads;           // 4 (same for B)
+constexpr int kLoadsPerThread = kTileM * kTileK / kThreads;          // 4 (same for B)
 
 __global__ void __launch_bounds__(256) sgemm_tiled_kernel(float* __restrict__ C, const float* __restrict__ A,
                                                           const float* __restrict__ B, int M, int N, int K) {

@@ -63,7 +63,7 @@ namespace sgemm_tunable {
 
 constexpr int kThreads = (BM / TM) * (BN / TN);
 constexpr int kBuffers = PREFETCH ? 2 : 1;
-constexpr int kAStride = BM + PAD;                    // floats per k-row of the transposed A tile
+constexpr int kAStride = BM + PAD;                     // floats per k-row of the transposed A tile
 constexpr int kAVectors = BM * BK / (kThreads * VEC);  // VEC-wide loads of A per thread per slice
 constexpr int kBVectors = BK * BN / (kThreads * VEC);  // and of B
 
@@ -145,8 +145,8 @@ __device__ __forceinline__ void store_b(Tiles& t, int buf, int i, float const (&
 
 // Global memory to shared memory through a few registers at a time (PREFETCH = 0).
 __device__ __forceinline__ void copy_slice(Tiles& t, int buf, const float* __restrict__ A,
-                                           const float* __restrict__ B, int M, int N, int K, int row0, int col0,
-                                           int k0, bool a_vec, bool b_vec) {
+                                           const float* __restrict__ B, int M, int N, int K, int row0,
+                                           int col0, int k0, bool a_vec, bool b_vec) {
   float v[VEC];
 #pragma unroll
   for (int i = 0; i < kAVectors; ++i) {
@@ -161,9 +161,9 @@ __device__ __forceinline__ void copy_slice(Tiles& t, int buf, const float* __res
 }
 
 // Global memory to registers (PREFETCH = 1): the loads are in flight while the current slice is used.
-__device__ __forceinline__ void load_slice(Staged& s, const float* __restrict__ A, const float* __restrict__ B,
-                                           int M, int N, int K, int row0, int col0, int k0, bool a_vec,
-                                           bool b_vec) {
+__device__ __forceinline__ void load_slice(Staged& s, const float* __restrict__ A,
+                                           const float* __restrict__ B, int M, int N, int K, int row0,
+                                           int col0, int k0, bool a_vec, bool b_vec) {
 #pragma unroll
   for (int i = 0; i < kAVectors; ++i) load_a(s.a[i], A, M, K, row0, k0, i, a_vec);
 #pragma unroll
@@ -215,7 +215,8 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[TM][TN], Tiles const
 }  // namespace sgemm_tunable
 
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN))
-    sgemm(float* __restrict__ C, const float* __restrict__ A, const float* __restrict__ B, int M, int N, int K) {
+                                                  sgemm(float* __restrict__ C, const float* __restrict__ A,
+                                                        const float* __restrict__ B, int M, int N, int K) {
   using namespace sgemm_tunable;
   __shared__ __align__(16) Tiles tiles;
 

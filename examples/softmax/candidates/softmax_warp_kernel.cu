@@ -39,8 +39,8 @@ __device__ __forceinline__ void accumulate1(float& m, float& s, float x) {
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(256) softmax(float* __restrict__ out, const float* __restrict__ in,
-                                                           int N, int C) {
+extern "C" __global__ void __launch_bounds__(256)
+    softmax(float* __restrict__ out, const float* __restrict__ in, int N, int C) {
   int const lane = threadIdx.x % 32;
   int const row = blockIdx.x * kWarpsPerBlock + threadIdx.x / 32;
   if (row >= N) return;  // whole warps leave together: the shuffles below see all 32 lanes

@@ -133,7 +133,8 @@ __device__ __forceinline__ float row_sum(float s, Scratch& scratch, int row_in_b
   return s;
 }
 
-__device__ __forceinline__ void row_max_sum(float& m, float& s, Scratch& scratch, int row_in_block, int warp) {
+__device__ __forceinline__ void row_max_sum(float& m, float& s, Scratch& scratch, int row_in_block,
+                                            int warp) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
     float const other_m = __shfl_xor_sync(kFullMask, m, offset);
@@ -149,14 +150,16 @@ __device__ __forceinline__ void row_max_sum(float& m, float& s, Scratch& scratch
     m = negative_infinity();
     s = 0.0f;
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) merge(m, s, scratch.first[row_in_block][w], scratch.second[row_in_block][w]);
+    for (int w = 0; w < kWarps; ++w)
+      merge(m, s, scratch.first[row_in_block][w], scratch.second[row_in_block][w]);
   }
 }
 
 // One row with V floats per access and room for Items vectors per thread in registers.
 template <int V, int Items>
-__device__ __forceinline__ void softmax_row(float* __restrict__ y, const float* __restrict__ x, int C, bool live,
-                                            Scratch& scratch, int row_in_block, int warp, int lane) {
+__device__ __forceinline__ void softmax_row(float* __restrict__ y, const float* __restrict__ x, int C,
+                                            bool live, Scratch& scratch, int row_in_block, int warp,
+                                            int lane) {
   using Vec = typename Vector<V>::type;
   int const count = C / V;  // V divides C here
   auto const* xv = reinterpret_cast<const Vec*>(x);
@@ -258,7 +261,8 @@ extern "C" __global__ void __launch_bounds__(THREADS * ROWS)
   float* y = out + offset;
   bool const vectorized =
       VEC > 1 && C % VEC == 0 &&
-      ((reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) % (4u * VEC)) == 0;
+      ((reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) % (4u * VEC)) ==
+          0;
   if (vectorized) {
     softmax_row<VEC, ITEMS>(y, x, C, live, scratch, row_in_block, warp, lane);
   } else {

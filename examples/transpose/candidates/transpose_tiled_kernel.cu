@@ -29,7 +29,7 @@ extern "C" __global__ void __launch_bounds__(kTile * kBlockRows)
   __syncthreads();
 #pragma unroll
   for (int i = ty; i < kTile; i += kBlockRows) {
-    int const out_row = c0 + i;  // a column of the input
+    int const out_row = c0 + i;   // a column of the input
     int const out_col = r0 + tx;  // a row of the input
     if (out_row < cols && out_col < rows) out[static_cast<long long>(out_row) * rows + out_col] = tile[tx][i];
   }

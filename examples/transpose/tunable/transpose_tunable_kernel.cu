@@ -71,7 +71,8 @@ struct Vector<4> {
 }  // namespace transpose_tunable
 
 extern "C" __global__ void __launch_bounds__((TILE / VEC) * BLOCK_ROWS)
-    transpose(float* __restrict__ out, const float* __restrict__ in, int rows, int cols) {
+                                                 transpose(float* __restrict__ out,
+                                                           const float* __restrict__ in, int rows, int cols) {
   using namespace transpose_tunable;
   using Vec = typename Vector<VEC>::type;
   __shared__ float tile[TILE][TILE + PAD];
@@ -79,13 +80,15 @@ extern "C" __global__ void __launch_bounds__((TILE / VEC) * BLOCK_ROWS)
   int const ty = static_cast<int>(threadIdx.y);
   int const c0 = static_cast<int>(blockIdx.x) * TILE;
   // Uniform per launch: rows of in (of out) start VEC-aligned when cols (rows) is a multiple of VEC.
-  bool const vec_in = VEC > 1 && cols % VEC == 0 && reinterpret_cast<unsigned long long>(in) % (4u * VEC) == 0;
-  bool const vec_out = VEC > 1 && rows % VEC == 0 && reinterpret_cast<unsigned long long>(out) % (4u * VEC) == 0;
+  bool const vec_in =
+      VEC > 1 && cols % VEC == 0 && reinterpret_cast<unsigned long long>(in) % (4u * VEC) == 0;
+  bool const vec_out =
+      VEC > 1 && rows % VEC == 0 && reinterpret_cast<unsigned long long>(out) % (4u * VEC) == 0;
   float values[VEC];
 
   for (int t = 0; t < TILES; ++t) {
     int const r0 = (static_cast<int>(blockIdx.y) * TILES + t) * TILE;
-    if (r0 >= rows) break;  // uniform over the block
+    if (r0 >= rows) break;       // uniform over the block
     if (t > 0) __syncthreads();  // the previous tile has been written out
 #pragma unroll
     for (int i = ty; i < TILE; i += BLOCK_ROWS) {

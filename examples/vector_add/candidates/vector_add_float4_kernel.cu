@@ -4,14 +4,14 @@
 // each thread streams several float4s instead of the task's default one-thread-per-element grid:
 // kopt:launch grid=(min(ceil_div(n, 1024), 1056)) block=(256)
 
-extern "C" __global__ void __launch_bounds__(256) vector_add(float* __restrict__ c, const float* __restrict__ a,
-                                                              const float* __restrict__ b, int n) {
+extern "C" __global__ void __launch_bounds__(256)
+    vector_add(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b, int n) {
   int const stride = gridDim.x * blockDim.x;
   int const first = blockIdx.x * blockDim.x + threadIdx.x;
   // cudaMalloc'd buffers are 256-byte aligned; an offset view might not be, so check (uniform branch).
-  bool const aligned =
-      ((reinterpret_cast<unsigned long long>(a) | reinterpret_cast<unsigned long long>(b) |
-        reinterpret_cast<unsigned long long>(c)) & 15ull) == 0;
+  bool const aligned = ((reinterpret_cast<unsigned long long>(a) | reinterpret_cast<unsigned long long>(b) |
+                         reinterpret_cast<unsigned long long>(c)) &
+                        15ull) == 0;
   if (!aligned) {
     for (int i = first; i < n; i += stride) c[i] = a[i] + b[i];
     return;

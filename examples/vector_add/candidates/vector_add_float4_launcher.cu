@@ -1,17 +1,18 @@
 // Launcher-mode candidate for examples/vector_add: float4 loads and stores in a grid-stride loop,
 // a scalar loop for the last n % 4 elements, and a grid sized to fill the GPU once (not n / 256
 // blocks). Falls back to a scalar grid-stride loop when a pointer is not 16-byte aligned.
-#include <cstdint>
-
 #include <cuda_runtime.h>
+
+#include <cstdint>
 
 namespace {
 
 constexpr int kBlock = 256;
 constexpr int kBlocksPerSm = 8;  // 8 x 256 threads = 2048, the H100/H200 per-SM thread limit
 
-__global__ void __launch_bounds__(kBlock) vector_add_float4_kernel(float* __restrict__ c, const float* __restrict__ a,
-                                                                  const float* __restrict__ b, int n) {
+__global__ void __launch_bounds__(kBlock)
+    vector_add_float4_kernel(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b,
+                             int n) {
   int const stride = gridDim.x * blockDim.x;
   int const first = blockIdx.x * blockDim.x + threadIdx.x;
   int const n4 = n / 4;
@@ -27,8 +28,9 @@ __global__ void __launch_bounds__(kBlock) vector_add_float4_kernel(float* __rest
   for (int i = 4 * n4 + first; i < n; i += stride) c[i] = a[i] + b[i];
 }
 
-__global__ void __launch_bounds__(kBlock) vector_add_scalar_kernel(float* __restrict__ c, const float* __restrict__ a,
-                                                                  const float* __restrict__ b, int n) {
+__global__ void __launch_bounds__(kBlock)
+    vector_add_scalar_kernel(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b,
+                             int n) {
   int const stride = gridDim.x * blockDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
 }
@@ -46,7 +48,9 @@ int resident_blocks() {
   return blocks;
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
 
 }  // namespace
 

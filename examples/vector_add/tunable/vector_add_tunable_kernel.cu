@@ -40,15 +40,15 @@ struct Floats<4> {
   }
 };
 
-extern "C" __global__ void __launch_bounds__(BLOCK) vector_add(float* __restrict__ c, const float* __restrict__ a,
-                                                                const float* __restrict__ b, int n) {
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    vector_add(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b, int n) {
   using V = typename Floats<VEC>::type;
   long long const count = n;
   long long const tile = static_cast<long long>(blockIdx.x) * (BLOCK * VEC * ITEMS);
   // cudaMalloc'd buffers are 256-byte aligned; an offset view might not be (uniform branch).
-  bool const aligned =
-      ((reinterpret_cast<unsigned long long>(a) | reinterpret_cast<unsigned long long>(b) |
-        reinterpret_cast<unsigned long long>(c)) % sizeof(V)) == 0;
+  bool const aligned = ((reinterpret_cast<unsigned long long>(a) | reinterpret_cast<unsigned long long>(b) |
+                         reinterpret_cast<unsigned long long>(c)) %
+                        sizeof(V)) == 0;
 #pragma unroll
   for (int item = 0; item < ITEMS; ++item) {
     long long const first = tile + (static_cast<long long>(item) * BLOCK + threadIdx.x) * VEC;

@@ -2,12 +2,12 @@
 // batched over B transforms of N points. Plans are created once per (N, B), bound to the per-thread
 // default stream kopt times on, and kept for the life of the process (plan creation allocates the
 // workspace; it is never done per call for a size seen before).
+#include <cuda_runtime.h>
+#include <cufft.h>
+
 #include <cstdio>
 #include <map>
 #include <utility>
-
-#include <cuda_runtime.h>
-#include <cufft.h>
 
 namespace {
 

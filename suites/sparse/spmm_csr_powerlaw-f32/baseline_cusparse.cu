@@ -4,6 +4,7 @@
 
 #include "../cusparse-common.cuh"
 
-extern "C" void spmm_csr(float* C, const int* row_ptr, const int* col_idx, const float* vals, const float* B, int M, int K, int N, int NNZ) {
+extern "C" void spmm_csr(float* C, const int* row_ptr, const int* col_idx, const float* vals, const float* B,
+                         int M, int K, int N, int NNZ) {
   sparse_suite::cusparse_spmm_csr(CUDA_R_32F, C, row_ptr, col_idx, vals, B, M, K, N, NNZ);
 }

@@ -1,6 +1,8 @@
-// Reference for spmv_coo_powerlaw-bf16: y = A x, one thread per row, FP32 accumulation (../spmv_coo-common.cuh).
+// Reference for spmv_coo_powerlaw-bf16: y = A x, one thread per row, FP32 accumulation
+// (../spmv_coo-common.cuh).
 #include "../spmv_coo-common.cuh"
 
-extern "C" void spmv_coo(__nv_bfloat16* y, const int* row_idx, const int* col_idx, const __nv_bfloat16* vals, const __nv_bfloat16* x, int M, int N, int NNZ) {
+extern "C" void spmv_coo(__nv_bfloat16* y, const int* row_idx, const int* col_idx, const __nv_bfloat16* vals,
+                         const __nv_bfloat16* x, int M, int N, int NNZ) {
   spmv_coo_reference(y, row_idx, col_idx, vals, x, M, NNZ);
 }

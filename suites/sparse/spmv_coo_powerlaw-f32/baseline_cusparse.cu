@@ -4,6 +4,7 @@
 
 #include "../cusparse-common.cuh"
 
-extern "C" void spmv_coo(float* y, const int* row_idx, const int* col_idx, const float* vals, const float* x, int M, int N, int NNZ) {
+extern "C" void spmv_coo(float* y, const int* row_idx, const int* col_idx, const float* vals, const float* x,
+                         int M, int N, int NNZ) {
   sparse_suite::cusparse_spmv_coo(CUDA_R_32F, y, row_idx, col_idx, vals, x, M, N, NNZ);
 }

@@ -1,6 +1,7 @@
 // Reference for spmv_csr-bf16: y = A x, one thread per row, FP32 accumulation (../spmv_csr-common.cuh).
 #include "../spmv_csr-common.cuh"
 
-extern "C" void spmv_csr(__nv_bfloat16* y, const int* row_ptr, const int* col_idx, const __nv_bfloat16* vals, const __nv_bfloat16* x, int M, int N, int NNZ) {
+extern "C" void spmv_csr(__nv_bfloat16* y, const int* row_ptr, const int* col_idx, const __nv_bfloat16* vals,
+                         const __nv_bfloat16* x, int M, int N, int NNZ) {
   spmv_csr_reference(y, row_ptr, col_idx, vals, x, M);
 }

@@ -4,6 +4,7 @@
 
 #include "../cusparse-common.cuh"
 
-extern "C" void spmv_csr(float* y, const int* row_ptr, const int* col_idx, const float* vals, const float* x, int M, int N, int NNZ) {
+extern "C" void spmv_csr(float* y, const int* row_ptr, const int* col_idx, const float* vals, const float* x,
+                         int M, int N, int NNZ) {
   sparse_suite::cusparse_spmv_csr(CUDA_R_32F, y, row_ptr, col_idx, vals, x, M, N, NNZ);
 }

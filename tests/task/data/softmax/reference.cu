@@ -13,7 +13,6 @@ __global__ void softmax_kernel(float* out, const float* in, int N, int C) {
 }
 
 // extern "C" void commented_out(float* x);
-extern "C" void softmax(float* out, const float* __restrict__ in,
-                        int N, int C) {
+extern "C" void softmax(float* out, const float* __restrict__ in, int N, int C) {
   softmax_kernel<<<N, 256>>>(out, in, N, C);
 }
