@@ -6,28 +6,16 @@
 
 #include <string>
 
+#include "support/bench_rows.hpp"
+
 namespace kopt {
 namespace {
-
-BenchRow row(std::string task, std::string scenario, std::string family, std::string size, double speedup) {
-  BenchRow r;
-  r.task = std::move(task);
-  r.scenario = std::move(scenario);
-  r.family = std::move(family);
-  r.size = std::move(size);
-  r.status = "ok";
-  r.reference_us = 100.0 * speedup;
-  r.best_us = 100.0;
-  r.speedup = speedup;
-  r.largest = true;
-  return r;
-}
 
 TEST(BenchReport, RenderingsShowRowsNotesAndGoals) {
   BenchSummary s;
   s.device = "NVIDIA H200";
-  auto ok = row("llm/relu-f32", "llm", "activation", "large", 2.5);
-  auto kept = row("sparse/spmm-f32", "sparse", "spmm_csr", "large", 1.0);
+  auto ok = test::bench_row("llm/relu-f32", "llm", "activation", "large", 2.5);
+  auto kept = test::bench_row("sparse/spmm-f32", "sparse", "spmm_csr", "large", 1.0);
   kept.strategy = "reference kept";
   kept.note = "the best strategy (spmm_csr_rowgroup) measured 0.37x on this size; the reference is kept";
   s.rows = {ok, kept};

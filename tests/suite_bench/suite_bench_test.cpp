@@ -10,6 +10,7 @@
 #include "kopt/bench_report.hpp"
 #include "kopt/store.hpp"
 #include "propose/propose_fixtures.hpp"
+#include "support/bench_rows.hpp"
 #include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
@@ -17,21 +18,6 @@ namespace kopt {
 namespace {
 
 namespace fs = std::filesystem;
-
-BenchRow row(std::string task, std::string scenario, std::string family, std::string size, double speedup,
-             bool largest = true) {
-  BenchRow r;
-  r.task = std::move(task);
-  r.scenario = std::move(scenario);
-  r.family = std::move(family);
-  r.size = std::move(size);
-  r.status = "ok";
-  r.reference_us = 100.0 * speedup;
-  r.best_us = 100.0;
-  r.speedup = speedup;
-  r.largest = largest;
-  return r;
-}
 
 // A strategy library of one strategy `name` for `family`, whose template has one knob TILE in {1, 2}.
 void write_tile_library(fs::path const& root, std::string const& name, std::string const& family) {
@@ -105,8 +91,9 @@ TEST(SuiteBench, ShardsCoverEveryTaskOnce) {
 
 TEST(SuiteBench, GeomeansPerScenarioAndOverall) {
   BenchSummary s;
-  s.rows = {row("algebra/a", "algebra", "gemv", "large", 4.0),
-            row("algebra/b", "algebra", "dot", "large", 16.0), row("llm/c", "llm", "relu", "large", 2.0)};
+  s.rows = {test::bench_row("algebra/a", "algebra", "gemv", "large", 4.0),
+            test::bench_row("algebra/b", "algebra", "dot", "large", 16.0),
+            test::bench_row("llm/c", "llm", "relu", "large", 2.0)};
   summarise_bench(s);
   ASSERT_EQ(s.geomean_by_scenario.size(), 2u);
   EXPECT_EQ(s.geomean_by_scenario[0].first, "algebra");
@@ -115,26 +102,26 @@ TEST(SuiteBench, GeomeansPerScenarioAndOverall) {
   ASSERT_TRUE(s.geomean_overall);
   EXPECT_NEAR(*s.geomean_overall, std::cbrt(128.0), 1e-9);  // (4 * 16 * 2)^(1/3)
   EXPECT_FALSE(goal(s, "geomean speedup").met);
-  s.rows.push_back(row("llm/d", "llm", "relu", "large", 1000.0));
+  s.rows.push_back(test::bench_row("llm/d", "llm", "relu", "large", 1000.0));
   summarise_bench(s);
   EXPECT_TRUE(goal(s, "geomean speedup").met);
 }
 
 TEST(SuiteBench, GoalsNameWhatMissesThem) {
   BenchSummary s;
-  auto memory = row("llm/relu-f32", "llm", "activation", "large", 2.0);
+  auto memory = test::bench_row("llm/relu-f32", "llm", "activation", "large", 2.0);
   memory.memory_bound = true;
   memory.pct_of_sol = 84.0;
-  auto small = row("llm/relu-f32", "llm", "activation", "medium", 2.0, false);
+  auto small = test::bench_row("llm/relu-f32", "llm", "activation", "medium", 2.0, false);
   small.memory_bound = true;
   small.pct_of_sol = 40.0;  // not the largest size: not judged
-  auto gemm = row("algebra/gemm-f32", "algebra", "gemm", "large", 10.0);
+  auto gemm = test::bench_row("algebra/gemm-f32", "algebra", "gemm", "large", 10.0);
   gemm.baseline_us = 80.0;
   gemm.vs_vendor = 0.8;
-  auto fft = row("scientific/fft-f32", "scientific", "fft", "large", 10.0);
+  auto fft = test::bench_row("scientific/fft-f32", "scientific", "fft", "large", 10.0);
   fft.baseline_us = 75.0;
   fft.vs_vendor = 0.75;  // FFT's goal is 0.7x
-  auto failed = row("sparse/spmv-f32", "sparse", "spmv_csr", "-", 0.0);
+  auto failed = test::bench_row("sparse/spmv-f32", "sparse", "spmv_csr", "-", 0.0);
   failed.status = "error";
   failed.speedup.reset();
   s.rows = {memory, small, gemm, fft, failed};
@@ -164,7 +151,7 @@ TEST(SuiteBench, TheDocumentRoundTripsAndBadInputNamesTheField) {
   s.device = "NVIDIA H200";
   s.started_at = "2026-11-30T17:00:00Z";
   s.elapsed_seconds = 12.5;
-  auto r = row("llm/relu-f32", "llm", "activation", "large", 2.0);
+  auto r = test::bench_row("llm/relu-f32", "llm", "activation", "large", 2.0);
   r.baseline_us = 90.0;
   r.vs_vendor = 0.9;
   r.run = 7;
@@ -188,11 +175,12 @@ TEST(SuiteBench, MergingKeepsTheLastRunOfATask) {
   BenchSummary first;
   first.device = "NVIDIA H200";
   first.elapsed_seconds = 10;
-  first.rows = {row("algebra/a", "algebra", "gemv", "large", 2.0), row("llm/b", "llm", "relu", "large", 3.0)};
+  first.rows = {test::bench_row("algebra/a", "algebra", "gemv", "large", 2.0),
+                test::bench_row("llm/b", "llm", "relu", "large", 3.0)};
   BenchSummary second;
   second.device = "NVIDIA H200";
   second.elapsed_seconds = 5;
-  second.rows = {row("algebra/a", "algebra", "gemv", "large", 8.0)};
+  second.rows = {test::bench_row("algebra/a", "algebra", "gemv", "large", 8.0)};
   auto merged = merge_benches({first, second});
   ASSERT_EQ(merged.rows.size(), 2u);
   EXPECT_EQ(merged.rows[0].task, "algebra/a");
