@@ -73,7 +73,9 @@ TEST_F(BackendRegistry, NeedsModelIsWhatRefusesAConfigWithoutOne) {
     config.model.clear();
     auto built = make_llm_backend(config, no_environment());
     EXPECT_EQ(!built, backend.needs_model) << backend.name;
-    if (!built) EXPECT_NE(built.error().message.find("KOPT_LLM_MODEL"), std::string::npos);
+    if (!built) {
+      EXPECT_NE(built.error().message.find("KOPT_LLM_MODEL"), std::string::npos);
+    }
   }
 }
 
