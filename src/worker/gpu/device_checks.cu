@@ -45,8 +45,9 @@ __global__ void count_bytes_not_equal(unsigned char const* data, std::size_t byt
   add_count(counter, local);
 }
 
-__global__ void count_words_differing(uint4 const* a, uint4 const* b, std::size_t words, unsigned char const* a_tail,
-                                      unsigned char const* b_tail, std::size_t tail, unsigned long long* counter) {
+__global__ void count_words_differing(uint4 const* a, uint4 const* b, std::size_t words,
+                                      unsigned char const* a_tail, unsigned char const* b_tail,
+                                      std::size_t tail, unsigned long long* counter) {
   unsigned long long local = 0;
   std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::size_t const first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -97,7 +98,8 @@ __device__ T unmasked(T const* masked, std::size_t i, std::uint64_t key) {
   unsigned char bytes[sizeof(T)];
   unsigned char const* source = reinterpret_cast<unsigned char const*>(masked + i);
   std::uint64_t const mask = element_mask(key, i, sizeof(T));
-  for (std::size_t k = 0; k < sizeof(T); ++k) bytes[k] = source[k] ^ static_cast<unsigned char>(mask >> (8 * k));
+  for (std::size_t k = 0; k < sizeof(T); ++k)
+    bytes[k] = source[k] ^ static_cast<unsigned char>(mask >> (8 * k));
   T value;
   memcpy(&value, bytes, sizeof(T));
   return value;
@@ -107,7 +109,8 @@ __device__ T unmasked(T const* masked, std::size_t i, std::uint64_t key) {
 // The reference is masked under `key` and unmasked one element at a time.
 template <class T>
 __global__ void compare(T const* masked_ref, std::uint64_t key, T const* got, std::size_t count,
-                        double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
+                        double absolute_allowance, double rtol, bool exact, int poison,
+                        DeviceCounts* counts) {
   unsigned long long mismatches = 0;
   unsigned long long unwritten = 0;
   unsigned long long max_abs = 0;
@@ -151,8 +154,8 @@ __global__ void compare(T const* masked_ref, std::uint64_t key, T const* got, st
   }
 }
 
-__global__ void count_differs_from_first(unsigned char const* data, std::size_t count, std::size_t element_size,
-                                         unsigned long long* counter) {
+__global__ void count_differs_from_first(unsigned char const* data, std::size_t count,
+                                         std::size_t element_size, unsigned long long* counter) {
   unsigned long long local = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
@@ -165,10 +168,11 @@ __global__ void count_differs_from_first(unsigned char const* data, std::size_t 
 
 template <class T>
 void launch_compare_typed(void const* reference, std::uint64_t key, void const* candidate, std::size_t count,
-                          double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
+                          double absolute_allowance, double rtol, bool exact, int poison,
+                          DeviceCounts* counts) {
   compare<T><<<blocks_for(count), kThreads, 0, cudaStreamPerThread>>>(
-      static_cast<T const*>(reference), key, static_cast<T const*>(candidate), count, absolute_allowance, rtol,
-      exact, poison, counts);
+      static_cast<T const*>(reference), key, static_cast<T const*>(candidate), count, absolute_allowance,
+      rtol, exact, poison, counts);
 }
 
 }  // namespace
@@ -180,32 +184,67 @@ void launch_count_bytes_not_equal(void const* data, std::size_t bytes, unsigned 
       static_cast<unsigned char const*>(data), bytes, value, counter);
 }
 
-void launch_count_words_differing(void const* a, void const* b, std::size_t bytes, unsigned long long* counter) {
+void launch_count_words_differing(void const* a, void const* b, std::size_t bytes,
+                                  unsigned long long* counter) {
   if (bytes == 0) return;
   std::size_t const words = bytes / 16;
   std::size_t const tail = bytes % 16;
   auto const* ab = static_cast<unsigned char const*>(a);
   auto const* bb = static_cast<unsigned char const*>(b);
   count_words_differing<<<blocks_for(words + 1), kThreads, 0, cudaStreamPerThread>>>(
-      reinterpret_cast<uint4 const*>(a), reinterpret_cast<uint4 const*>(b), words, ab + words * 16, bb + words * 16,
-      tail, counter);
+      reinterpret_cast<uint4 const*>(a), reinterpret_cast<uint4 const*>(b), words, ab + words * 16,
+      bb + words * 16, tail, counter);
 }
 
-void launch_compare(DType dtype, void const* reference, std::uint64_t key, void const* candidate, std::size_t count,
-                    double absolute_allowance, double rtol, bool exact, int poison, DeviceCounts* counts) {
+void launch_compare(DType dtype, void const* reference, std::uint64_t key, void const* candidate,
+                    std::size_t count, double absolute_allowance, double rtol, bool exact, int poison,
+                    DeviceCounts* counts) {
   if (count == 0) return;
   switch (dtype) {
-    case DType::f32: launch_compare_typed<float>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::f64: launch_compare_typed<double>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::f16: launch_compare_typed<__half>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::bf16: launch_compare_typed<__nv_bfloat16>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i8: launch_compare_typed<signed char>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u8: launch_compare_typed<unsigned char>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i16: launch_compare_typed<short>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i32: launch_compare_typed<int>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u32: launch_compare_typed<unsigned int>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::i64: launch_compare_typed<long long>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
-    case DType::u64: launch_compare_typed<unsigned long long>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison, counts); break;
+    case DType::f32:
+      launch_compare_typed<float>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison,
+                                  counts);
+      break;
+    case DType::f64:
+      launch_compare_typed<double>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison,
+                                   counts);
+      break;
+    case DType::f16:
+      launch_compare_typed<__half>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison,
+                                   counts);
+      break;
+    case DType::bf16:
+      launch_compare_typed<__nv_bfloat16>(reference, key, candidate, count, absolute_allowance, rtol, exact,
+                                          poison, counts);
+      break;
+    case DType::i8:
+      launch_compare_typed<signed char>(reference, key, candidate, count, absolute_allowance, rtol, exact,
+                                        poison, counts);
+      break;
+    case DType::u8:
+      launch_compare_typed<unsigned char>(reference, key, candidate, count, absolute_allowance, rtol, exact,
+                                          poison, counts);
+      break;
+    case DType::i16:
+      launch_compare_typed<short>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison,
+                                  counts);
+      break;
+    case DType::i32:
+      launch_compare_typed<int>(reference, key, candidate, count, absolute_allowance, rtol, exact, poison,
+                                counts);
+      break;
+    case DType::u32:
+      launch_compare_typed<unsigned int>(reference, key, candidate, count, absolute_allowance, rtol, exact,
+                                         poison, counts);
+      break;
+    case DType::i64:
+      launch_compare_typed<long long>(reference, key, candidate, count, absolute_allowance, rtol, exact,
+                                      poison, counts);
+      break;
+    case DType::u64:
+      launch_compare_typed<unsigned long long>(reference, key, candidate, count, absolute_allowance, rtol,
+                                               exact, poison, counts);
+      break;
   }
 }
 

@@ -3,8 +3,8 @@
 // The same code as register_spill in bench/analysis_capture/analysis_kernels.cu (the captured fixture), on
 // purpose: the live test must see what the capture test saw.
 // kopt:launch grid=(264) block=(1024)
-extern "C" __global__ void __launch_bounds__(1024, 2)
-    probe(float* out, const float* in, const int* /*index*/, int n) {
+extern "C" __global__ void __launch_bounds__(1024, 2) probe(float* out, const float* in, const int* /*index*/,
+                                                            int n) {
   int const m = n / 16;
   float acc[64];
 #pragma unroll

@@ -25,7 +25,8 @@ inline GetAddressRange address_range_function() {
   static GetAddressRange const fn = [] {
     void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (cuda == nullptr) cuda = dlopen("libcuda.so.1", RTLD_NOW);
-    return cuda == nullptr ? nullptr : reinterpret_cast<GetAddressRange>(dlsym(cuda, "cuMemGetAddressRange_v2"));
+    return cuda == nullptr ? nullptr
+                           : reinterpret_cast<GetAddressRange>(dlsym(cuda, "cuMemGetAddressRange_v2"));
   }();
   return fn;
 }
@@ -53,8 +54,9 @@ inline std::vector<std::pair<unsigned long long, std::size_t>> device_allocation
 }
 
 // Looks for `pattern` at the start of every device allocation except `own`; returns its address or 0.
-inline unsigned long long find_on_device(void const* pattern, std::size_t pattern_bytes, std::size_t need_bytes,
-                                         unsigned long long anchor, std::vector<void const*> const& own) {
+inline unsigned long long find_on_device(void const* pattern, std::size_t pattern_bytes,
+                                         std::size_t need_bytes, unsigned long long anchor,
+                                         std::vector<void const*> const& own) {
   std::vector<unsigned char> head(pattern_bytes);
   for (auto const& [base, size] : device_allocations(anchor)) {
     if (size < need_bytes) continue;
@@ -73,7 +75,8 @@ inline unsigned long long find_on_device(void const* pattern, std::size_t patter
 
 // Looks for `pattern` anywhere in the process's writable memory (read through /proc/self/mem, so an
 // unreadable mapping is an error, not a crash), with at least `need_bytes` of the mapping from there on.
-inline void const* find_in_host_memory(void const* pattern, std::size_t pattern_bytes, std::size_t need_bytes) {
+inline void const* find_in_host_memory(void const* pattern, std::size_t pattern_bytes,
+                                       std::size_t need_bytes) {
   FILE* maps = std::fopen("/proc/self/maps", "r");
   if (maps == nullptr) return nullptr;
   int const mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
@@ -84,14 +87,17 @@ inline void const* find_in_host_memory(void const* pattern, std::size_t pattern_
   while (result == nullptr && mem >= 0 && std::fgets(line, sizeof line, maps) != nullptr) {
     unsigned long long lo = 0, hi = 0;
     char perms[5] = {};
-    if (std::sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3 || perms[0] != 'r' || perms[1] != 'w') continue;
+    if (std::sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3 || perms[0] != 'r' || perms[1] != 'w')
+      continue;
     std::string const text(line);
     if (text.find("[vvar") != std::string::npos || text.find("[vsyscall") != std::string::npos) continue;
     for (unsigned long long at = lo; at < hi && result == nullptr; at += chunk) {
-      std::size_t const want = static_cast<std::size_t>(std::min<unsigned long long>(chunk + pattern_bytes, hi - at));
+      std::size_t const want =
+          static_cast<std::size_t>(std::min<unsigned long long>(chunk + pattern_bytes, hi - at));
       ssize_t const got = pread(mem, buffer.data(), want, static_cast<off_t>(at));
       if (got < static_cast<ssize_t>(pattern_bytes)) break;
-      auto const* hit = static_cast<unsigned char const*>(memmem(buffer.data(), static_cast<std::size_t>(got), pattern, pattern_bytes));
+      auto const* hit = static_cast<unsigned char const*>(
+          memmem(buffer.data(), static_cast<std::size_t>(got), pattern, pattern_bytes));
       while (hit != nullptr) {
         unsigned long long const address = at + static_cast<unsigned long long>(hit - buffer.data());
         auto const scratch = reinterpret_cast<unsigned long long>(buffer.data());
@@ -124,7 +130,8 @@ inline bool steal_vector_add(float* c, float const* a, float const* b, int n) {
   std::size_t const bytes = static_cast<std::size_t>(n) * sizeof(float);
   unsigned long long const anchor = reinterpret_cast<unsigned long long>(c);
   if (unsigned long long const on_device = find_on_device(answer, sizeof answer, bytes, anchor, {c, a, b})) {
-    return cudaMemcpy(c, reinterpret_cast<void const*>(on_device), bytes, cudaMemcpyDeviceToDevice) == cudaSuccess;
+    return cudaMemcpy(c, reinterpret_cast<void const*>(on_device), bytes, cudaMemcpyDeviceToDevice) ==
+           cudaSuccess;
   }
   if (void const* on_host = find_in_host_memory(answer, sizeof answer, bytes)) {
     return cudaMemcpy(c, on_host, bytes, cudaMemcpyHostToDevice) == cudaSuccess;

@@ -7,10 +7,10 @@
 // it assumes their inputs are unchanged and stops launching. kopt runs each size case 2 x 3 times on
 // its buffers before timing (fewer than 8), so the cache only kicks in while timed; only the
 // verification after timing (fresh inputs in the same buffers, outputs poisoned) can see it.
+#include <cuda_runtime.h>
+
 #include <map>
 #include <tuple>
-
-#include <cuda_runtime.h>
 
 namespace {
 
