@@ -132,8 +132,11 @@ class CompileQueue {
 std::optional<CandidateMode> detect_mode(std::string const& source, std::string const& entry);
 
 // A candidate may override the task's kernel-mode launch geometry with one comment line:
-//   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name
-// Fields are optional; missing ones keep the task's values. Errors name the line.
+//   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name args=(c, a, b, i32(N))
+// Fields are optional; missing ones keep the task's values. `args` lists the kernel's arguments when
+// they are not the launcher's parameters in order: a parameter by name, or a computed value (i32/i64/
+// u32/u64 of an integer expression over the size case's scalars, f32/f64 of a number); the names are
+// checked against the task when the candidate is planned. Errors name the line.
 Result<LaunchSpec> apply_launch_annotation(std::string const& source, LaunchSpec const& base);
 // The launch geometry of a kernel-mode candidate: the task's [launch] with the candidate's annotation
 // applied, or, for a task without [launch], the annotation alone (kernel defaults to `entry`, shared

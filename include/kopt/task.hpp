@@ -91,12 +91,24 @@ struct WorkModel {
   WorkMath math = WorkMath::automatic;
 };
 
+// One argument of a kernel-mode launch whose kernel does not take the launcher's parameters in the
+// launcher's order (docs/compile.md, "Kernel arguments"): a parameter of the task passed unchanged, or a
+// value of `type` computed for each size case.
+struct KernelArgument {
+  std::string parameter;    // the task parameter's name; empty for a computed value
+  DType type = DType::i32;  // computed: i32, i64, u32, u64 (from `expression`), f32, f64 (from `number`)
+  Expr expression;          // integer: over the size case's scalars
+  double number = 0.0;      // floating: a constant
+  std::string text;         // as written, for messages
+};
+
 // Launch geometry for kernel-mode candidates (device code only): expressions over scalars.
 struct LaunchSpec {
-  std::string kernel;       // __global__ function name; defaults to the entry name
-  std::vector<Expr> grid;   // 1 to 3 dimensions
-  std::vector<Expr> block;  // 1 to 3 dimensions
-  Expr shared_bytes;        // dynamic shared memory
+  std::string kernel;                // __global__ function name; defaults to the entry name
+  std::vector<Expr> grid;            // 1 to 3 dimensions
+  std::vector<Expr> block;           // 1 to 3 dimensions
+  Expr shared_bytes;                 // dynamic shared memory
+  std::vector<KernelArgument> args;  // empty: the launcher's parameters, in order
 };
 
 struct SourceSpec {

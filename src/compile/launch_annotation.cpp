@@ -1,8 +1,11 @@
-// apply_launch_annotation: a kernel-mode candidate may set its own launch geometry with
-//   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name
+// apply_launch_annotation: a kernel-mode candidate may set its own launch geometry, and the arguments its
+// kernel takes when they are not the launcher's parameters in order, with
+//   // kopt:launch grid=(ceil_div(N,256)) block=(256) shared=(0) kernel=name args=(c, a, b, i32(N))
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <string>
@@ -58,6 +61,47 @@ Result<std::vector<Expr>> parse_dims(std::size_t line, std::string_view field, s
     dims.push_back(std::move(*expr));
   }
   return dims;
+}
+
+bool is_identifier(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+}
+
+// `c`, `i32(rows * cols)`, `f32(0.5)`: a task parameter by name, or a typed computed value.
+Result<KernelArgument> parse_argument(std::size_t line, std::string const& text) {
+  KernelArgument arg;
+  arg.text = text;
+  if (is_identifier(text)) {
+    arg.parameter = text;
+    return arg;
+  }
+  auto const open = text.find('(');
+  auto const type = open == std::string::npos ? std::nullopt : dtype_from_string(trim(text.substr(0, open)));
+  bool const typed = type && text.back() == ')' &&
+                     (*type == DType::i32 || *type == DType::i64 || *type == DType::u32 ||
+                      *type == DType::u64 || *type == DType::f32 || *type == DType::f64);
+  if (!typed) {
+    return annotation_error(line, "args",
+                            fmt::format("'{}': expected a parameter name, or i32(..), i64(..), u32(..), "
+                                        "u64(..) of an integer expression, or f32(..), f64(..) of a number",
+                                        text));
+  }
+  arg.type = *type;
+  std::string const inner(trim(text.substr(open + 1, text.size() - open - 2)));
+  if (is_floating(arg.type)) {
+    char* end = nullptr;
+    arg.number = std::strtod(inner.c_str(), &end);
+    if (inner.empty() || end != inner.c_str() + inner.size()) {
+      return annotation_error(line, "args", fmt::format("'{}': '{}' is not a number", text, inner));
+    }
+    return arg;
+  }
+  auto expr = Expr::parse(inner);
+  if (!expr) return annotation_error(line, "args", fmt::format("'{}': {}", text, expr.error().message));
+  arg.expression = std::move(*expr);
+  return arg;
 }
 
 bool is_kernel_name(std::string const& name) {
@@ -128,9 +172,18 @@ Status apply_fields(std::string_view body, std::size_t line, LaunchSpec& spec) {
         return annotation_error(line, field, fmt::format("'{}' is not a kernel name", value));
       }
       spec.kernel = value;
+    } else if (field == "args") {
+      spec.args.clear();
+      for (std::string const& part : split_top_level(value)) {
+        if (part.empty())
+          return annotation_error(line, field, fmt::format("empty argument in '({})'", value));
+        auto arg = parse_argument(line, part);
+        if (!arg) return arg.error();
+        spec.args.push_back(std::move(*arg));
+      }
     } else {
       return annotation_error(
-          line, "", fmt::format("unknown field '{}' (expected grid, block, shared or kernel)", field));
+          line, "", fmt::format("unknown field '{}' (expected grid, block, shared, kernel or args)", field));
     }
   }
   if (seen.empty())

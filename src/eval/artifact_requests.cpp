@@ -1,6 +1,11 @@
 #include "eval/artifact_requests.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "eval/trampoline.hpp"
@@ -78,7 +83,12 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
     }
     text = *read;
   }
-  std::string const kernel_name = task.launch ? task.launch->kernel : task.signature.function;
+  std::string kernel_name = task.launch ? task.launch->kernel : task.signature.function;
+  // A `// kopt:launch ... kernel=NAME` line names the candidate's own kernel.
+  if (auto const annotated = apply_launch_annotation(text, LaunchSpec{});
+      annotated && !annotated->kernel.empty()) {
+    kernel_name = annotated->kernel;
+  }
   if (!mode) {
     mode = detect_mode(text, task.signature.function);
     if (!mode && kernel_name != task.signature.function) mode = detect_mode(text, kernel_name);
@@ -102,6 +112,10 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
     plan.failure = launch.error().message;
     return plan;
   }
+  if (auto arguments = kernel_arguments(task, *launch); !arguments) {
+    plan.failure = arguments.error().message;
+    return plan;
+  }
   plan.launch = *launch;
   CompileRequest req;
   req.mode = CandidateMode::kernel;
@@ -123,11 +137,61 @@ worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan
   for (auto const& e : plan.launch->grid) ref.grid.push_back(e.text());
   for (auto const& e : plan.launch->block) ref.block.push_back(e.text());
   ref.shared_bytes = plan.launch->shared_bytes.text().empty() ? "0" : plan.launch->shared_bytes.text();
-  for (auto const& p : task.signature.params) {
-    ref.param_sizes.push_back(p.is_pointer ? static_cast<int>(sizeof(void*))
-                                           : static_cast<int>(size_of(p.dtype)));
+  auto arguments = kernel_arguments(task, *plan.launch);  // checked by plan_candidate
+  if (arguments) ref.arguments = std::move(*arguments);
+  auto const size_of_param = [](Param const& p) {
+    return p.is_pointer ? static_cast<int>(sizeof(void*)) : static_cast<int>(size_of(p.dtype));
+  };
+  if (ref.arguments.empty()) {
+    for (auto const& p : task.signature.params) ref.param_sizes.push_back(size_of_param(p));
+  }
+  for (worker::KernelArgumentRef const& a : ref.arguments) {
+    ref.param_sizes.push_back(
+        a.parameter >= 0 ? size_of_param(task.signature.params[static_cast<std::size_t>(a.parameter)])
+                         : static_cast<int>(size_of(*dtype_from_string(a.type))));
   }
   return ref;
+}
+
+Result<std::vector<worker::KernelArgumentRef>> kernel_arguments(TaskSpec const& task,
+                                                                LaunchSpec const& launch) {
+  std::vector<worker::KernelArgumentRef> out;
+  std::set<std::string, std::less<>> integer_scalars;
+  for (ScalarSpec const& s : task.scalars) {
+    if (!is_floating(s.dtype)) integer_scalars.insert(s.name);
+  }
+  for (KernelArgument const& a : launch.args) {
+    worker::KernelArgumentRef ref;
+    if (!a.parameter.empty()) {
+      auto const& params = task.signature.params;
+      auto const it =
+          std::find_if(params.begin(), params.end(), [&](Param const& p) { return p.name == a.parameter; });
+      if (it == params.end()) {
+        std::vector<std::string> names;
+        for (Param const& p : params) names.push_back(p.name);
+        return make_error(ErrorCode::invalid_spec,
+                          fmt::format("kopt:launch args: '{}' is not a parameter of {} (its parameters: {})",
+                                      a.parameter, task.signature.function, fmt::join(names, ", ")));
+      }
+      ref.parameter = static_cast<int>(it - params.begin());
+    } else if (is_floating(a.type)) {
+      ref.type = std::string(to_string(a.type));
+      ref.value = fmt::format("{}", a.number);
+    } else {
+      for (std::string const& name : a.expression.identifiers()) {
+        if (!integer_scalars.contains(name)) {
+          return make_error(
+              ErrorCode::invalid_spec,
+              fmt::format("kopt:launch args: '{}' names '{}', which is not an integer scalar of {}", a.text,
+                          name, task.signature.function));
+        }
+      }
+      ref.type = std::string(to_string(a.type));
+      ref.value = a.expression.text();
+    }
+    out.push_back(std::move(ref));
+  }
+  return out;
 }
 
 }  // namespace kopt

@@ -37,4 +37,10 @@ CandidatePlan plan_candidate(TaskSpec const& task, CandidateSource const& source
 
 worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan, Artifact const& artifact);
 
+// A kernel-mode launch's `args` as the worker takes them (empty when the kernel takes the task's parameters
+// in order). Errors (invalid_spec): an argument that names no parameter of the task, or a computed value
+// over names that are not the task's integer scalars.
+Result<std::vector<worker::KernelArgumentRef>> kernel_arguments(TaskSpec const& task,
+                                                                LaunchSpec const& launch);
+
 }  // namespace kopt

@@ -145,6 +145,37 @@ TEST(LaunchAnnotation, ErrorsNameLineAndField) {
   ASSERT_FALSE(empty);
 }
 
+TEST(LaunchAnnotation, ArgsNameParametersOrTypedComputedValues) {
+  auto spec = apply_launch_annotation(
+      "// kopt:launch args=(c, a, b, i32(rows * cols / 100), i64(N), f32(0.5), f64(-1e-3))\n", base_launch());
+  ASSERT_TRUE(spec) << spec.error().message;
+  ASSERT_EQ(spec->args.size(), 7u);
+  EXPECT_EQ(spec->args[0].parameter, "c");
+  EXPECT_EQ(spec->args[2].parameter, "b");
+  EXPECT_TRUE(spec->args[3].parameter.empty());
+  EXPECT_EQ(spec->args[3].type, DType::i32);
+  EXPECT_EQ(spec->args[3].expression.evaluate({{"rows", 300}, {"cols", 200}}).value(), 600);
+  EXPECT_EQ(spec->args[4].type, DType::i64);
+  EXPECT_EQ(spec->args[5].type, DType::f32);
+  EXPECT_DOUBLE_EQ(spec->args[5].number, 0.5);
+  EXPECT_DOUBLE_EQ(spec->args[6].number, -1e-3);
+  EXPECT_EQ(spec->args[3].text, "i32(rows * cols / 100)");
+
+  auto absent = apply_launch_annotation("// kopt:launch block=(64)\n", base_launch());
+  ASSERT_TRUE(absent);
+  EXPECT_TRUE(absent->args.empty());
+}
+
+TEST(LaunchAnnotation, MalformedArgsNameTheArgument) {
+  for (char const* bad : {"args=(c, 2 * n)", "args=(c, f16(1.0))", "args=(c, f32(half))",
+                          "args=(c, i32(n +))", "args=(c, , n)", "args=(c, i32(n)x)"}) {
+    auto spec = apply_launch_annotation(std::string("// kopt:launch ") + bad + "\n", base_launch());
+    ASSERT_FALSE(spec) << bad;
+    EXPECT_EQ(spec.error().code, ErrorCode::invalid_spec);
+    EXPECT_NE(spec.error().message.find("'args'"), std::string::npos) << spec.error().message;
+  }
+}
+
 TEST(LaunchAnnotation, OnlyCommentLinesCount) {
   // A string that mentions the marker, or a longer word, is not an annotation.
   auto spec = apply_launch_annotation(

@@ -88,6 +88,54 @@ TEST(PlanCandidate, BadLaunchAnnotationFailsBeforeCompiling) {
   EXPECT_NE(plan.failure.find("blocks"), std::string::npos) << plan.failure;
 }
 
+// A kernel whose parameters are not the launcher's: reordered, one size computed, one constant added.
+constexpr char kReorderedKernel[] = R"CU(
+// kopt:launch grid=(ceil_div(n, 256)) block=(256) kernel=add_scaled args=(a, b, c, i64(n), f32(2.0))
+extern "C" __global__ void add_scaled(const float* a, const float* b, float* c, long long n, float s) {
+  long long i = blockIdx.x * 256ll + threadIdx.x;
+  if (i < n) c[i] = s * (a[i] + b[i]) / s;
+}
+)CU";
+
+TEST(PlanCandidate, LaunchArgsMapTheKernelsParametersToTheTasks) {
+  TaskSpec const task = vector_add_task();  // vector_add(float* c, const float* a, const float* b, int n)
+  CandidatePlan const plan = plan_candidate(task, source_named("k.cu", kReorderedKernel), std::nullopt);
+  ASSERT_TRUE(plan.request) << plan.failure;
+  EXPECT_EQ(plan.request->entry, "add_scaled");
+  Artifact artifact;
+  artifact.mode = CandidateMode::kernel;
+  artifact.path = "/cache/abc.cubin";
+  artifact.symbol = "add_scaled";
+  worker::ArtifactRef const ref = artifact_ref(task, plan, artifact);
+  ASSERT_EQ(ref.arguments.size(), 5u);
+  EXPECT_EQ(ref.arguments[0].parameter, 1);  // a
+  EXPECT_EQ(ref.arguments[1].parameter, 2);  // b
+  EXPECT_EQ(ref.arguments[2].parameter, 0);  // c
+  EXPECT_EQ(ref.arguments[3].parameter, -1);
+  EXPECT_EQ(ref.arguments[3].type, "i64");
+  EXPECT_EQ(ref.arguments[3].value, "n");
+  EXPECT_EQ(ref.arguments[4].type, "f32");
+  EXPECT_EQ(ref.arguments[4].value, "2");
+  EXPECT_EQ(ref.param_sizes, (std::vector<int>{8, 8, 8, 8, 4}));  // the kernel's, not the launcher's
+}
+
+TEST(PlanCandidate, LaunchArgsThatNameNoParameterFailBeforeCompiling) {
+  TaskSpec const task = vector_add_task();
+  std::string const unknown = "// kopt:launch args=(c, a, d, n)\n" + std::string(kKernelSource);
+  CandidatePlan const plan = plan_candidate(task, source_named("k.cu", unknown), std::nullopt);
+  EXPECT_FALSE(plan.request);
+  EXPECT_EQ(plan.failure_status, CandidateStatus::compile_error);
+  EXPECT_NE(plan.failure.find("'d' is not a parameter of vector_add (its parameters: c, a, b, n)"),
+            std::string::npos)
+      << plan.failure;
+
+  std::string const pointer_in_size =
+      "// kopt:launch args=(c, a, b, i32(a + 1))\n" + std::string(kKernelSource);
+  CandidatePlan const sized = plan_candidate(task, source_named("k.cu", pointer_in_size), std::nullopt);
+  EXPECT_FALSE(sized.request);
+  EXPECT_NE(sized.failure.find("not an integer scalar"), std::string::npos) << sized.failure;
+}
+
 TEST(PlanCandidate, KernelSourceForATaskWithoutLaunchIsALoadError) {
   TaskSpec task = vector_add_task();
   task.launch.reset();

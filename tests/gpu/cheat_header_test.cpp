@@ -46,10 +46,13 @@ TEST(CheatSuiteTest, DeclaredModeMatchesTheSource) {
     if (header->expect == CandidateStatus::compile_error) continue;
     auto task = load_task(source_path(header->task));
     ASSERT_TRUE(task.ok()) << task.error().message;
-    std::string const entry =
-        header->mode == CandidateMode::kernel && task->launch && !task->launch->kernel.empty()
-            ? task->launch->kernel
-            : task->signature.function;
+    std::string entry = header->mode == CandidateMode::kernel && task->launch && !task->launch->kernel.empty()
+                            ? task->launch->kernel
+                            : task->signature.function;
+    // A `// kopt:launch ... kernel=NAME` line names the candidate's own kernel, as kopt reads it.
+    auto const annotated = apply_launch_annotation(read_text(file), LaunchSpec{});
+    if (header->mode == CandidateMode::kernel && annotated && !annotated->kernel.empty())
+      entry = annotated->kernel;
     auto detected = detect_mode(read_text(file), entry);
     ASSERT_TRUE(detected.has_value()) << "no entry '" << entry << "' detected";
     EXPECT_EQ(to_string(*detected), to_string(header->mode));

@@ -20,7 +20,8 @@ ArtifactRef kernel_artifact() {
   ref.grid = {"(n + 255) / 256", "1", "1"};
   ref.block = {"256", "1", "1"};
   ref.shared_bytes = "0";
-  ref.param_sizes = {8, 8, 8, 4};
+  ref.param_sizes = {8, 8, 8, 4, 8};
+  ref.arguments = {{0, "", ""}, {1, "", ""}, {2, "", ""}, {3, "", ""}, {-1, "i64", "n / 2"}};
   return ref;
 }
 
@@ -99,7 +100,11 @@ TEST(RequestMessages, EvaluateRoundTrips) {
   ASSERT_TRUE(read->baseline);
   EXPECT_EQ(read->baseline->path, "/cache/baseline.so");
   EXPECT_EQ(read->candidate.grid, kernel_artifact().grid);
-  EXPECT_EQ(read->candidate.param_sizes, (std::vector<int>{8, 8, 8, 4}));
+  EXPECT_EQ(read->candidate.param_sizes, (std::vector<int>{8, 8, 8, 4, 8}));
+  ASSERT_EQ(read->candidate.arguments.size(), 5u);
+  EXPECT_EQ(read->candidate.arguments[2].parameter, 2);
+  EXPECT_EQ(read->candidate.arguments[4].type, "i64");
+  EXPECT_EQ(read->candidate.arguments[4].value, "n / 2");
   EXPECT_EQ(to_json(*read), to_json(sent));
 }
 
@@ -134,8 +139,8 @@ TEST(RequestMessages, EveryRequestRoundTrips) {
   EXPECT_EQ(shutdown->id, 11);
 }
 
-TEST(RequestMessages, TheWireKeysAreProtocol2s) {
-  // kopt-worker builds of protocol 2 read these keys; a renamed key needs a new protocol version.
+TEST(RequestMessages, TheWireKeysAreProtocol3s) {
+  // kopt-worker builds of protocol 3 read these keys; a renamed key needs a new protocol version.
   json const wire = to_json(evaluate_request());
   for (char const* key : {"op", "id", "task_dir", "sizes", "seed", "tier", "time_baseline", "timeout",
                           "reference", "baseline", "candidate"}) {
@@ -244,6 +249,17 @@ TEST(RequestMessages, ALauncherArtifactCarriesNoGeometry) {
   auto const read = parse_check_task_request(wire);
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error().message, "malformed check_task request: reference.grid: unknown field");
+}
+
+TEST(RequestMessages, AKernelArtifactCarriesItsArguments) {
+  json const wire = to_json(kernel_artifact());
+  ASSERT_TRUE(wire.contains("arguments"));
+  EXPECT_EQ(wire["arguments"][4], (json{{"parameter", -1}, {"type", "i64"}, {"value", "n / 2"}}));
+  json request = to_json(single_trial_request());
+  request["candidate"]["arguments"][4].erase("type");
+  auto const read = parse_single_trial_request(request);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().message, "malformed single_trial request: candidate.arguments[4].type: missing");
 }
 
 TEST(ProtocolVersion, OnlyTheSameVersionIsAccepted) {

@@ -16,7 +16,7 @@
 
 namespace kopt::worker {
 
-inline constexpr int kProtocolVersion = 2;  // 2: every verdict field always present (verdict_messages.hpp)
+inline constexpr int kProtocolVersion = 3;  // 3: kernel-mode artifacts carry their arguments
 
 // Worker exit codes the client interprets.
 inline constexpr int kExitNormal = 0;
@@ -24,6 +24,14 @@ inline constexpr int kExitTimeout = 3;      // watchdog fired while a candidate 
 inline constexpr int kExitStickyError = 4;  // the CUDA context is unusable after a candidate's error
 inline constexpr int kExitNoGpu = 5;        // no usable device at start
 inline constexpr int kExitProtocol = 6;     // malformed request
+
+// Kernel mode: one argument of the launch when the kernel does not take the task's parameters in order
+// (LaunchSpec::args): a task parameter passed unchanged, or a value computed for each size case.
+struct KernelArgumentRef {
+  int parameter = -1;  // >= 0: the task's parameter at this index, passed unchanged
+  std::string type;    // otherwise "i32", "i64", "u32", "u64" (from an integer expression) or "f32", "f64"
+  std::string value;   // the expression over the size case's scalars, or the number
+};
 
 // Artifact reference in a request: what to load and how to call it.
 struct ArtifactRef {
@@ -37,6 +45,8 @@ struct ArtifactRef {
   // Kernel mode: expected size in bytes of each kernel parameter (signature order), checked against
   // the CUBIN's parameter layout at load so a kernel with another signature is a load_error.
   std::vector<int> param_sizes;
+  // Kernel mode: the kernel's arguments; empty = the task's parameters in signature order.
+  std::vector<KernelArgumentRef> arguments;
 };
 
 nlohmann::json to_json(ArtifactRef const& ref);

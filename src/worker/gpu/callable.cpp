@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "worker/gpu/cuda_errors.hpp"
@@ -93,6 +97,7 @@ class KernelCallable final : public Callable {
       return make_error(ErrorCode::invalid_spec,
                         "shared_bytes '" + ref_.shared_bytes + "' is not a valid size");
     }
+    if (auto st = compute_arguments(env); !st) return st;
     shared_ = static_cast<unsigned>(*smem_value);
     if (shared_ > 48 * 1024) {
       driver().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -102,19 +107,62 @@ class KernelCallable final : public Callable {
   }
 
   cudaError_t call(void** args) override {
+    void** kernel_args = args;
+    if (!ref_.arguments.empty()) {
+      for (std::size_t i = 0; i < ref_.arguments.size(); ++i) {
+        int const parameter = ref_.arguments[i].parameter;
+        argument_pointers_[i] = parameter >= 0 ? args[parameter] : computed_[i].data();
+      }
+      kernel_args = argument_pointers_.data();
+    }
     CUresult r = driver().launch_kernel(function_, grid_[0], grid_[1], grid_[2], block_[0], block_[1],
-                                        block_[2], shared_, CU_STREAM_PER_THREAD, args, nullptr);
+                                        block_[2], shared_, CU_STREAM_PER_THREAD, kernel_args, nullptr);
     if (r != CUDA_SUCCESS) return to_runtime_error(r);
     return cudaPeekAtLastError();
   }
 
  private:
+  // The computed arguments' values for this size case, in the kernel parameter's type
+  // (ArtifactRef::arguments).
+  Status compute_arguments(ScalarEnv const& env) {
+    computed_.assign(ref_.arguments.size(), {});
+    argument_pointers_.assign(ref_.arguments.size(), nullptr);
+    for (std::size_t i = 0; i < ref_.arguments.size(); ++i) {
+      KernelArgumentRef const& a = ref_.arguments[i];
+      if (a.parameter >= 0) continue;
+      auto& bytes = computed_[i];
+      auto const store = [&bytes](auto value) { std::memcpy(bytes.data(), &value, sizeof value); };
+      if (a.type == "f32" || a.type == "f64") {
+        double const number = std::strtod(a.value.c_str(), nullptr);
+        a.type == "f32" ? store(static_cast<float>(number)) : store(number);
+        continue;
+      }
+      auto parsed = Expr::parse(a.value);
+      auto value = parsed ? parsed->evaluate(env) : Result<std::int64_t>(parsed.error());
+      if (!value) {
+        return make_error(ErrorCode::invalid_spec, "kernel argument " + std::to_string(i + 1) + " '" +
+                                                       a.value + "': " + value.error().message);
+      }
+      if (a.type == "i32")
+        store(static_cast<std::int32_t>(*value));
+      else if (a.type == "u32")
+        store(static_cast<std::uint32_t>(*value));
+      else if (a.type == "u64")
+        store(static_cast<std::uint64_t>(*value));
+      else
+        store(*value);
+    }
+    return Ok{};
+  }
+
   CudaModule module_;  // the CUBIN, unloaded with the callable
   CUfunction function_;
   ArtifactRef ref_;
   std::array<unsigned, 3> grid_{1, 1, 1};
   std::array<unsigned, 3> block_{1, 1, 1};
   unsigned shared_ = 0;
+  std::vector<std::array<unsigned char, 8>> computed_;  // by kernel argument; used where parameter < 0
+  std::vector<void*> argument_pointers_;
 };
 
 }  // namespace
@@ -150,21 +198,21 @@ Result<std::unique_ptr<Callable>> load_callable(ArtifactRef const& ref) {
                         "kernel '" + ref.symbol + "' not found in CUBIN: " + driver_error_text(r));
     }
     if (!ref.param_sizes.empty() && driver().func_get_param_info != nullptr) {
+      std::string const expected = ref.arguments.empty() ? "the task's signature" : "the kopt:launch args";
       std::size_t count = 0;
       for (;; ++count) {
         std::size_t offset = 0;
         std::size_t size = 0;
         if (driver().func_get_param_info(function, count, &offset, &size) != CUDA_SUCCESS) break;
         if (count < ref.param_sizes.size() && size != static_cast<std::size_t>(ref.param_sizes[count])) {
-          return make_error(ErrorCode::invalid_argument, "kernel parameter " + std::to_string(count + 1) +
-                                                             " is " + std::to_string(size) +
-                                                             " bytes; the task's signature says " +
-                                                             std::to_string(ref.param_sizes[count]));
+          return make_error(ErrorCode::invalid_argument,
+                            "kernel parameter " + std::to_string(count + 1) + " is " + std::to_string(size) +
+                                " bytes; " + expected + " says " + std::to_string(ref.param_sizes[count]));
         }
       }
       if (count != ref.param_sizes.size()) {
         return make_error(ErrorCode::invalid_argument, "kernel takes " + std::to_string(count) +
-                                                           " parameters; the task's signature has " +
+                                                           " parameters; " + expected + " has " +
                                                            std::to_string(ref.param_sizes.size()));
       }
     }

@@ -11,6 +11,11 @@ json to_json(ArtifactRef const& ref) {
     j["block"] = ref.block;
     j["shared_bytes"] = ref.shared_bytes;
     j["param_sizes"] = ref.param_sizes;
+    json arguments = json::array();
+    for (KernelArgumentRef const& a : ref.arguments) {
+      arguments.push_back(json{{"parameter", a.parameter}, {"type", a.type}, {"value", a.value}});
+    }
+    j["arguments"] = std::move(arguments);
   }
   return j;
 }

@@ -42,6 +42,17 @@ ArtifactRef read_artifact(json const& j, std::string const& where, std::string& 
     ref.block = in.texts("block");
     ref.shared_bytes = in.text("shared_bytes");
     for (std::uint64_t size : in.counts("param_sizes")) ref.param_sizes.push_back(static_cast<int>(size));
+    if (json const* arguments = in.array("arguments")) {
+      for (std::size_t i = 0; i < arguments->size(); ++i) {
+        FieldReader arg(arguments->at(i), in.path("arguments") + "[" + std::to_string(i) + "]", error);
+        KernelArgumentRef a;
+        a.parameter = static_cast<int>(arg.integer("parameter"));
+        a.type = arg.text("type");
+        a.value = arg.text("value");
+        arg.finish();
+        ref.arguments.push_back(std::move(a));
+      }
+    }
   } else if (!in.failed() && ref.mode != "launcher") {
     in.fail(in.path("mode"), "expected \"kernel\" or \"launcher\", got \"" + ref.mode + "\"");
   }
