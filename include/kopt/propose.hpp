@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +23,10 @@ struct LibraryStrategy {
   std::vector<std::string> families;  // task families it serves
   std::filesystem::path template_path;
   std::string template_text;
-  std::string signature;            // "void (T* out, const T* in, int n)"
+  std::string signature;  // "void (T* out, const T* in, int n)": its parameter names are the contract's roles
+  // Elements each pointer role reads or writes, as integer expressions over the scalar roles
+  // ({"out": "n", "in": "n"}); a role left out is not checked when bindings are enumerated.
+  std::map<std::string, std::string, std::less<>> lengths;
   std::vector<std::string> params;  // [strategy_params] keys it needs
   std::vector<DType> dtypes;        // the element types it supports (f32, bf16)
   int min_arch = 80;                // lowest sm
@@ -50,20 +54,63 @@ Result<StrategyLibrary> load_strategy_library(std::filesystem::path const& root)
 Result<std::filesystem::path> find_strategy_library(
     std::optional<std::filesystem::path> const& explicit_root);
 
+// ---- binding: a strategy's contract roles filled with a task's parameters ------------------------------
+
+// One role of a strategy's contract (a parameter name of its `signature`) filled for a task.
+struct RoleBinding {
+  Param role;             // the role as the contract declares it, with T spelled as the task's element type
+  std::string parameter;  // the task parameter it is bound to; empty when it is a value
+  std::string value;      // otherwise an integer expression over the task's integer scalars, or a number
+  bool derived = false;   // the value was read off a buffer's length (docs/strategies.md, "Binding")
+};
+
+// A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.
+struct StrategyBinding {
+  DType element = DType::f32;      // the contract's T
+  std::vector<RoleBinding> roles;  // in the contract's order
+  int score = 0;                   // higher is more plausible (names, order, nothing left unused)
+  // Whether the task's entry is the contract itself: same parameters in the same order with the same
+  // types, so the template is used as it is, with no adapter.
+  bool identity = false;
+
+  RoleBinding const* find(std::string_view role) const;
+  std::string describe() const;  // "out=y, in=x, n=n" (roles whose parameter has the role's name too)
+};
+
+// The plausible bindings of a strategy's contract to a task, most plausible first, and why there are
+// none when there are none. Roles bind to parameters by type (pointer element, const-ness: a const role
+// reads an input, a non-const role writes an output), every pointer parameter of the task exactly once;
+// scalars may be shared or left unused; an integer role takes an integer scalar, an expression read off a
+// bound buffer's length, or the task's [binding] entry; the strategy's `lengths` must agree with the
+// task's buffer lengths on every size case. At most `limit` bindings are returned.
+struct BindingSearch {
+  std::vector<StrategyBinding> bindings;
+  std::size_t considered = 0;  // complete assignments looked at before the length check
+  std::string reason;          // when `bindings` is empty
+};
+BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const& task,
+                                 std::size_t limit = 8);
+
 // Whether a strategy applies to a task, and if not why (docs/strategies.md, "Applicability").
 struct Applicability {
   bool applies = false;
-  std::string reason;          // why not, in plain language (empty when it applies)
-  DType element = DType::f32;  // the T that matched
+  std::string reason;                     // why not, in plain language (empty when it applies)
+  DType element = DType::f32;             // the T that matched
+  std::vector<StrategyBinding> bindings;  // when it applies: the plausible bindings, most plausible first
+  bool family_inferred = false;           // the task names no family; the contract's binding decided
 };
 // `arch_sm`: the target architecture as a number (90 for sm_90); 0 = do not check.
 Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm);
 
 // The strategy as a self-contained tunable candidate for the task: the library's common header, then the
-// template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted. Fails (naming the
-// template and line) on an unknown or unclosed placeholder, or when the strategy does not apply.
+// template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted, under `binding`
+// (default: the most plausible one). A binding that is not the identity gets an adapter: in kernel mode
+// `args=(...)` on the template's `// kopt:launch` line, in launcher mode a launcher with the task's
+// signature that calls the template's under another name. Fails (naming the template and line) on an
+// unknown or unclosed placeholder, or when the strategy does not apply.
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
-                                         TaskSpec const& task, int arch_sm = 0);
+                                         TaskSpec const& task, int arch_sm = 0,
+                                         StrategyBinding const* binding = nullptr);
 
 // The applicable strategies for a task in the order the proposer screens them: those whose `addresses`
 // meet `signals` (the reference's bottleneck class and finding names, when a profile is available) first,
@@ -101,6 +148,9 @@ struct ProposeOptions {
   std::vector<std::string> signals;  // profiler signals that reorder strategies (choose_strategies)
   OptimizeObjective objective = OptimizeObjective::runtime;  // what each run maximises and ranks by
   bool search_memory = true;  // MCTS search memory across runs (OptimizeOptions::search_memory)
+  // Plausible bindings verified per strategy when several remain or the family is inferred (0: none; the
+  // most plausible is used unverified).
+  std::size_t binding_probes = 4;
 };
 
 // One strategy's part of a proposer run.
@@ -111,9 +161,10 @@ struct StrategyRun {
 };
 
 struct ProposeResult {
-  SessionId session;                 // the store's session that groups the runs (docs/store.md, "sessions")
-  std::vector<StrategyRun> runs;     // in order
-  std::vector<std::string> skipped;  // "name: reason" for library strategies that did not apply
+  SessionId session;                  // the store's session that groups the runs (docs/store.md, "sessions")
+  std::vector<StrategyRun> runs;      // in order
+  std::vector<std::string> skipped;   // "name: reason" for library strategies that did not apply
+  std::vector<std::string> bindings;  // "name: c=out, a=x, ..." for strategies used through an adapter
   std::optional<std::string> best_strategy;
   std::optional<RunId> best_run;  // the optimize run holding the best candidate
   std::optional<double> best_screen_speedup;

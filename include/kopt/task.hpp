@@ -135,6 +135,10 @@ struct TaskSpec {
   std::optional<LaunchSpec> launch;  // enables kernel-mode candidates
   // [strategy_params]: C++ expressions for the strategy library's templates (docs/strategies.md).
   std::map<std::string, std::string, std::less<>> strategy_params;
+  // [binding]: how the roles of the library strategies' contracts are filled (docs/strategies.md,
+  // "Binding"): role name -> a parameter of the entry, an integer expression over its integer scalars, or
+  // a number (kept as written).
+  std::map<std::string, std::string, std::less<>> binding;
 
   BufferSpec const* find_buffer(std::string_view name) const;
   ToleranceSpec tolerance_for(DType dtype) const;  // falls back to a dtype default

@@ -147,6 +147,12 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
         auto const a = check_applicability(s, *task, arch);
         entry["applies"] = a.applies;
         entry["reason"] = a.reason;
+        nlohmann::json bindings = nlohmann::json::array();
+        for (StrategyBinding const& b : a.bindings) {
+          bindings.push_back({{"binding", b.describe()}, {"identity", b.identity}, {"score", b.score}});
+        }
+        entry["bindings"] = std::move(bindings);
+        entry["family_inferred"] = a.family_inferred;
       }
       list.push_back(std::move(entry));
     }
@@ -171,8 +177,18 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
                              library->strategies.size());
   for (auto const* s : chosen) {
     console.out << fmt::format("  + {:<30} {}\n", s->name, first_sentence(s->description, 35));
+    auto const a = check_applicability(*s, *task, arch);
+    if (task->family.empty())
+      console.out << fmt::format("    {:<30} family {}\n", "", fmt::join(s->families, ", "));
+    if (!a.bindings.front().identity) {
+      console.out << fmt::format(
+          "    {:<30} binding {}{}\n", "", a.bindings.front().describe(),
+          a.bindings.size() > 1 ? fmt::format(" (1 of {} plausible; verification decides)", a.bindings.size())
+                                : std::string());
+    }
   }
   std::size_t other_families = 0;
+  std::size_t unbound = 0;
   for (auto const& s : library->strategies) {
     auto const a = check_applicability(s, *task, arch);
     if (a.applies) continue;
@@ -180,14 +196,25 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
       ++other_families;
       continue;
     }
+    if (task->family.empty()) {
+      ++unbound;  // family inference: another computation's strategy; --json says why
+      continue;
+    }
     console.out << fmt::format("  - {:<30} does not apply: {}\n", s.name, a.reason);
   }
-  console.out << fmt::format("  ({} more serve other families)\n", other_families);
+  if (other_families > 0) console.out << fmt::format("  ({} more serve other families)\n", other_families);
+  if (unbound > 0) {
+    console.out << fmt::format(
+        "  ({} more do not bind to this signature or need [strategy_params] it does not give; --json says "
+        "why)\n",
+        unbound);
+  }
   if (!chosen.empty()) {
     console.out << fmt::format("\nTune them all: kopt optimize {} --budget 48\n", args.task_dir);
   } else if (task->family.empty()) {
-    console.out
-        << "\nThe task declares no family: give it one (docs/suites.md lists them) to use the library.\n";
+    console.out << "\nThe task declares no family and no strategy's contract binds to its signature: give it "
+                   "a family (docs/suites.md lists them) and, where names alone do not decide, a [binding] "
+                   "table (docs/strategies.md, \"Binding\").\n";
   }
   return 0;
 }

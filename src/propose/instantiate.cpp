@@ -1,9 +1,12 @@
 // A strategy made concrete for a task: the library's common header, then the template with its
 // placeholders replaced (docs/strategies.md, "Placeholders").
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 
 #include "kopt/propose.hpp"
 
@@ -16,26 +19,111 @@ bool is_identifier(std::string_view text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
+// A role's value in the task's terms, as kopt's launch expressions and C++ both read it.
+std::string role_expression(RoleBinding const& r) {
+  return r.parameter.empty() ? "(" + r.value + ")" : r.parameter;
+}
+
+Param const& task_param(TaskSpec const& task, std::string_view name) {
+  return *std::find_if(task.signature.params.begin(), task.signature.params.end(),
+                       [&](Param const& p) { return p.name == name; });
+}
+
+// The `args=(...)` of a kernel-mode adapter (docs/compile.md, "Kernel arguments").
+std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
+  std::vector<std::string> args;
+  for (RoleBinding const& r : binding.roles) {
+    bool const same_type = !r.parameter.empty() && task_param(task, r.parameter).dtype == r.role.dtype;
+    if (r.role.is_pointer || same_type) {
+      args.push_back(r.parameter);
+    } else {
+      args.push_back(
+          fmt::format("{}({})", to_string(r.role.dtype), r.parameter.empty() ? r.value : r.parameter));
+    }
+  }
+  return fmt::format("args=({})", fmt::join(args, ", "));
+}
+
+// A launcher with the task's signature that calls the template's, renamed `inner`, in the contract's order.
+std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& binding, std::string const& inner) {
+  std::vector<std::string> params;
+  std::vector<std::string> unused;
+  for (Param const& p : task.signature.params) {
+    params.push_back(p.c_type + " " + p.name);
+    if (binding.roles.end() == std::find_if(binding.roles.begin(), binding.roles.end(),
+                                            [&](RoleBinding const& r) { return r.parameter == p.name; })) {
+      unused.push_back("  (void)" + p.name + ";\n");
+    }
+  }
+  std::vector<std::string> args;
+  for (RoleBinding const& r : binding.roles) {
+    args.push_back(r.role.is_pointer ? r.parameter
+                                     : fmt::format("static_cast<{}>({})", r.role.c_type, role_expression(r)));
+  }
+  return fmt::format(
+      "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
+      "extern \"C\" void {}({}) {{\n{}  {}({});\n}}\n",
+      binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""), inner,
+      fmt::join(args, ", "));
+}
+
+// [strategy_params] values name the task's scalars by the roles they fill (ELU's `alpha` is map1s's `s`).
+// Every identifier is looked at once, so one rename never feeds another (a -> b, b -> c).
+std::string in_role_names(std::string const& text, StrategyBinding const& binding) {
+  std::map<std::string, std::string, std::less<>> renames;
+  for (RoleBinding const& r : binding.roles) {
+    if (!r.role.is_pointer && !r.parameter.empty() && r.parameter != r.role.name)
+      renames[r.parameter] = r.role.name;
+  }
+  if (renames.empty()) return text;
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    auto const c = static_cast<unsigned char>(text[i]);
+    if (std::isalpha(c) == 0 && text[i] != '_') {
+      out += text[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_'))
+      ++end;
+    std::string_view const word(text.data() + i, end - i);
+    auto const it = renames.find(word);
+    out += it == renames.end() ? std::string(word) : it->second;
+    i = end;
+  }
+  return out;
+}
+
+bool is_kernel_template(std::string const& text) {
+  return std::regex_search(text, std::regex(R"(//[ \t]*kopt:launch\b)"));
+}
+
 }  // namespace
 
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
-                                         TaskSpec const& task, int arch_sm) {
+                                         TaskSpec const& task, int arch_sm, StrategyBinding const* chosen) {
   auto const applicability = check_applicability(strategy, task, arch_sm);
   if (!applicability.applies) {
     return make_error(ErrorCode::invalid_argument, "strategy '" + strategy.name + "' does not apply to " +
                                                        task.name + ": " + applicability.reason);
   }
-  std::map<std::string, std::string, std::less<>> values(task.strategy_params.begin(),
-                                                         task.strategy_params.end());
-  values["T"] = applicability.element == DType::bf16 ? "__nv_bfloat16" : "float";
-  values["ENTRY"] = task.signature.function;
-  for (std::size_t i = 0; i < task.signature.params.size(); ++i) {
-    values[fmt::format("ARG{}", i)] = task.signature.params[i].name;
+  StrategyBinding const& binding = chosen != nullptr ? *chosen : applicability.bindings.front();
+  bool const kernel_mode = is_kernel_template(strategy.template_text);
+  std::string const inner = "kopt_bound_" + task.signature.function;
+  std::map<std::string, std::string, std::less<>> values;
+  for (auto const& [key, text] : task.strategy_params) values[key] = in_role_names(text, binding);
+  values["T"] = binding.element == DType::bf16 ? "__nv_bfloat16" : "float";
+  values["ENTRY"] = binding.identity || kernel_mode ? task.signature.function : inner;
+  for (std::size_t i = 0; i < binding.roles.size(); ++i) {
+    values[fmt::format("ARG{}", i)] = role_expression(binding.roles[i]);
   }
 
   std::string const& text = strategy.template_text;
   std::string out = fmt::format("// kopt strategy '{}' for task {} ({}), from {}\n", strategy.name, task.name,
                                 values["T"], strategy.template_path.filename().string());
+  if (!binding.identity) out += "// kopt binding: " + binding.describe() + "\n";
   // The compiler builds the candidate for this architecture-specific target (docs/compile.md).
   if (!strategy.arch.empty()) out += "// kopt:arch " + strategy.arch + "\n";
   out += library.common_header;
@@ -66,11 +154,19 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
           fmt::format("{}:{}: unknown placeholder '{{{{{}}}}}'; expected T, ENTRY, ARG0..ARG{} or a "
                       "[strategy_params] key of {}",
                       strategy.template_path.string(), line, name,
-                      task.signature.params.empty() ? 0 : task.signature.params.size() - 1, task.name));
+                      binding.roles.empty() ? 0 : binding.roles.size() - 1, task.name));
     }
     out += value->second;
     pos = close + 2;
   }
+  if (binding.identity) return out;
+  if (!kernel_mode) return out + launcher_adapter(task, binding, inner);
+  // The template's launch line gets the kernel's arguments in the contract's order.
+  std::smatch match;
+  std::regex const launch_line(R"((//[ \t]*kopt:launch\b[^\n]*))");
+  if (!std::regex_search(out, match, launch_line)) return out;
+  auto const end = static_cast<std::size_t>(match.position(1) + match.length(1));
+  out.insert(end, " " + kernel_args(task, binding));
   return out;
 }
 

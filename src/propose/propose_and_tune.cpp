@@ -1,12 +1,14 @@
 // The built-in proposer's driver: screen every applicable strategy with a share of half the budget, give
 // the rest to the best, confirm the overall best (docs/strategies.md, "Choosing and tuning").
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "kopt/propose.hpp"
 #include "kopt/store.hpp"
+#include "propose/binding_probe.hpp"
 
 namespace kopt {
 namespace {
@@ -71,7 +73,26 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
       result.skipped.push_back(s->name + ": not selected");
       continue;
     }
-    auto source = instantiate_strategy(library, *s, task, options.arch_sm);
+    auto const applicability = check_applicability(*s, task, options.arch_sm);
+    StrategyBinding binding = applicability.bindings.front();
+    // Several plausible bindings, or a family only inferred: verification decides before any budget is
+    // spent on the strategy (docs/strategies.md, "Binding").
+    bool const ambiguous = !binding.identity && applicability.bindings.size() > 1;
+    if ((ambiguous || applicability.family_inferred) && options.binding_probes > 0) {
+      auto probe = probe_bindings(library, *s, task, applicability.bindings, options.binding_probes,
+                                  options.arch_sm, options.flags, evaluator);
+      if (!probe) return probe.error();
+      if (!probe->verified) {
+        result.skipped.push_back(
+            fmt::format("{}: no binding verified ({})", s->name, fmt::join(probe->tried, "; ")));
+        continue;
+      }
+      binding = *probe->verified;
+      result.bindings.push_back(s->name + ": " + binding.describe() + " (verified)");
+    } else if (!binding.identity) {
+      result.bindings.push_back(s->name + ": " + binding.describe());
+    }
+    auto source = instantiate_strategy(library, *s, task, options.arch_sm, &binding);
     if (!source) {
       instantiation_errors.push_back(source.error().message);
       continue;

@@ -25,13 +25,13 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",     "families", "template",  "signature",   "params",      "dtypes",
-        "min_arch", "arch",     "addresses", "description", "applies_when"};
+        "name",   "families", "template", "signature", "lengths",     "params",
+        "dtypes", "min_arch", "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, params, dtypes, min_arch, arch, addresses, "
-             "description, applies_when");
+             "one of name, families, template, signature, lengths, params, dtypes, min_arch, arch, "
+             "addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -39,6 +39,7 @@ class EntryReader {
     s.families = list("families", true);
     auto const template_file = text("template", true, "a template file name relative to the manifest");
     s.signature = text("signature", true, "a signature such as \"void (T* out, const T* in, int n)\"");
+    s.lengths = lengths(s.signature);
     s.params = list("params", false);
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
@@ -101,6 +102,49 @@ class EntryReader {
       return {};
     }
     return value->get();
+  }
+
+  // `lengths = { out = "n", A = "M * N" }`: elements of each pointer role, over the integer roles.
+  std::map<std::string, std::string, std::less<>> lengths(std::string const& signature) {
+    std::map<std::string, std::string, std::less<>> out;
+    auto const* node = table_.get("lengths");
+    if (node == nullptr) return out;
+    std::string const expected =
+        "a table of pointer roles and element counts, e.g. { out = \"n\", A = \"M * N\" }";
+    auto const* table = node->as_table();
+    if (table == nullptr) {
+      fail("lengths", "is not a table", expected);
+      return out;
+    }
+    auto const contract = parse_signature("void kopt_contract" +
+                                          signature.substr(std::min(signature.find('('), signature.size())));
+    for (auto const& [key, value] : *table) {
+      std::string const role(key.str());
+      auto const* text = value.as_string();
+      auto const expr =
+          text == nullptr ? Result<Expr>(make_error(ErrorCode::invalid_spec, "")) : Expr::parse(text->get());
+      if (!expr) {
+        fail("lengths." + role, "is not an integer expression", expected);
+        continue;
+      }
+      if (contract) {
+        auto const& params = contract->params;
+        auto const is_role = [&](std::string const& name, bool pointer) {
+          return std::any_of(params.begin(), params.end(),
+                             [&](Param const& p) { return p.name == name && p.is_pointer == pointer; });
+        };
+        if (!is_role(role, true))
+          fail("lengths." + role, "is not a pointer parameter of the signature", expected);
+        for (std::string const& name : expr->identifiers()) {
+          if (!is_role(name, false)) {
+            fail("lengths." + role, "names '" + name + "', which is not a scalar parameter of the signature",
+                 expected);
+          }
+        }
+      }
+      out[role] = text->get();
+    }
+    return out;
   }
 
   std::vector<std::string> list(std::string const& key, bool required) {

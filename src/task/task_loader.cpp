@@ -1,4 +1,6 @@
 // Loading and validation of task.toml (docs/task-format.md is the user-facing reference).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "kopt/task.hpp"
+#include "kopt/text.hpp"
 #include "task/spec_diagnostics.hpp"
 #include "task/toml_precheck.hpp"
 
@@ -24,8 +27,8 @@ using task_detail::SpecDiagnostics;
 using task_detail::type_name;
 
 std::vector<std::string> const kTopLevelKeys{
-    "name",      "description", "family",   "trials", "entry",  "scalars",    "buffers",        "sizes",
-    "tolerance", "reference",   "baseline", "work",   "launch", "generators", "strategy_params"};
+    "name",      "description", "family",   "trials", "entry",  "scalars",    "buffers",         "sizes",
+    "tolerance", "reference",   "baseline", "work",   "launch", "generators", "strategy_params", "binding"};
 
 bool is_valid_name(std::string_view text) {
   if (text.empty()) return false;
@@ -106,6 +109,7 @@ class TaskLoader {
     read_work();
     read_launch();
     read_strategy_params();
+    read_binding();
     check_outputs();
     check_sizes_evaluate();
     return std::move(spec_);
@@ -670,6 +674,54 @@ class TaskLoader {
       }
       spec_.strategy_params[std::string(key.str())] = text->get();
     }
+  }
+
+  // [binding]: role = "parameter" | "integer expression over the integer scalars" | number.
+  void read_binding() {
+    auto const* table = table_at(root_, "binding", "binding", false,
+                                 "a table of contract roles, e.g. { out = \"y\", cols = 2048 }");
+    if (table == nullptr) return;
+    std::string const expected =
+        "a parameter of the entry, an integer expression over its integer scalars, or a number";
+    for (auto const& [key, node] : *table) {
+      std::string const field = join_field("binding", key.str());
+      if (!is_identifier(key.str())) {
+        error(key.source(), field, "is not an identifier", "a role name of the strategies' contracts");
+        continue;
+      }
+      std::string value;
+      if (auto const* integer = node.as_integer()) {
+        value = std::to_string(integer->get());
+      } else if (auto const* floating = node.as_floating_point()) {
+        value = fmt::format("{}", floating->get());
+      } else if (auto const* text = node.as_string()) {
+        value = std::string(trim(text->get()));
+        if (!binding_value_ok(value)) {
+          error(node.source(), field, "'" + text->get() + "' is neither a parameter nor such an expression",
+                expected);
+          continue;
+        }
+      } else {
+        error(node.source(), field, is_a(node), expected);
+        continue;
+      }
+      spec_.binding[std::string(key.str())] = value;
+    }
+  }
+
+  bool binding_value_ok(std::string const& value) const {
+    auto const& params = spec_.signature.params;
+    if (std::any_of(params.begin(), params.end(), [&](Param const& p) { return p.name == value; }))
+      return true;
+    auto expr = Expr::parse(value);
+    if (!expr) return false;
+    for (std::string const& name : expr->identifiers()) {
+      bool const integer_scalar =
+          std::any_of(spec_.scalars.begin(), spec_.scalars.end(),
+                      [&](ScalarSpec const& s) { return s.name == name && !is_floating(s.dtype); });
+      if (!integer_scalar) return false;
+    }
+    return true;
   }
 
   void read_tolerance() {

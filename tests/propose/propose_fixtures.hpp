@@ -1,10 +1,16 @@
 // Shared by the propose tests: writing a small library or task into a temporary folder, and the spec of a
-// c = a + b task whose length scalar is named `n` (or anything else, to check {{ARGi}}).
+// c = a + b task whose length scalar is named `n` (or anything else, to check {{ARGi}}), and compiling a
+// candidate as the evaluator would.
 #pragma once
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "eval/artifact_requests.hpp"
+#include "kopt/compile.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kopt::test {
 
@@ -24,6 +30,25 @@ inline std::string add_task_toml(std::string const& n) {
          " = 1000\n[reference]\nsource = \"reference.cu\"\n"
          "[launch]\ngrid = [\"ceil_div(" +
          n + ", 256)\"]\nblock = [\"256\"]\n";
+}
+
+// Compiles a candidate for sm_90 the way the evaluator plans it (plan_candidate: mode, kernel name, launch
+// arguments), in a throw-away cache. Error: the plan failed or no compiler could be made.
+inline Result<CompileOutcome> compile_as_evaluated(TaskSpec const& task, std::string const& name,
+                                                   std::string text, std::vector<std::string> flags = {}) {
+  CandidateSource source;
+  source.name = name;
+  source.source = std::move(text);
+  source.flags = std::move(flags);
+  CandidatePlan const plan = plan_candidate(task, source, std::nullopt);
+  if (!plan.request) return make_error(ErrorCode::invalid_spec, name + ": " + plan.failure);
+  TempDir cache;
+  CompileOptions options;
+  options.arch = "sm_90";
+  options.cache_dir = cache.path();
+  auto compiler = Compiler::create(options);
+  if (!compiler) return compiler.error();
+  return compiler->compile(*plan.request);
 }
 
 }  // namespace kopt::test

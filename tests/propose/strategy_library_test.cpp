@@ -163,12 +163,17 @@ TEST_F(LibraryFixture, ApplicabilitySaysWhyNot) {
   EXPECT_TRUE(check_applicability(*library->find("needs_hopper"), task, 0).applies) << "0: do not check";
   EXPECT_EQ(reason("needs_combine", 90), "the task's [strategy_params] does not give 'combine'");
   EXPECT_EQ(reason("other_contract", 90),
-            "signature: the task's entry has 4 parameters, the strategy's contract 3");
+            "its contract void (T* c, const T* a, int n) does not bind: 2 assignment(s) of its roles "
+            "considered; no role takes the task's buffer 'b'");
   EXPECT_EQ(reason("other_family", 90), "serves reduction, not elementwise");
+  // A task without a family is offered every strategy whose contract binds (family inference).
   TaskSpec no_family = task;
   no_family.family.clear();
-  EXPECT_EQ(check_applicability(*library->find("plain_map2"), no_family, 90).reason,
-            "the task declares no family");
+  auto const inferred = check_applicability(*library->find("plain_map2"), no_family, 90);
+  EXPECT_TRUE(inferred.applies) << inferred.reason;
+  EXPECT_TRUE(inferred.family_inferred);
+  EXPECT_TRUE(check_applicability(*library->find("other_family"), no_family, 90).applies);
+  EXPECT_FALSE(check_applicability(*library->find("other_contract"), no_family, 90).applies);
 }
 
 TEST_F(LibraryFixture, AnArchitectureSpecificStrategyAppliesToItsGenerationOnlyAndAsksForIt) {
@@ -231,7 +236,8 @@ TEST_F(LibraryFixture, TheElementTypeIsWhateverMakesTheSignatureMatch) {
   ASSERT_TRUE(sig);
   mixed.signature = *sig;
   EXPECT_EQ(check_applicability(*library->find("plain_map2"), mixed, 90).reason,
-            "signature: parameter 2 ('a') is const __nv_bfloat16*, the contract wants const float*");
+            "its contract void (T* c, const T* a, const T* b, int n) does not bind: the task's 'a' "
+            "(const __nv_bfloat16*) fits no role of the contract");
 }
 
 TEST_F(LibraryFixture, InstantiationSubstitutesEveryPlaceholderAndParses) {

@@ -178,6 +178,19 @@ TEST(TaskLoader, StrategyParamsAreKeptAsText) {
   EXPECT_EQ(spec->strategy_params.at("identity"), "-INFINITY");
 }
 
+TEST(TaskLoader, BindingValuesAreParametersIntegerExpressionsOrNumbers) {
+  auto dir = data_dir("softmax");
+  std::ifstream in(dir / "task.toml");
+  std::stringstream text;
+  text << in.rdbuf() << "\n[binding]\nout = \"out\"\nrows = \"N * 2\"\ncols = 2048\ns = 0.5\n";
+  auto spec = parse_task(text.str(), dir / "task.toml", dir);
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  EXPECT_EQ(spec->binding.at("out"), "out");
+  EXPECT_EQ(spec->binding.at("rows"), "N * 2");
+  EXPECT_EQ(spec->binding.at("cols"), "2048");
+  EXPECT_EQ(spec->binding.at("s"), "0.5");
+}
+
 TEST(TaskLoader, WorkMathChoosesThePeakTheFlopsAreHeldAgainst) {
   auto const suite = std::filesystem::path(KOPT_SOURCE_DIR) / "suites";
   auto nbody = load_task(suite / "scientific" / "nbody-bf16");  // BF16 storage, FP32 arithmetic

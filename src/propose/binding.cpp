@@ -1,0 +1,371 @@
+// Binding a strategy's contract to a task (docs/strategies.md, "Binding"): the roles of the contract (the
+// parameter names of the strategy's `signature`) are filled with the task's parameters by type, and the
+// assignments that the buffers' lengths allow are ranked by how plausible they are.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "kopt/propose.hpp"
+#include "kopt/text.hpp"
+#include "propose/contract.hpp"
+
+namespace kopt {
+namespace {
+
+constexpr std::size_t kMaxAssignments = 4096;  // complete assignments looked at per element type
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+bool is_number(std::string const& text) {
+  char* end = nullptr;
+  (void)std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+std::string role_text(Param const& p) {
+  return fmt::format("'{}' ({})", p.name, p.c_type);
+}
+
+// Enumerates the assignments for one element type.
+class BindingEnumerator {
+ public:
+  BindingEnumerator(LibraryStrategy const& strategy, TaskSpec const& task, Signature contract, DType element)
+      : strategy_(strategy), task_(task), contract_(std::move(contract)), element_(element) {
+    for (SizeCase const& size : task_.sizes) envs_.push_back(task_.env_for(size));
+    // Pointers first: an integer role may be read off the length of the buffer a pointer role took.
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      if (contract_.params[i].is_pointer) order_.push_back(i);
+    }
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      if (!contract_.params[i].is_pointer) order_.push_back(i);
+    }
+    current_.resize(contract_.params.size());
+  }
+
+  void run(std::vector<StrategyBinding>& out) {
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      if (contract_.params[i].is_pointer || task_.binding.contains(contract_.params[i].name)) {
+        if (candidates(i).empty()) {
+          if (reason_.empty()) reason_ = no_candidate_reason(i);
+          return;
+        }
+      }
+    }
+    descend(0, out);
+    if (out.empty() && reason_.empty()) {
+      reason_ = considered_ == 0 ? unfilled_reason()
+                                 : fmt::format("{} assignment(s) of its roles considered; {}", considered_,
+                                               first_rejection_);
+    }
+  }
+
+  std::size_t considered() const { return considered_; }
+  std::string const& reason() const { return reason_; }
+
+ private:
+  Param const* task_param(std::string_view name) const {
+    for (Param const& p : task_.signature.params) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+
+  // Whether `param` can fill `role` by type alone.
+  bool fits(Param const& role, Param const& param) const {
+    if (role.is_pointer != param.is_pointer || role.dtype != param.dtype) {
+      // An integer role takes any integer scalar (the adapter converts it).
+      return !role.is_pointer && !param.is_pointer && !is_floating(role.dtype) && !is_floating(param.dtype);
+    }
+    if (!role.is_pointer) return true;
+    BufferSpec const* buffer = task_.find_buffer(param.name);
+    Role const direction = buffer != nullptr ? buffer->role : (param.is_const ? Role::input : Role::inout);
+    if (role.is_const) return direction != Role::output;  // it reads the buffer
+    return !param.is_const && direction != Role::input;   // it writes the buffer
+  }
+
+  std::vector<RoleBinding> candidates(std::size_t index) const {
+    Param const& role = contract_.params[index];
+    std::vector<RoleBinding> out;
+    if (auto const it = task_.binding.find(role.name); it != task_.binding.end()) {
+      if (Param const* param = task_param(it->second)) {
+        if (fits(role, *param)) out.push_back(RoleBinding{role, param->name, {}, false});
+      } else if (!role.is_pointer &&
+                 (is_floating(role.dtype) ? is_number(it->second) : Expr::parse(it->second).ok())) {
+        out.push_back(RoleBinding{role, {}, it->second, false});
+      }
+      return out;
+    }
+    for (Param const& param : task_.signature.params) {
+      if (fits(role, param)) out.push_back(RoleBinding{role, param.name, {}, false});
+    }
+    return out;
+  }
+
+  // Why no complete assignment exists although every role has a candidate: a buffer of the task that no
+  // role takes, or roles that would need the same buffer.
+  std::string unfilled_reason() const {
+    for (Param const& param : task_.signature.params) {
+      if (!param.is_pointer) continue;
+      bool const fits_some = std::any_of(contract_.params.begin(), contract_.params.end(),
+                                         [&](Param const& role) { return fits(role, param); });
+      if (!fits_some)
+        return fmt::format("the task's '{}' ({}) fits no role of the contract", param.name, param.c_type);
+    }
+    return "its pointer roles would need the same buffer of the task twice";
+  }
+
+  std::string no_candidate_reason(std::size_t index) const {
+    Param const& role = contract_.params[index];
+    if (auto const it = task_.binding.find(role.name); it != task_.binding.end()) {
+      return fmt::format("[binding] {} = \"{}\" does not fit the role {}", role.name, it->second,
+                         role_text(role));
+    }
+    if (role.is_pointer) {
+      return fmt::format("no parameter of the task fits the role {} ({} {} buffer)", role_text(role),
+                         role.is_const ? "an input" : "an output", to_string(role.dtype));
+    }
+    return fmt::format("no parameter of the task fits the role {}; give it in [binding]", role_text(role));
+  }
+
+  void descend(std::size_t depth, std::vector<StrategyBinding>& out) {
+    if (considered_ >= kMaxAssignments) return;
+    if (depth == order_.size()) {
+      ++considered_;
+      finish(out);
+      return;
+    }
+    std::size_t const index = order_[depth];
+    Param const& role = contract_.params[index];
+    std::vector<RoleBinding> options = candidates(index);
+    if (!role.is_pointer && !is_floating(role.dtype) && !task_.binding.contains(role.name))
+      add_derived(role, options);
+    if (options.empty() && reason_.empty()) reason_ = no_candidate_reason(index);
+    for (RoleBinding const& option : options) {
+      if (role.is_pointer && used_.contains(option.parameter)) continue;  // a buffer fills one role
+      current_[index] = option;
+      if (role.is_pointer) used_.insert(option.parameter);
+      descend(depth + 1, out);
+      if (role.is_pointer) used_.erase(option.parameter);
+    }
+  }
+
+  // An integer role that is exactly the length of a pointer role: the bound buffer's length expression.
+  void add_derived(Param const& role, std::vector<RoleBinding>& options) const {
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      auto const length = strategy_.lengths.find(contract_.params[i].name);
+      if (length == strategy_.lengths.end() || trim(length->second) != role.name) continue;
+      BufferSpec const* buffer = task_.find_buffer(current_[i].parameter);
+      if (buffer == nullptr) continue;
+      std::string const text = buffer->length.text();
+      bool const known = std::any_of(options.begin(), options.end(), [&](RoleBinding const& o) {
+        return o.parameter == text || o.value == text;
+      });
+      if (!known && !text.empty()) options.push_back(RoleBinding{role, {}, text, true});
+    }
+  }
+
+  void finish(std::vector<StrategyBinding>& out) {
+    // Every buffer of the task is read or written by some role: a computation that ignores an input is
+    // not the task's, and an output nobody writes stays poisoned.
+    for (Param const& p : task_.signature.params) {
+      if (p.is_pointer && !used_.contains(p.name)) {
+        note_rejection(fmt::format("no role takes the task's buffer '{}'", p.name));
+        return;
+      }
+    }
+    if (!lengths_agree() || !ops_see_their_scalars()) return;
+    StrategyBinding binding;
+    binding.element = element_;
+    binding.roles = current_;
+    score(binding);
+    out.push_back(std::move(binding));
+  }
+
+  // A [strategy_params] value the strategy uses may name a scalar of the task only when a role takes it
+  // (ELU's alpha as map1s's s): the template has no other name for it.
+  bool ops_see_their_scalars() {
+    for (std::string const& key : strategy_.params) {
+      auto const op = task_.strategy_params.find(key);
+      if (op == task_.strategy_params.end()) continue;
+      for (Param const& p : task_.signature.params) {
+        if (p.is_pointer || !std::regex_search(op->second, std::regex("\\b" + p.name + "\\b"))) continue;
+        bool const taken = std::any_of(current_.begin(), current_.end(),
+                                       [&](RoleBinding const& r) { return r.parameter == p.name; });
+        if (!taken) {
+          note_rejection(
+              fmt::format("[strategy_params] {} names the task's '{}', which no role takes", key, p.name));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  std::optional<std::int64_t> role_value(RoleBinding const& r, ScalarEnv const& env) const {
+    std::string const& text = r.parameter.empty() ? r.value : r.parameter;
+    auto expr = Expr::parse(text);
+    if (!expr) return std::nullopt;
+    auto value = expr->evaluate(env);
+    if (!value) return std::nullopt;
+    return *value;
+  }
+
+  bool lengths_agree() {
+    for (std::size_t s = 0; s < envs_.size(); ++s) {
+      ScalarEnv roles;
+      for (RoleBinding const& r : current_) {
+        if (r.role.is_pointer || is_floating(r.role.dtype)) continue;
+        auto const value = role_value(r, envs_[s]);
+        if (!value) {
+          note_rejection(fmt::format("role '{}' cannot be evaluated on size case '{}'", r.role.name,
+                                     task_.sizes[s].name));
+          return false;
+        }
+        roles[r.role.name] = *value;
+      }
+      for (RoleBinding const& r : current_) {
+        auto const length = strategy_.lengths.find(r.role.name);
+        BufferSpec const* buffer = r.role.is_pointer ? task_.find_buffer(r.parameter) : nullptr;
+        if (length == strategy_.lengths.end() || buffer == nullptr) continue;
+        auto const want = Expr::parse(length->second).value().evaluate(roles);
+        auto const have = buffer->length.evaluate(envs_[s]);
+        bool const agrees = want && have && *have == *want;
+        if (!agrees) {
+          note_rejection(
+              fmt::format("with {}, role '{}' covers {} elements where the task's '{}' has {} "
+                          "(size case '{}')",
+                          describe_current(), r.role.name, want ? std::to_string(*want) : "?", buffer->name,
+                          have ? std::to_string(*have) : "?", task_.sizes[s].name));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  std::string describe_current() const {
+    StrategyBinding b;
+    b.roles = current_;
+    return b.describe();
+  }
+
+  void note_rejection(std::string text) {
+    if (first_rejection_.empty()) first_rejection_ = std::move(text);
+  }
+
+  // Names that agree, parameters in the contract's relative order, and nothing of the task left unused
+  // rank first; the task's entry being the contract itself ranks above everything.
+  void score(StrategyBinding& binding) const {
+    auto const& params = task_.signature.params;
+    auto const position = [&](std::string const& name) {
+      return std::find_if(params.begin(), params.end(), [&](Param const& p) { return p.name == name; }) -
+             params.begin();
+    };
+    std::set<std::string, std::less<>> bound;
+    bool identity = binding.roles.size() == params.size();
+    for (std::size_t i = 0; i < binding.roles.size(); ++i) {
+      RoleBinding const& r = binding.roles[i];
+      if (r.parameter.empty()) {
+        binding.score -= r.derived ? 1 : 0;
+        identity = false;
+        continue;
+      }
+      bound.insert(r.parameter);
+      if (same_name(r.role.name, r.parameter)) binding.score += 4;
+      // A pair of roles of one kind bound against the task's order (x, y filling b, a) costs one.
+      for (std::size_t j = i + 1; j < binding.roles.size(); ++j) {
+        RoleBinding const& later = binding.roles[j];
+        if (later.parameter.empty() || later.role.is_pointer != r.role.is_pointer) continue;
+        if (position(later.parameter) < position(r.parameter)) binding.score -= 1;
+      }
+      identity = identity && params[i].name == r.parameter && params[i].dtype == r.role.dtype;
+    }
+    for (Param const& p : params) {
+      if (!bound.contains(p.name)) binding.score -= p.is_pointer ? 3 : 1;
+    }
+    binding.identity = identity;
+    if (identity) binding.score += 100;
+  }
+
+  LibraryStrategy const& strategy_;
+  TaskSpec const& task_;
+  Signature contract_;
+  DType element_;
+  std::vector<ScalarEnv> envs_;
+  std::vector<std::size_t> order_;
+  std::vector<RoleBinding> current_;
+  std::set<std::string, std::less<>> used_;
+  std::size_t considered_ = 0;
+  std::string reason_;
+  std::string first_rejection_;
+};
+
+}  // namespace
+
+Result<Signature> strategy_contract(LibraryStrategy const& strategy, DType element) {
+  std::string const type = element == DType::bf16 ? "__nv_bfloat16" : "float";
+  std::string text = std::regex_replace(strategy.signature, std::regex(R"(\bT\b)"), type);
+  auto const open = text.find('(');
+  if (open == std::string::npos) {
+    return make_error(ErrorCode::invalid_spec, strategy.manifest.string() + ": strategy '" + strategy.name +
+                                                   "': signature has no parameter list");
+  }
+  text = text.substr(0, open) + " kopt_contract" + text.substr(open);
+  return parse_signature(text);
+}
+
+RoleBinding const* StrategyBinding::find(std::string_view role) const {
+  auto const it =
+      std::find_if(roles.begin(), roles.end(), [&](RoleBinding const& r) { return r.role.name == role; });
+  return it == roles.end() ? nullptr : &*it;
+}
+
+std::string StrategyBinding::describe() const {
+  std::vector<std::string> parts;
+  for (RoleBinding const& r : roles) {
+    parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const& task, std::size_t limit) {
+  BindingSearch search;
+  // The reason given when nothing binds is the one for the task's own element type.
+  auto const& params = task.signature.params;
+  auto const first_float = std::find_if(params.begin(), params.end(), [](Param const& p) {
+    return p.is_pointer && (p.dtype == DType::f32 || p.dtype == DType::bf16);
+  });
+  DType const task_element = first_float == params.end() ? DType::f32 : first_float->dtype;
+  for (DType element : {DType::f32, DType::bf16}) {
+    auto contract = strategy_contract(strategy, element);
+    if (!contract) {
+      search.reason = "its signature does not parse: " + contract.error().message;
+      return search;
+    }
+    BindingEnumerator enumerator(strategy, task, std::move(*contract), element);
+    std::vector<StrategyBinding> found;
+    enumerator.run(found);
+    search.considered += enumerator.considered();
+    if (!found.empty()) {
+      search.bindings.insert(search.bindings.end(), found.begin(), found.end());
+    } else if (element == task_element) {
+      search.reason = enumerator.reason();
+    }
+  }
+  std::stable_sort(search.bindings.begin(), search.bindings.end(),
+                   [](StrategyBinding const& a, StrategyBinding const& b) { return a.score > b.score; });
+  if (search.bindings.size() > limit) search.bindings.resize(limit);
+  if (!search.bindings.empty()) search.reason.clear();
+  return search;
+}
+
+}  // namespace kopt

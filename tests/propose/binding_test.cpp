@@ -1,0 +1,345 @@
+// Binding a strategy's contract to a task written another way (docs/strategies.md, "Binding"): roles filled
+// by type, lengths that prune, sizes read off buffers, the task's [binding], scalars renamed in ops, and
+// the adapters (kernel mode: `args=` on the launch line; launcher mode: a launcher that calls the
+// strategy's).
+#include <gtest/gtest.h>
+
+#include "eval/artifact_requests.hpp"
+#include "kopt/compile.hpp"
+#include "kopt/propose.hpp"
+#include "propose/propose_fixtures.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+using test::write_file;
+
+std::string const kMap2 = R"kopt(// kopt:knob BLOCK = [256]
+// kopt:launch grid=(ceil_div({{ARG3}}, BLOCK)) block=(BLOCK) kernel={{ENTRY}}
+extern "C" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  auto f = [](float a, float b) { return {{op}}; };
+  if (i < n) c[i] = f(a[i], b[i]);
+}
+)kopt";
+
+std::string const kMap1s = R"kopt(// kopt:knob BLOCK = [256]
+// kopt:launch grid=(ceil_div({{ARG3}}, BLOCK)) block=(BLOCK) kernel={{ENTRY}}
+extern "C" __global__ void {{ENTRY}}({{T}}* y, const {{T}}* x_in, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { float x = x_in[i]; y[i] = {{op}}; }
+}
+)kopt";
+
+std::string const kGemv = R"kopt(// kopt:launch grid=({{ARG3}}) block=(32) kernel={{ENTRY}}
+extern "C" __global__ void {{ENTRY}}({{T}}* y, const {{T}}* A, const {{T}}* x, int M, int N) {
+  if (threadIdx.x == 0) { float s = 0; for (int j = 0; j < N; ++j) s += A[blockIdx.x * N + j] * x[j]; y[blockIdx.x] = s; }
+}
+)kopt";
+
+std::string const kLauncherMap2 =
+    R"kopt(__global__ void map2_kernel({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  auto f = [](float a, float b) { return {{op}}; };
+  if (i < n) c[i] = f(a[i], b[i]);
+}
+extern "C" void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
+  map2_kernel<<<(n + 255) / 256, 256>>>(c, a, b, n);
+}
+)kopt";
+
+std::string const kManifest = R"kopt([[strategy]]
+name = "map2"
+families = ["elementwise"]
+template = "map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+lengths = { c = "n", a = "n", b = "n" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+
+[[strategy]]
+name = "map1s"
+families = ["scaled_copy"]
+template = "map1s.cu"
+signature = "void (T* y, const T* x, float s, int n)"
+lengths = { y = "n", x = "n" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+
+[[strategy]]
+name = "gemv"
+families = ["gemv"]
+template = "gemv.cu"
+signature = "void (T* y, const T* A, const T* x, int M, int N)"
+lengths = { y = "M", A = "M*N", x = "N" }
+description = "x"
+applies_when = "y"
+
+[[strategy]]
+name = "launcher_map2"
+families = ["elementwise"]
+template = "launcher_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+lengths = { c = "n", a = "n", b = "n" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+)kopt";
+
+struct Binding : ::testing::Test {
+  void SetUp() override {
+    write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common header\n");
+    write_file(dir.path() / "lib" / "maps" / "map2.cu", kMap2);
+    write_file(dir.path() / "lib" / "maps" / "map1s.cu", kMap1s);
+    write_file(dir.path() / "lib" / "maps" / "gemv.cu", kGemv);
+    write_file(dir.path() / "lib" / "maps" / "launcher_map2.cu", kLauncherMap2);
+    write_file(dir.path() / "lib" / "maps" / "strategies.toml", kManifest);
+    write_file(dir.path() / "task" / "reference.cu", "\n");
+    auto loaded = load_strategy_library(dir.path() / "lib");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    library = *loaded;
+  }
+
+  TaskSpec task(std::string const& toml) {
+    auto parsed = parse_task(toml, dir.path() / "task" / "task.toml", dir.path() / "task");
+    EXPECT_TRUE(parsed) << parsed.error().message;
+    return parsed ? *parsed : TaskSpec{};
+  }
+
+  std::vector<std::string> described(std::string const& strategy, TaskSpec const& t) {
+    std::vector<std::string> out;
+    auto const a = check_applicability(*library.find(strategy), t, 90);
+    EXPECT_TRUE(a.applies) << a.reason;
+    for (StrategyBinding const& b : a.bindings) out.push_back(b.describe());
+    return out;
+  }
+
+  test::TempDir dir;
+  StrategyLibrary library;
+};
+
+std::string const kReordered = R"kopt(name = "vadd"
+description = "z = x + y, inputs first, a 64-bit length"
+[entry]
+signature = 'extern "C" void vadd(const float* x, const float* y, float* z, long long count)'
+[buffers.x]
+length = "count"
+[buffers.y]
+length = "count"
+[buffers.z]
+length = "count"
+[[sizes]]
+name = "small"
+count = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+)kopt";
+
+TEST_F(Binding, RolesAreFilledByTypeAndRankedByOrderWithTheTaskLeftAsItIs) {
+  TaskSpec const t = task(kReordered);
+  EXPECT_EQ(described("map2", t),
+            (std::vector<std::string>{"c=z, a=x, b=y, n=count", "c=z, a=y, b=x, n=count"}));
+  auto const a = check_applicability(*library.find("map2"), t, 90);
+  EXPECT_FALSE(a.bindings.front().identity);
+  EXPECT_TRUE(a.family_inferred);
+  // Not every contract binds: map1s's float role has no float scalar to take.
+  auto const map1s = check_applicability(*library.find("map1s"), t, 90);
+  EXPECT_FALSE(map1s.applies);
+  EXPECT_NE(map1s.reason.find("no parameter of the task fits the role 's' (float)"), std::string::npos)
+      << map1s.reason;
+}
+
+TEST_F(Binding, AKernelModeAdapterPassesTheTasksParametersInTheContractsOrder) {
+  TaskSpec const t = task(kReordered);
+  auto const a = check_applicability(*library.find("map2"), t, 90);
+  ASSERT_TRUE(a.applies) << a.reason;
+  auto text = instantiate_strategy(library, *library.find("map2"), t, 90, &a.bindings[1]);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("// kopt binding: c=z, a=y, b=x, n=count\n"), std::string::npos) << *text;
+  EXPECT_NE(
+      text->find("grid=(ceil_div(count, BLOCK)) block=(BLOCK) kernel=vadd args=(z, y, x, i32(count))\n"),
+      std::string::npos)
+      << *text;
+  // The evaluator reads the same arguments: the long long count goes to the kernel as an int.
+  CandidateSource source;
+  source.name = "map2.cu";
+  source.source = *text;
+  CandidatePlan const plan = plan_candidate(t, source, std::nullopt);
+  ASSERT_TRUE(plan.request) << plan.failure;
+  ASSERT_TRUE(plan.launch);
+  ASSERT_EQ(plan.launch->args.size(), 4u);
+  EXPECT_EQ(plan.launch->args[3].type, DType::i32);
+}
+
+TEST_F(Binding, TheIdentityNeedsNoAdapter) {
+  TaskSpec const t = task(test::add_task_toml("n") + "[strategy_params]\nop = \"a + b\"\n");
+  auto const a = check_applicability(*library.find("map2"), t, 90);
+  ASSERT_TRUE(a.applies) << a.reason;
+  EXPECT_TRUE(a.bindings.front().identity);
+  EXPECT_EQ(a.bindings.front().describe(), "c=c, a=a, b=b, n=n");
+  auto text = instantiate_strategy(library, *library.find("map2"), t, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_EQ(text->find("args="), std::string::npos) << *text;
+  EXPECT_EQ(text->find("kopt binding"), std::string::npos);
+}
+
+TEST_F(Binding, LengthsRejectSwappedSizesOnANonSquareCase) {
+  TaskSpec const t = task(R"kopt(name = "mv"
+description = "y = A x, as a user wrote it"
+family = "gemv"
+[entry]
+signature = 'extern "C" void mv(const float* A, const float* x, float* y, int rows, int cols)'
+[buffers.A]
+length = "rows*cols"
+[buffers.x]
+length = "cols"
+[buffers.y]
+length = "rows"
+[[sizes]]
+name = "wide"
+rows = 3
+cols = 5
+[reference]
+source = "reference.cu"
+)kopt");
+  // M and N could each be rows or cols; only one assignment gives every buffer its length.
+  EXPECT_EQ(described("gemv", t), std::vector<std::string>{"y=y, A=A, x=x, M=rows, N=cols"});
+  TaskSpec no_scalars = task(R"kopt(name = "mv"
+description = "y = A x with the sizes fixed in the kernel"
+family = "gemv"
+[entry]
+signature = 'extern "C" void mv(float* y, const float* A, const float* x)'
+[buffers.A]
+length = "4096*512"
+[buffers.x]
+length = "512"
+[buffers.y]
+length = "4096"
+[[sizes]]
+name = "fixed"
+[reference]
+source = "reference.cu"
+)kopt");
+  // With no size parameter at all, each size is read off the length of the buffer it measures.
+  EXPECT_EQ(described("gemv", no_scalars), std::vector<std::string>{"y=y, A=A, x=x, M=(4096), N=(512)"});
+}
+
+TEST_F(Binding, TheTasksBindingTablePinsARoleAndOpsNameScalarsByTheirRoles) {
+  TaskSpec const pinned = task(R"kopt(name = "leaky"
+description = "leaky ReLU with its slope fixed"
+[entry]
+signature = 'extern "C" void leaky(float* out, const float* in, int n)'
+[buffers.out]
+length = "n"
+[buffers.in]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "x > 0.0f ? x : s * x"
+[binding]
+s = 0.01
+)kopt");
+  EXPECT_EQ(described("map1s", pinned), std::vector<std::string>{"y=out, x=in, s=(0.01), n=n"});
+  auto text = instantiate_strategy(library, *library.find("map1s"), pinned, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("args=(out, in, f32(0.01), n)"), std::string::npos) << *text;
+
+  TaskSpec const elu = task(R"kopt(name = "elu"
+description = "ELU with alpha a parameter"
+[entry]
+signature = 'extern "C" void elu(float* out, const float* in, float alpha, int n)'
+[buffers.out]
+length = "n"
+[buffers.in]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+alpha = 1.0
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "x > 0.0f ? x : alpha * (expf(x) - 1.0f)"
+)kopt");
+  EXPECT_EQ(described("map1s", elu), std::vector<std::string>{"y=out, x=in, s=alpha, n=n"});
+  auto renamed = instantiate_strategy(library, *library.find("map1s"), elu, 90);
+  ASSERT_TRUE(renamed) << renamed.error().message;
+  EXPECT_NE(renamed->find("y[i] = x > 0.0f ? x : s * (expf(x) - 1.0f);"), std::string::npos) << *renamed;
+
+  // An op that needs two scalars where the contract has room for one does not bind.
+  TaskSpec clamp = elu;
+  auto const two = parse_signature("void elu(float* out, const float* in, float lo, float hi, int n)");
+  ASSERT_TRUE(two);
+  clamp.signature = *two;
+  clamp.scalars = {{"lo", DType::f32}, {"hi", DType::f32}, {"n", DType::i32}};
+  clamp.strategy_params["op"] = "fminf(fmaxf(x, lo), hi)";
+  auto const clamped = check_applicability(*library.find("map1s"), clamp, 90);
+  EXPECT_FALSE(clamped.applies);
+  EXPECT_NE(clamped.reason.find("[strategy_params] op names the task's 'hi', which no role takes"),
+            std::string::npos)
+      << clamped.reason;
+
+  TaskSpec wrong = pinned;
+  wrong.binding["s"] = "in";
+  auto const refused = check_applicability(*library.find("map1s"), wrong, 90);
+  EXPECT_FALSE(refused.applies);
+  EXPECT_NE(refused.reason.find("[binding] s = \"in\" does not fit the role 's' (float)"), std::string::npos)
+      << refused.reason;
+}
+
+TEST_F(Binding, ALauncherModeAdapterIsALauncherWithTheTasksSignatureAndCompiles) {
+  TaskSpec const t = task(kReordered);
+  auto text = instantiate_strategy(library, *library.find("launcher_map2"), t, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("extern \"C\" void kopt_bound_vadd(float* c, const float* a, const float* b, int n)"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("extern \"C\" void vadd(const float* x, const float* y, float* z, long long count) {\n"
+                       "  kopt_bound_vadd(z, x, y, static_cast<int>(count));\n}"),
+            std::string::npos)
+      << *text;
+  CandidateSource source;
+  source.name = "launcher_map2.cu";
+  source.source = *text;
+  EXPECT_EQ(plan_candidate(t, source, std::nullopt).mode, CandidateMode::launcher);
+  auto outcome = test::compile_as_evaluated(t, "launcher_map2.cu", *text);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_TRUE(outcome->ok) << outcome->diagnostics;
+}
+
+TEST_F(Binding, ARoleNoParameterFitsSaysSo) {
+  TaskSpec const t = task(R"kopt(name = "mv"
+description = "a vector sum with only one input"
+family = "elementwise"
+[entry]
+signature = 'extern "C" void half(float* c, const float* a, int n)'
+[buffers.c]
+length = "n"
+[buffers.a]
+length = "n"
+[[sizes]]
+name = "small"
+n = 10
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+)kopt");
+  auto const a = check_applicability(*library.find("map2"), t, 90);
+  EXPECT_FALSE(a.applies);
+  EXPECT_NE(a.reason.find("its pointer roles would need the same buffer of the task twice"),
+            std::string::npos)
+      << a.reason;
+}
+
+}  // namespace
+}  // namespace kopt

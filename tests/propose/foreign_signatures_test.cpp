@@ -1,0 +1,135 @@
+// Foreign signatures (tests/propose/foreign/): computations the library serves, written the way users
+// write them (their names, their parameter order, sizes passed or not, an extra scalar, no family), each
+// with the binding a person reading it would choose in expect.toml. Every one must bind with no help:
+// for every strategy of the family that applies, that binding is among the first kProbeBudget the
+// enumeration ranks (the proposer verifies them in that order on the GPU, tests/gpu/foreign_test.cpp), a
+// task without a family is offered its family, and the instantiation under that binding compiles.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kopt/compile.hpp"
+#include "kopt/detail/toml.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/propose.hpp"
+#include "kopt/tuning.hpp"
+#include "propose/propose_fixtures.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path const kSource = fs::path(KOPT_SOURCE_DIR);
+constexpr std::size_t kProbeBudget = 4;  // ProposeOptions::binding_probes' default
+
+struct ForeignCase {
+  fs::path dir;
+  std::string family;   // whose strategies must bind
+  std::string binding;  // StrategyBinding::describe() of the right binding
+};
+
+std::vector<ForeignCase> foreign_cases() {
+  std::vector<ForeignCase> out;
+  std::error_code ec;
+  for (auto const& entry : fs::directory_iterator(kSource / "tests" / "propose" / "foreign", ec)) {
+    if (!fs::exists(entry.path() / "expect.toml")) continue;
+    ForeignCase c;
+    c.dir = entry.path();
+    try {
+      auto const expect = toml::parse_file((entry.path() / "expect.toml").string());
+      c.family = expect["family"].value_or(std::string());
+      c.binding = expect["binding"].value_or(std::string());
+    } catch (toml::parse_error const& e) {
+      ADD_FAILURE() << entry.path() << ": " << e.description();
+    }
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](ForeignCase const& a, ForeignCase const& b) { return a.dir < b.dir; });
+  return out;
+}
+
+StrategyLibrary const& library() {
+  static StrategyLibrary const loaded = [] {
+    auto l = load_strategy_library(kSource / "strategies");
+    if (!l) ADD_FAILURE() << l.error().message;
+    return l ? *l : StrategyLibrary{};
+  }();
+  return loaded;
+}
+
+class ForeignSignature : public ::testing::TestWithParam<ForeignCase> {};
+
+TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
+  ForeignCase const& c = GetParam();
+  ASSERT_FALSE(c.family.empty()) << c.dir << "/expect.toml: family";
+  ASSERT_FALSE(c.binding.empty()) << c.dir << "/expect.toml: binding";
+  auto task = load_task(c.dir);
+  ASSERT_TRUE(task) << task.error().message;
+
+  std::size_t of_family = 0;
+  std::set<std::string> offered;  // families of every strategy that applies
+  LibraryStrategy const* kernel_mode = nullptr;
+  StrategyBinding right;
+  for (LibraryStrategy const& strategy : library().strategies) {
+    auto const a = check_applicability(strategy, *task, 90);
+    if (a.applies) offered.insert(strategy.families.begin(), strategy.families.end());
+    if (std::find(strategy.families.begin(), strategy.families.end(), c.family) == strategy.families.end()) {
+      continue;
+    }
+    bool const element_supported = std::any_of(strategy.dtypes.begin(), strategy.dtypes.end(), [&](DType d) {
+      return std::any_of(task->signature.params.begin(), task->signature.params.end(),
+                         [&](Param const& p) { return p.is_pointer && p.dtype == d; });
+    });
+    if (!element_supported || (!strategy.arch.empty() && strategy.min_arch != 90)) continue;
+    ++of_family;
+    ASSERT_TRUE(a.applies) << strategy.name << " does not apply to " << c.dir.filename() << ": " << a.reason;
+    auto const at = std::find_if(a.bindings.begin(), a.bindings.end(),
+                                 [&](StrategyBinding const& b) { return b.describe() == c.binding; });
+    std::string enumerated;
+    for (StrategyBinding const& b : a.bindings) enumerated += "\n  " + b.describe();
+    ASSERT_NE(at, a.bindings.end()) << strategy.name << ": " << c.binding << " is not among" << enumerated;
+    EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
+        << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
+    if (kernel_mode == nullptr && strategy.template_text.find("kopt:launch") != std::string::npos) {
+      kernel_mode = &strategy;
+      right = *at;
+    }
+  }
+  EXPECT_GT(of_family, 0u) << "no strategy of " << c.family << " for this element type";
+  if (task->family.empty()) {
+    EXPECT_TRUE(offered.contains(c.family)) << "family inference missed " << c.family;
+  }
+  if (kernel_mode == nullptr) return;
+
+  // The adapter compiles: the first valid configuration of a kernel-mode strategy, through NVRTC.
+  auto text = instantiate_strategy(library(), *kernel_mode, *task, 90, &right);
+  ASSERT_TRUE(text) << text.error().message;
+  auto space = TuningSpace::parse(*text, kernel_mode->name + ".cu");
+  ASSERT_TRUE(space) << space.error().message;
+  auto enumeration = space->enumerate(tuning_rules_for(*task));
+  ASSERT_TRUE(enumeration) << enumeration.error().message;
+  ASSERT_FALSE(enumeration->valid.empty()) << kernel_mode->name << ": no valid configuration";
+  auto candidate = materialise(*space, enumeration->valid.front(), *text, *task);
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  auto outcome =
+      test::compile_as_evaluated(*task, candidate->name + ".cu", candidate->source, candidate->flags);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_TRUE(outcome->ok) << kernel_mode->name << " under " << right.describe() << ":\n"
+                           << outcome->diagnostics << "\n"
+                           << candidate->source;
+}
+
+std::string case_name(::testing::TestParamInfo<ForeignCase> const& param) {
+  std::string name = param.param.dir.filename().string();
+  std::replace_if(
+      name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) == 0; },
+      '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Foreign, ForeignSignature, ::testing::ValuesIn(foreign_cases()), case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForeignSignature);
+
+}  // namespace
+}  // namespace kopt
