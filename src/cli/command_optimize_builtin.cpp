@@ -34,7 +34,8 @@ nlohmann::json propose_json(ProposeResult const& result) {
   }
   nlohmann::json json = {
       {"schema", "kopt.propose/1"}, {"session", result.session.value()},         {"runs", runs},
-      {"skipped", result.skipped},  {"elapsed_seconds", result.elapsed_seconds}, {"best", nullptr}};
+      {"skipped", result.skipped},  {"elapsed_seconds", result.elapsed_seconds}, {"best", nullptr},
+      {"bindings", result.bindings}};
   if (result.best_strategy) {
     json["best"] = {
         {"strategy", *result.best_strategy},
@@ -53,6 +54,7 @@ nlohmann::json propose_json(ProposeResult const& result) {
 
 std::string propose_text(ProposeResult const& result) {
   std::string text;
+  for (auto const& b : result.bindings) text += "binding  " + b + "\n";
   for (auto const& r : result.runs) {
     text += fmt::format(
         "{:<8} {:<32} run {:>4}: {:>3} configurations, best {} ({})\n", r.phase, r.strategy,
@@ -111,6 +113,21 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
     };
   }
   auto result = propose_and_tune(*library, *task, options, **evaluator, *store, progress);
+  if (!result && result.error().code == ErrorCode::not_found) {
+    // Nothing of the library applies: a normal outcome, not an error (the reference stays the best kernel).
+    if (args.json) {
+      console.out << nlohmann::json{{"schema", "kopt.propose/1"},
+                                    {"applies", false},
+                                    {"reason", result.error().message},
+                                    {"best", nullptr}}
+                         .dump(2)
+                  << '\n';
+    } else {
+      console.out << result.error().message << "\nthe reference stays the best kernel for " << task->name
+                  << "; kopt strategies " << args.task_dir << " says why each strategy does not apply\n";
+    }
+    return to_int(ExitCode::success);
+  }
   if (!result) {
     auto const origin = result.error().code == ErrorCode::not_found ||
                                 result.error().code == ErrorCode::invalid_argument ||

@@ -96,8 +96,10 @@ std::string in_role_names(std::string const& text, StrategyBinding const& bindin
   return out;
 }
 
+// Kernel mode: a `// kopt:launch` line, or the entry defined as a __global__ function.
 bool is_kernel_template(std::string const& text) {
-  return std::regex_search(text, std::regex(R"(//[ \t]*kopt:launch\b)"));
+  return std::regex_search(text, std::regex(R"(//[ \t]*kopt:launch\b)")) ||
+         std::regex_search(text, std::regex(R"(__global__[^;{(]*\{\{ENTRY\}\}\s*\()"));
 }
 
 }  // namespace
@@ -164,7 +166,12 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   // The template's launch line gets the kernel's arguments in the contract's order.
   std::smatch match;
   std::regex const launch_line(R"((//[ \t]*kopt:launch\b[^\n]*))");
-  if (!std::regex_search(out, match, launch_line)) return out;
+  if (!std::regex_search(out, match, launch_line)) {
+    // The template launches with the task's [launch]: the arguments get a line of their own.
+    auto const body = out.find("#line 1 ");
+    out.insert(body == std::string::npos ? 0 : body, "// kopt:launch " + kernel_args(task, binding) + "\n");
+    return out;
+  }
   auto const end = static_cast<std::size_t>(match.position(1) + match.length(1));
   out.insert(end, " " + kernel_args(task, binding));
   return out;

@@ -142,5 +142,60 @@ TEST_F(ProposeFixture, NothingApplicableIsAnErrorThatSaysWhy) {
   EXPECT_EQ(fake.calls(), 0u);
 }
 
+// The task written with its inputs first: two bindings of the contract (a=x, b=y or a=y, b=x) fit.
+TaskSpec inputs_first(TaskSpec task) {
+  auto signature = parse_signature("void add(const float* x, const float* y, float* z, int n)");
+  EXPECT_TRUE(signature) << signature.error().message;
+  task.signature = *signature;
+  for (BufferSpec& buffer : task.buffers) {
+    buffer.role = buffer.name == "c" ? Role::output : Role::input;
+    buffer.name = buffer.name == "c" ? "z" : buffer.name == "a" ? "x" : "y";
+  }
+  return task;
+}
+
+TEST_F(ProposeFixture, AmbiguousBindingsAreVerifiedInRankOrderBeforeAnyTuning) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  // Only the second-ranked binding computes the task (a - b with the operands the other way round, say).
+  fake.set_source_verdict([](CandidateInput const& c) -> std::optional<CandidateStatus> {
+    if (c.source.find("args=(z, x, y, n)") != std::string::npos) return CandidateStatus::wrong_output;
+    return std::nullopt;
+  });
+  ProposeOptions options;
+  options.budget = 4;
+  options.search = "exhaustive";
+  options.only = {"by_tile"};
+  auto result = propose_and_tune(library, inputs_first(task), options, fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->bindings, std::vector<std::string>{"by_tile: c=z, a=y, b=x, n=n (verified)"});
+  ASSERT_EQ(result->runs.size(), 1u);
+  EXPECT_EQ(fake.calls(), 2u + result->runs[0].result.points + 1u) << "two probes, the search, one confirm";
+}
+
+TEST_F(ProposeFixture, AStrategyNoBindingOfWhichVerifiesIsSkippedWithTheStatuses) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  fake.set_source_verdict([](CandidateInput const& c) -> std::optional<CandidateStatus> {
+    return c.source.find("TILE") != std::string::npos ? std::optional(CandidateStatus::wrong_output)
+                                                      : std::nullopt;
+  });
+  ProposeOptions options;
+  options.budget = 4;
+  options.search = "exhaustive";
+  auto result = propose_and_tune(library, inputs_first(task), options, fake, store);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->best_strategy, "by_block");
+  EXPECT_NE(std::find(result->skipped.begin(), result->skipped.end(),
+                      "by_tile: no binding verified (c=z, a=x, b=y, n=n: wrong_output; c=z, a=y, b=x, n=n: "
+                      "wrong_output)"),
+            result->skipped.end());
+  ProposeOptions unverified = options;
+  unverified.binding_probes = 0;  // the most plausible binding, used as it is
+  auto direct = propose_and_tune(library, inputs_first(task), unverified, fake, store);
+  ASSERT_TRUE(direct) << direct.error().message;
+  EXPECT_EQ(direct->bindings.front(), "by_block: c=z, a=x, b=y, n=n");
+}
+
 }  // namespace
 }  // namespace kopt

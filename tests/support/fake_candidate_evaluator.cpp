@@ -59,7 +59,13 @@ Result<std::vector<CandidateReport>> FakeCandidateEvaluator::evaluate(
   for (CandidateInput const& candidate : candidates) {
     ++calls_;
     if (tier == TimingTier::confirm) ++confirm_calls_;
-    FakeResult const result = function_(candidate.knobs);
+    FakeResult result = function_(candidate.knobs);
+    if (source_verdict_) {
+      if (auto const verdict = source_verdict_(candidate)) {
+        result.status = *verdict;
+        result.message = "fake verdict";
+      }
+    }
     CandidateReport report;
     report.name = candidate.name;
     report.mode = candidate.mode;

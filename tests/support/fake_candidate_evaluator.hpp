@@ -60,9 +60,14 @@ class FakeCandidateEvaluator final : public CandidateEvaluator {
   std::vector<std::string> const& profiled() const noexcept { return profiled_; }  // candidate names
   std::size_t reference_energy_calls() const noexcept { return reference_energy_calls_; }
   static EvaluationTarget fake_target();
+  // A verdict from the candidate's text, over the function's status when it gives one (a binding probe's
+  // wrong adapter, say): the report carries that status and the message "fake verdict".
+  using SourceVerdict = std::function<std::optional<CandidateStatus>(CandidateInput const&)>;
+  void set_source_verdict(SourceVerdict verdict) { source_verdict_ = std::move(verdict); }
 
  private:
   FakeFunction function_;
+  SourceVerdict source_verdict_;
   EvaluationTarget target_;
   std::size_t calls_ = 0;
   std::size_t confirm_calls_ = 0;
