@@ -168,6 +168,7 @@ Result<std::vector<worker::KernelArgumentRef>> kernel_arguments(TaskSpec const& 
           std::find_if(params.begin(), params.end(), [&](Param const& p) { return p.name == a.parameter; });
       if (it == params.end()) {
         std::vector<std::string> names;
+        names.reserve(params.size());
         for (Param const& p : params) names.push_back(p.name);
         return make_error(ErrorCode::invalid_spec,
                           fmt::format("kopt:launch args: '{}' is not a parameter of {} (its parameters: {})",
