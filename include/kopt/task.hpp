@@ -28,8 +28,9 @@ struct Param {
   std::string name;
   std::string c_type;  // as written: "const float*", "int"
   bool is_pointer = false;
-  DType dtype = DType::f32;  // element type for pointers, value type for scalars
-  bool is_const = false;     // pointee is const
+  DType dtype = DType::f32;      // element type for pointers, value type for scalars
+  bool is_const = false;         // pointee is const
+  std::string default_argument;  // as written after '=' ("1.0f"); empty when the parameter has none
 };
 
 struct Signature {
@@ -70,6 +71,9 @@ struct SizeCase {
   std::string name;
   std::map<std::string, ScalarValue, std::less<>> values;  // every scalar parameter is assigned
   bool verify_only = false;                                // checked, never timed
+  // Integers of the case that the launcher does not take (`variables = { nnz = 40960 }`): usable like an
+  // integer scalar in lengths, generator parameters and work; every size case defines the same names.
+  std::map<std::string, std::int64_t, std::less<>> variables;
 };
 
 struct ToleranceSpec {

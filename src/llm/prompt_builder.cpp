@@ -40,6 +40,10 @@ std::string sizes_text(std::vector<SizeCase> const& sizes) {
       out += (first ? " " : ", ") + name + "=" + scalar_text(value);
       first = false;
     }
+    for (auto const& [name, value] : size.variables) {
+      out += (first ? " " : ", ") + name + "=" + std::to_string(value) + " (not passed to the launcher)";
+      first = false;
+    }
     if (size.verify_only) out += " (checked for correctness, not timed)";
     out += "\n";
   }

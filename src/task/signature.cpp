@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "kopt/task.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
@@ -13,7 +14,7 @@ constexpr std::string_view kTypeList =
     "size_t";
 
 struct Token {
-  enum class Kind { word, symbol, string };
+  enum class Kind { word, symbol, string, default_argument };
   Kind kind = Kind::word;
   std::string text;
 };
@@ -33,6 +34,14 @@ Result<std::vector<Token>> tokenize(std::string const& text) {
     char c = text[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       ++i;
+    } else if (text.compare(i, 15, "__attribute__((") == 0) {
+      // A GNU attribute (`__attribute__((visibility("default")))`): skipped with its parentheses.
+      int depth = 0;
+      for (i += 13; i < text.size(); ++i) {
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        if (depth == 0) break;
+      }
+      ++i;
     } else if (is_word_char(c)) {
       std::size_t start = i;
       // Words may carry a namespace qualifier (std::int64_t).
@@ -48,6 +57,16 @@ Result<std::vector<Token>> tokenize(std::string const& text) {
       i = end + 1;
     } else if (c == '{') {
       break;  // a definition follows the declaration: ignore the body
+    } else if (c == '=') {
+      // A default argument (`float alpha = 1.0f`) does not change what the launcher takes; it is kept as
+      // written (kopt init offers it as the scalar's value), up to the parameter's end.
+      int depth = 0;
+      std::size_t const start = ++i;
+      while (i < text.size() && !(depth == 0 && (text[i] == ',' || text[i] == ')'))) {
+        depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        ++i;
+      }
+      tokens.push_back({Token::Kind::default_argument, std::string(trim(text.substr(start, i - start)))});
     } else if (std::string_view("*&(),;[]").find(c) != std::string_view::npos) {
       tokens.push_back({Token::Kind::symbol, std::string(1, c)});
       ++i;
@@ -94,8 +113,13 @@ std::string join(std::vector<std::string> const& words) {
   return out;
 }
 
-Result<Param> parse_param(std::vector<Token> const& tokens, std::size_t index) {
+Result<Param> parse_param(std::vector<Token> tokens, std::size_t index) {
   std::string label = "parameter " + std::to_string(index + 1);
+  std::string default_argument;
+  if (!tokens.empty() && tokens.back().kind == Token::Kind::default_argument) {
+    default_argument = tokens.back().text;
+    tokens.pop_back();
+  }
   for (auto const& t : tokens) {
     if (is_symbol(t, "&")) return signature_error(label + " is a reference; expected a pointer or a value");
     if (is_symbol(t, "[") || is_symbol(t, "]"))
@@ -104,6 +128,8 @@ Result<Param> parse_param(std::vector<Token> const& tokens, std::size_t index) {
       return signature_error(label + " is a function pointer or malformed; expected a pointer or a value");
     if (t.kind == Token::Kind::string)
       return signature_error(label + " contains a string literal; expected a type and a name");
+    if (t.kind == Token::Kind::default_argument)
+      return signature_error(label + " has '=' before its name; expected type name = value");
   }
   auto stars = static_cast<std::size_t>(
       std::count_if(tokens.begin(), tokens.end(), [](Token const& t) { return is_symbol(t, "*"); }));
@@ -160,6 +186,7 @@ Result<Param> parse_param(std::vector<Token> const& tokens, std::size_t index) {
   }
   param.dtype = *dtype;
   param.c_type = join(as_written) + (param.is_pointer ? "*" : "");
+  param.default_argument = std::move(default_argument);
   return param;
 }
 

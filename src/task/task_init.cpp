@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "kopt/task.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 namespace {
@@ -60,6 +63,23 @@ bool is_device_function(std::string const& declaration) {
          declaration.find("__device__") != std::string::npos;
 }
 
+// The ')' that closes the parameter list of a declaration starting at `pos` (npos when none): parentheses
+// are matched, so default arguments `(2 * n)` and a leading `__attribute__((...))` do not end it early.
+std::size_t parameter_list_end(std::string const& code, std::size_t pos) {
+  int depth = 0;
+  std::size_t group_start = pos;
+  for (std::size_t i = pos; i < code.size(); ++i) {
+    if (code[i] == '(' && depth++ == 0) group_start = i;
+    if (code[i] != ')' || --depth != 0) continue;
+    std::string_view const before = trim(std::string_view(code).substr(pos, group_start - pos));
+    std::string_view constexpr kAttribute = "__attribute__";
+    bool const is_attribute =
+        before.size() >= kAttribute.size() && before.substr(before.size() - kAttribute.size()) == kAttribute;
+    if (!is_attribute) return i;
+  }
+  return std::string::npos;
+}
+
 struct Found {
   Signature signature;
   std::size_t line = 0;
@@ -76,7 +96,7 @@ Result<Found> find_launcher(std::string const& source, std::string const& file) 
     while (pos < code.size()) {
       while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos])) != 0) ++pos;
       if (pos >= code.size() || code[pos] == '}') break;  // the block ended without a launcher
-      std::size_t close = code.find(')', pos);
+      std::size_t close = parameter_list_end(code, pos);
       if (close == std::string::npos) break;
       std::string declaration = code.substr(pos, close + 1 - pos);
       if (!is_device_function(declaration)) {
@@ -105,6 +125,34 @@ std::string toml_quote(std::string const& text) {
     out += c;
   }
   return out + "\"";
+}
+
+// A scalar's default argument as a TOML number ("1.0f" -> 1.0, "-1e-5f" -> -1e-5, "256u" -> 256), when it
+// is a plain literal of the scalar's kind; an expression or a name is left to the user.
+std::optional<std::string> default_value(Param const& p) {
+  std::string text(trim(p.default_argument));
+  while (!text.empty() && std::string_view("fFlLuU").find(text.back()) != std::string_view::npos &&
+         !(text.size() >= 2 && (text[0] == '0') && (text[1] == 'x' || text[1] == 'X'))) {
+    text.pop_back();
+  }
+  if (text.empty() || text.size() > 100) return std::nullopt;
+  bool const floating = is_floating(p.dtype);
+  static std::regex const kInteger(R"([-+]?[0-9]{1,19})");
+  static std::regex const kFloating(
+      R"([-+]?([0-9]{1,40}\.?[0-9]{0,40}|\.[0-9]{1,40})([eE][-+]?[0-9]{1,4})?)");
+  if (std::regex_match(text, kInteger)) {
+    if (!floating) return text;
+    return text + ".0";
+  }
+  if (floating && std::regex_match(text, kFloating)) {
+    if (auto const dot = text.find('.');
+        dot != std::string::npos && (dot + 1 == text.size() || text[dot + 1] < '0' || text[dot + 1] > '9'))
+      text.insert(dot + 1, "0");
+    if (text.front() == '.') text.insert(0, "0");
+    if (text.size() > 1 && text[1] == '.' && (text[0] == '-' || text[0] == '+')) text.insert(1, "0");
+    return text;
+  }
+  return std::nullopt;
 }
 
 std::string format_number(double value) {
@@ -207,6 +255,11 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
     << "name = \"small\"\n";
   for (auto const& p : sig.params) {
     if (p.is_pointer) continue;
+    if (auto const value = default_value(p)) {
+      t << p.name << " = " << *value << "  # the launcher's default argument (" << p.c_type << " " << p.name
+        << " = " << p.default_argument << ")\n";
+      continue;
+    }
     t << p.name << " = \"TODO\"  # " << (is_floating(p.dtype) ? "a number" : "an integer") << " (" << p.c_type
       << ")\n";
     out.todos.push_back("sizes[0]." + p.name + ": a value for '" + p.name +

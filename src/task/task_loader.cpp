@@ -100,6 +100,7 @@ class TaskLoader {
     read_header();
     read_entry();
     read_scalar_defaults();
+    collect_size_variables();
     read_buffers();
     read_structured_generators();
     read_sizes();
@@ -162,11 +163,14 @@ class TaskLoader {
 
   std::string expr_expectation() const {
     if (!have_signature_) return "an integer expression over the signature's integer scalars";
-    if (int_scalars_.empty())
+    if (int_scalars_.empty() && size_variables_.empty())
       return "an integer expression of constants (the signature has no integer scalars)";
     std::string names;
     for (auto const& n : int_scalars_) names += (names.empty() ? "" : ", ") + n;
-    return "an integer expression over the integer scalars " + names;
+    std::string variables;
+    for (auto const& n : size_variables_) variables += (variables.empty() ? "" : ", ") + n;
+    return "an integer expression over the integer scalars " + names +
+           (variables.empty() ? "" : " and the sizes' variables " + variables);
   }
 
   std::optional<Expr> read_expr(toml::node const& node, std::string const& field) {
@@ -190,6 +194,7 @@ class TaskLoader {
     bool ok = true;
     for (auto const& id : parsed->identifiers()) {
       if (std::find(int_scalars_.begin(), int_scalars_.end(), id) != int_scalars_.end()) continue;
+      if (std::find(size_variables_.begin(), size_variables_.end(), id) != size_variables_.end()) continue;
       ok = false;
       std::string what;
       if (std::find(float_scalars_.begin(), float_scalars_.end(), id) != float_scalars_.end()) {
@@ -576,6 +581,72 @@ class TaskLoader {
     }
   }
 
+  // The names of the sizes' `variables` tables, known before the expressions that use them are read (their
+  // values are read with each size case).
+  void collect_size_variables() {
+    auto const* array = root_.get("sizes") != nullptr ? root_.get("sizes")->as_array() : nullptr;
+    if (array == nullptr) return;
+    for (auto const& item : *array) {
+      auto const* table = item.as_table();
+      auto const* variables = table != nullptr && table->get("variables") != nullptr
+                                  ? table->get("variables")->as_table()
+                                  : nullptr;
+      if (variables == nullptr) continue;
+      for (auto const& [key, value] : *variables) {
+        std::string const name(key.str());
+        if (!is_identifier(name) || is_parameter(name)) continue;  // reported by read_sizes
+        if (std::find(size_variables_.begin(), size_variables_.end(), name) == size_variables_.end())
+          size_variables_.push_back(name);
+      }
+    }
+  }
+
+  bool is_parameter(std::string_view name) const {
+    return std::any_of(spec_.signature.params.begin(), spec_.signature.params.end(),
+                       [&](Param const& p) { return p.name == name; });
+  }
+
+  // sizes[i].variables: an integer per variable name, the same names in every size case.
+  void read_size_variables(toml::table const& table, std::string const& field, SizeCase& size,
+                           bool& complete) {
+    auto const* node = table.get("variables");
+    std::string const variables_field = join_field(field, "variables");
+    std::string const expected = "a table of integers the launcher does not take, e.g. { nnz = 40960 }";
+    if (node != nullptr && node->as_table() == nullptr) {
+      error(node->source(), variables_field, is_a(*node), expected);
+      complete = false;
+      return;
+    }
+    if (node != nullptr) {
+      for (auto const& [key, value] : *node->as_table()) {
+        std::string const name(key.str());
+        std::string const value_field = join_field(variables_field, name);
+        if (!is_identifier(name)) {
+          error(value.source(), value_field, "'" + name + "' is not an identifier",
+                "a name of letters, digits and '_' that expressions can use");
+          complete = false;
+        } else if (is_parameter(name)) {
+          error(value.source(), value_field, "'" + name + "' is a parameter of the launcher",
+                "the parameter's value as " + join_field(field, name) + "; variables are for names the " +
+                    "launcher does not take");
+          complete = false;
+        } else if (auto const* integer = value.as_integer()) {
+          size.variables[name] = integer->get();
+        } else {
+          error(value.source(), value_field, is_a(value), "an integer");
+          complete = false;
+        }
+      }
+    }
+    for (auto const& name : size_variables_) {
+      if (size.variables.count(name) != 0 || (node != nullptr && node->as_table()->contains(name))) continue;
+      error(node != nullptr ? node->source() : table.source(), join_field(variables_field, name), "missing",
+            "an integer: another size case defines the variable '" + name +
+                "', and every size case defines the same variables");
+      complete = false;
+    }
+  }
+
   void read_sizes() {
     std::string const expected = "one or more [[sizes]] tables, each with name and a value for every scalar";
     auto const* node = root_.get("sizes");
@@ -595,6 +666,7 @@ class TaskLoader {
     }
     std::vector<std::string> allowed{"name", "verify_only"};
     for (auto const& s : spec_.scalars) allowed.push_back(s.name);
+    allowed.emplace_back("variables");
     std::set<std::string> names;
     bool any_timed = false;
     for (std::size_t i = 0; i < array->size(); ++i) {
@@ -643,6 +715,7 @@ class TaskLoader {
           complete = false;
         }
       }
+      read_size_variables(*table, field, size, complete);
       if (complete) complete_sizes_.push_back(spec_.sizes.size());
       spec_.sizes.push_back(std::move(size));
     }
@@ -696,6 +769,13 @@ class TaskLoader {
         value = fmt::format("{}", floating->get());
       } else if (auto const* text = node.as_string()) {
         value = std::string(trim(text->get()));
+        if (auto const variable = size_variable_in(value)) {
+          error(node.source(), field,
+                "'" + text->get() + "' uses '" + *variable +
+                    "', a per-size variable (never passed to a kernel, so a strategy cannot be given it)",
+                expected);
+          continue;
+        }
         if (!binding_value_ok(value)) {
           error(node.source(), field, "'" + text->get() + "' is neither a parameter nor such an expression",
                 expected);
@@ -707,6 +787,15 @@ class TaskLoader {
       }
       spec_.binding[std::string(key.str())] = value;
     }
+  }
+
+  std::optional<std::string> size_variable_in(std::string const& value) const {
+    auto expr = Expr::parse(value);
+    if (!expr) return std::nullopt;
+    for (std::string const& name : expr->identifiers()) {
+      if (std::find(size_variables_.begin(), size_variables_.end(), name) != size_variables_.end()) return name;
+    }
+    return std::nullopt;
   }
 
   bool binding_value_ok(std::string const& value) const {
@@ -939,6 +1028,7 @@ class TaskLoader {
   bool have_signature_ = false;
   std::vector<std::string> int_scalars_;
   std::vector<std::string> float_scalars_;
+  std::vector<std::string> size_variables_;  // every size case's `variables` names, in first-seen order
   std::map<std::string, ScalarValue> scalar_defaults_;
   std::set<std::string> has_own_generator_;
   std::vector<std::size_t> complete_sizes_;

@@ -42,6 +42,7 @@ ScalarEnv TaskSpec::env_for(SizeCase const& size) const {
     if (it == size.values.end()) continue;
     if (auto const* value = std::get_if<std::int64_t>(&it->second)) env.emplace(scalar.name, *value);
   }
+  for (auto const& [variable, value] : size.variables) env.emplace(variable, value);
   return env;
 }
 

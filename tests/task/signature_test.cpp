@@ -79,6 +79,21 @@ TEST(Signature, OptionalExternAndDefinitionBody) {
   EXPECT_EQ(parse_ok("extern \"C\" void g(float*out,int n)").params[1].name, "n");
 }
 
+TEST(Signature, DefaultArgumentsAndAttributesAsPeopleWriteThem) {
+  auto sig = parse_ok(
+      R"(extern "C" __attribute__((visibility("default"))) void elu(float* __restrict__ out, )"
+      R"(const float* __restrict__ in, const int n, float alpha = 1.0f, int mode = (2 * 3), float eps = -1e-5f))");
+  EXPECT_EQ(sig.function, "elu");
+  ASSERT_EQ(sig.params.size(), 6u);
+  EXPECT_EQ(sig.params[2].name, "n");
+  EXPECT_EQ(sig.params[2].c_type, "const int");
+  EXPECT_EQ(sig.params[3].name, "alpha");
+  EXPECT_EQ(sig.params[3].dtype, DType::f32);
+  EXPECT_EQ(sig.params[4].name, "mode");
+  EXPECT_EQ(sig.params[5].name, "eps");
+  EXPECT_EQ(sig.params[5].c_type, "float");
+}
+
 TEST(Signature, RejectsUnknownTypeNamingTheParam) {
   auto message = parse_fail("extern \"C\" void f(float* out, const my_t* in, int n)");
   EXPECT_NE(message.find("parameter 2"), std::string::npos) << message;

@@ -126,6 +126,46 @@ TEST(TaskLoader, SpmvWithStructuredGenerator) {
   EXPECT_EQ(spec.trials, 3);
 }
 
+// A CSR launcher as people write it passes the rows only: the columns and the nonzero count are per-size
+// variables, used by the lengths, the generator and the work model.
+TEST(TaskLoader, SizeVariablesNameWhatTheLauncherDoesNotTake) {
+  auto const dir = data_dir("spmv_csr");
+  std::ifstream in(dir / "task.toml");
+  std::ostringstream read;
+  read << in.rdbuf();
+  std::string text = read.str();
+  auto replace = [&](std::string const& from, std::string const& to) {
+    auto const pos = text.find(from);
+    ASSERT_NE(pos, std::string::npos) << from;
+    text.replace(pos, from.size(), to);
+  };
+  replace("const float* x, int M, int N, int NNZ);", "const float* x, int M);");
+  replace("[scalars]\nN = 4096\n", "");
+  replace("M = 4096\nNNZ = 100000\n", "M = 4096\nvariables = { N = 4096, NNZ = 100000 }\n");
+  replace("N = 1000\nNNZ = 500000\n", "variables = { N = 1000, NNZ = 500000 }\n");
+  auto spec = parse_task(text, dir / "task.toml", dir);
+  ASSERT_TRUE(spec.ok()) << spec.error().message << "\n" << text;
+  EXPECT_EQ(spec->signature.params.size(), 6u);
+  ASSERT_EQ(spec->sizes.size(), 2u);
+  EXPECT_EQ(spec->sizes[1].variables.at("NNZ"), 500000);
+  EXPECT_EQ(spec->sizes[1].values.count("NNZ"), 0u);
+  auto const env = spec->env_for(spec->sizes[1]);
+  EXPECT_EQ(env.at("M"), 100000);
+  EXPECT_EQ(env.at("N"), 1000);
+  EXPECT_EQ(spec->find_buffer("col_idx")->length.evaluate(env).value(), 500000);
+  EXPECT_EQ(spec->work.flops->evaluate(env).value(), 1000000);
+
+  // A name neither a scalar nor a variable is refused, and the expectation lists both kinds of name.
+  replace("flops = \"2*NNZ\"", "flops = \"2*nnz\"");
+  auto misspelt = parse_task(text, dir / "task.toml", dir);
+  ASSERT_FALSE(misspelt.ok());
+  EXPECT_NE(misspelt.error().message.find("unknown name 'nnz'"), std::string::npos)
+      << misspelt.error().message;
+  EXPECT_NE(misspelt.error().message.find("the integer scalars M and the sizes' variables N, NNZ"),
+            std::string::npos)
+      << misspelt.error().message;
+}
+
 TEST(TaskLoader, GemmWithFloatScalarsInoutAndLaunch) {
   auto spec = load_ok("gemm_bf16");
   EXPECT_EQ(spec.name, "gemm_bf16.nt");
