@@ -15,6 +15,10 @@ class GeneratorChecker {
     for (auto const& scalar : task.scalars) {
       if (!is_floating(scalar.dtype)) integer_scalars_.insert(scalar.name);
     }
+    // A size case's variables read like integer scalars (docs/task-format.md, "Per-size variables").
+    for (auto const& size : task.sizes) {
+      for (auto const& [name, value] : size.variables) integer_scalars_.insert(name);
+    }
   }
 
   Status check() {

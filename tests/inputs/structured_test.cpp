@@ -121,6 +121,30 @@ std::vector<std::int64_t> row_lengths(Csr const& m) {
   return lengths;
 }
 
+// A launcher that takes the rows only: the columns and the nonzero count are the size case's variables, and
+// the lengths and the generator read them like scalars.
+TEST(Csr, SizesFromPerSizeVariables) {
+  auto spec =
+      task({buffer("row_ptr", Role::input, DType::i32, "rows + 1"),
+            buffer("col_idx", Role::input, DType::i32, "nnz"),
+            buffer("values", Role::input, DType::f32, "nnz"), buffer("y", Role::output, DType::f32, "rows")},
+           {"rows"});
+  spec.structured_generators["A"] =
+      gen("csr", {{"rows", std::string("rows")}, {"cols", std::string("cols")}, {"nnz", std::string("nnz")}},
+          {{"row_ptr", "row_ptr"}, {"col_idx", "col_idx"}, {"values", "values"}});
+  SizeCase sized = size({{"rows", 300}});
+  sized.variables = {{"cols", 40}, {"nnz", 5000}};
+  spec.sizes = {sized};
+  EXPECT_TRUE(validate_generators(spec).ok());
+  auto const inputs = generate_ok(spec, sized);
+  Csr const m{values_of<std::int32_t>(inputs, 0), values_of<std::int32_t>(inputs, 1),
+              values_of<float>(inputs, 2)};
+  ASSERT_EQ(m.col_idx.size(), 5000u);
+  ASSERT_EQ(m.row_ptr.size(), 301u);
+  EXPECT_EQ(m.row_ptr.back(), 5000);
+  EXPECT_LT(*std::max_element(m.col_idx.begin(), m.col_idx.end()), 40);
+}
+
 TEST(Csr, UniformRowLengths) {
   auto const m = generate_csr(csr_task(2000, 3000, 40000, "uniform"));
   expect_valid_csr(m, 2000, 3000, 40000);
