@@ -91,6 +91,14 @@ struct BindingSearch {
 BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const& task,
                                  std::size_t limit = 8);
 
+// What the store keys a verified binding by (docs/strategies.md, "Binding"): the task's name and a hash of
+// everything verification depends on (signature, buffers and their lengths, scalars, size cases, family and
+// [strategy_params]), so that an edited task verifies again. Not [binding]: it only narrows the plausible
+// bindings, and a stored binding is used only while it is still one of them.
+std::string binding_task_key(TaskSpec const& task);
+// A binding as a task's [binding] table would pin it: role -> the task's parameter, or the role's value.
+std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding const& binding);
+
 // Whether a strategy applies to a task, and if not why (docs/strategies.md, "Applicability").
 struct Applicability {
   bool applies = false;
@@ -103,18 +111,19 @@ struct Applicability {
 Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm);
 
 // The strategy as a self-contained tunable candidate for the task: the library's common header, then the
-// template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted, under `binding`
-// (default: the most plausible one). A binding that is not the identity gets an adapter: in kernel mode
-// `args=(...)` on the template's `// kopt:launch` line, in launcher mode a launcher with the task's
+// template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted, under the binding
+// `chosen` (default: the most plausible one). A binding that is not the identity gets an adapter: in kernel
+// mode `args=(...)` on the template's `// kopt:launch` line, in launcher mode a launcher with the task's
 // signature that calls the template's under another name. Fails (naming the template and line) on an
 // unknown or unclosed placeholder, or when the strategy does not apply.
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
                                          TaskSpec const& task, int arch_sm = 0,
-                                         StrategyBinding const* binding = nullptr);
+                                         StrategyBinding const* chosen = nullptr);
 
 // The applicable strategies for a task in the order the proposer screens them: those whose `addresses`
 // meet `signals` (the reference's bottleneck class and finding names, when a profile is available) first,
-// then library order.
+// then library order; for a task without a family (each strategy verified before it is tuned), the
+// cheapest to verify first: the fewest plausible bindings, then the smallest template.
 std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& library, TaskSpec const& task,
                                                       int arch_sm,
                                                       std::vector<std::string> const& signals = {});

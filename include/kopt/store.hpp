@@ -209,6 +209,19 @@ struct ActionOutcome {
   double log_gain = 0.0;
 };
 
+// A binding of a library strategy's contract to a task that verified against the task's reference
+// (docs/strategies.md, "Binding"): a later run of the same task uses it without verifying again, and
+// `kopt strategies TASK --write-binding` writes it into the task.
+struct VerifiedBinding {
+  std::string task_key;  // the task's name and a hash of what a binding depends on (binding_task_key)
+  std::string strategy;  // the library strategy
+  std::string contract;  // its contract signature as written: a changed contract matches nothing
+  std::string binding;   // StrategyBinding::describe(): "c=out, a=x, b=y, n=(n)"
+  nlohmann::json roles = nlohmann::json::object();  // role -> the task's parameter, or a value as text
+  std::string task_dir;
+  std::string verified_at;  // set by the store
+};
+
 // A handle on one database file. Movable, not copyable; safe to share between threads (calls are
 // serialized). Several handles, in one process or several, may open the same file.
 class Store {
@@ -218,8 +231,8 @@ class Store {
   static Result<Store> open(std::filesystem::path const& path,
                             StoreAccess access = StoreAccess::read_write_create_folders);
 
-  Store(Store&&) noexcept;
-  Store& operator=(Store&&) noexcept;
+  Store(Store&& other) noexcept;
+  Store& operator=(Store&& other) noexcept;
   Store(Store const&) = delete;
   Store& operator=(Store const&) = delete;
   ~Store();
@@ -282,6 +295,11 @@ class Store {
   Result<LlmCallId> add_llm_call(RunId run, LlmCallRecord const& call);
   Status set_llm_call_candidate(LlmCallId call, CandidateId candidate);
   Result<std::vector<StoredLlmCall>> llm_calls_for_run(RunId run);
+
+  // Verified bindings. Recording one again for the same task key, strategy and contract replaces it (the
+  // newest verification wins). Listed newest first.
+  Status record_verified_binding(VerifiedBinding const& binding);
+  Result<std::vector<VerifiedBinding>> verified_bindings(std::string_view task_key);
 
   // PRAGMA integrity_check; an Error lists what it found.
   Status check_integrity();

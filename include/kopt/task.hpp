@@ -160,6 +160,20 @@ Result<TaskSpec> load_task(std::filesystem::path const& dir_or_file);
 Result<TaskSpec> parse_task(std::string const& toml_text, std::filesystem::path const& origin,
                             std::filesystem::path const& dir);
 
+// task.toml's text with `roles` added to its [binding] table (created at the end when there is none), for
+// `kopt strategies TASK --write-binding`. A role the table already has keeps its value (`kept` names it);
+// values that are a parameter's name or an expression are written as strings, numbers as numbers. The
+// text is otherwise unchanged (comments and layout kept). Error when the text is not TOML or defines
+// `binding` other than as a [binding] table.
+struct BindingTableEdit {
+  std::string text;
+  std::vector<std::string> written;  // "role = value" lines added
+  std::vector<std::string> kept;     // roles the table already had
+};
+Result<BindingTableEdit> add_binding_entries(std::string const& toml_text,
+                                             std::map<std::string, std::string, std::less<>> const& roles,
+                                             std::string const& comment);
+
 // Default tolerance when a task does not give one for a dtype.
 ToleranceSpec default_tolerance(DType dtype) noexcept;
 

@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
+#include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "kopt/propose.hpp"
+#include "kopt/store.hpp"
 #include "kopt/tuning.hpp"
 
 namespace kopt::cli {
@@ -83,6 +86,146 @@ std::string show_text(LibraryStrategy const& s) {
   return out;
 }
 
+// For a task without a family: every family of the library, kept (some strategy of it binds) or dropped
+// (why its first strategy does not), in library order.
+std::string family_inference_text(StrategyLibrary const& library, TaskSpec const& task, int arch) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>, std::less<>> kept;
+  std::map<std::string, std::string, std::less<>> dropped;
+  for (auto const& s : library.strategies) {
+    auto const a = check_applicability(s, task, arch);
+    for (auto const& family : s.families) {
+      if (std::find(order.begin(), order.end(), family) == order.end()) order.push_back(family);
+      if (a.applies) {
+        kept[family].push_back(s.name);
+      } else if (!dropped.contains(family)) {
+        dropped[family] = s.name + ": " + a.reason;
+      }
+    }
+  }
+  std::string out =
+      "\nFamilies considered (the task declares none; each kept one is verified on the GPU before "
+      "it is tuned):\n";
+  for (auto const& family : order) {
+    if (auto const it = kept.find(family); it != kept.end()) {
+      out += fmt::format("  kept     {:<16} {}\n", family, fmt::join(it->second, ", "));
+    } else {
+      out += fmt::format("  dropped  {:<16} {}\n", family, first_sentence(dropped[family], 27));
+    }
+  }
+  return out;
+}
+
+// The bindings of this task verified on the GPU by earlier runs (docs/strategies.md, "Binding"): none when
+// the store does not exist yet.
+Result<std::vector<VerifiedBinding>> stored_bindings(std::string const& store_path, TaskSpec const& task) {
+  auto const path = command_store_path(store_path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::vector<VerifiedBinding>{};
+  auto store = Store::open(path, StoreAccess::read_only);
+  if (!store) return std::move(store).error();
+  return store->verified_bindings(binding_task_key(task));
+}
+
+// The stored binding of `strategy` that is still one of its plausible bindings for the task.
+VerifiedBinding const* verified_for(std::vector<VerifiedBinding> const& verified,
+                                    LibraryStrategy const& strategy, Applicability const& applicability) {
+  for (VerifiedBinding const& known : verified) {
+    if (known.strategy != strategy.name || known.contract != strategy.signature) continue;
+    for (StrategyBinding const& b : applicability.bindings) {
+      if (b.describe() == known.binding) return &known;
+    }
+  }
+  return nullptr;
+}
+
+// --write-binding: the verified bindings of the applicable strategies, in the order the proposer takes them,
+// merged into the task's [binding] (a role keeps the first value found; the task's own roles are kept).
+int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, TaskSpec const& task, int arch,
+                  std::vector<VerifiedBinding> const& verified, Console const& console) {
+  auto fail = [&](Error const& error) {
+    return report_error(error, exit_code_for(error.code, ErrorOrigin::input), args.json, console.out,
+                        console.err);
+  };
+  std::map<std::string, std::string, std::less<>> roles;
+  std::vector<std::string> sources;
+  bool any_ambiguous = false;
+  for (auto const* s : choose_strategies(library, task, arch)) {
+    auto const a = check_applicability(*s, task, arch);
+    any_ambiguous =
+        any_ambiguous || a.family_inferred || (!a.bindings.front().identity && a.bindings.size() > 1);
+    auto const* known = verified_for(verified, *s, a);
+    if (known == nullptr) continue;
+    for (auto const& [role, value] : known->roles.items()) {
+      if (value.is_string()) roles.emplace(role, value.get<std::string>());
+    }
+    sources.push_back(fmt::format("{} (verified {})", s->name, known->verified_at));
+  }
+  nlohmann::json json = {
+      {"schema", "kopt.write_binding/1"}, {"task", task.name}, {"task_toml", task.spec_file.string()}};
+  if (roles.empty()) {
+    if (any_ambiguous) {
+      console.err << fmt::format(
+          "kopt strategies: no verified binding of {} in {}: `kopt optimize {}` verifies the plausible "
+          "bindings "
+          "on the GPU and records the one that verifies; run this again after it\n",
+          task.name, command_store_path(args.store).string(), args.task_dir);
+    } else {
+      console.err << fmt::format(
+          "kopt strategies: nothing to write: the signature of {} decides every applicable strategy's "
+          "binding\n",
+          task.name);
+    }
+    json["written"] = nlohmann::json::array();
+    json["verified"] = !any_ambiguous;
+    if (args.json) console.out << json.dump(2) << '\n';
+    return any_ambiguous ? 1 : 0;
+  }
+  std::ifstream in(task.spec_file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return fail(make_error(ErrorCode::io_error, task.spec_file.string() + ": cannot read the file"));
+  auto edit = add_binding_entries(
+      text.str(), roles,
+      fmt::format("written by kopt strategies --write-binding: {}", fmt::join(sources, "; ")));
+  if (!edit)
+    return fail(make_error(edit.error().code, task.spec_file.string() + ": " + edit.error().message));
+  if (!edit->written.empty()) {
+    // The edited task must still load before it replaces the old one.
+    if (auto check = parse_task(edit->text, task.spec_file, task.dir); !check) return fail(check.error());
+    auto const temporary = task.spec_file.string() + ".kopt-write";
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << edit->text;
+      if (!out) return fail(make_error(ErrorCode::io_error, temporary + ": cannot write the file"));
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, task.spec_file, ec);
+    if (ec)
+      return fail(
+          make_error(ErrorCode::io_error, task.spec_file.string() + ": cannot replace it: " + ec.message()));
+  }
+  if (args.json) {
+    json["written"] = edit->written;
+    json["kept"] = edit->kept;
+    json["from"] = sources;
+    json["verified"] = true;
+    console.out << json.dump(2) << '\n';
+    return 0;
+  }
+  if (edit->written.empty()) {
+    console.out << fmt::format("{} [binding] already has every verified role ({})\n", task.spec_file.string(),
+                               fmt::join(edit->kept, ", "));
+    return 0;
+  }
+  console.out << fmt::format("wrote to {} [binding] ({}):\n", task.spec_file.string(),
+                             fmt::join(sources, "; "));
+  for (auto const& line : edit->written) console.out << "  " << line << '\n';
+  if (!edit->kept.empty())
+    console.out << fmt::format("kept the task's own value for: {}\n", fmt::join(edit->kept, ", "));
+  return 0;
+}
+
 }  // namespace
 
 int run_strategies(StrategiesArgs const& args, Console const& console) {
@@ -113,6 +256,18 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     auto loaded = load_task(args.task_dir);
     if (!loaded) return fail(loaded.error());
     task = std::move(*loaded);
+  }
+
+  std::vector<VerifiedBinding> verified;
+  if (task) {
+    auto stored = stored_bindings(args.store, *task);
+    if (!stored) return fail(stored.error());
+    verified = std::move(*stored);
+  }
+  if (args.write_binding) {
+    if (!task)
+      return fail(make_error(ErrorCode::invalid_argument, "--write-binding: expected a task folder"));
+    return write_binding(args, *library, *task, arch, verified, console);
   }
 
   if (!args.instantiate.empty()) {
@@ -153,6 +308,9 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
         }
         entry["bindings"] = std::move(bindings);
         entry["family_inferred"] = a.family_inferred;
+        auto const* known = verified_for(verified, s, a);
+        entry["verified_binding"] =
+            known != nullptr ? nlohmann::json(known->binding) : nlohmann::json(nullptr);
       }
       list.push_back(std::move(entry));
     }
@@ -180,7 +338,10 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     auto const a = check_applicability(*s, *task, arch);
     if (task->family.empty())
       console.out << fmt::format("    {:<30} family {}\n", "", fmt::join(s->families, ", "));
-    if (!a.bindings.front().identity) {
+    if (auto const* known = verified_for(verified, *s, a)) {
+      console.out << fmt::format("    {:<30} binding {} (verified {})\n", "", known->binding,
+                                 known->verified_at);
+    } else if (!a.bindings.front().identity) {
       console.out << fmt::format(
           "    {:<30} binding {}{}\n", "", a.bindings.front().describe(),
           a.bindings.size() > 1 ? fmt::format(" (1 of {} plausible; verification decides)", a.bindings.size())
@@ -203,12 +364,7 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     console.out << fmt::format("  - {:<30} does not apply: {}\n", s.name, a.reason);
   }
   if (other_families > 0) console.out << fmt::format("  ({} more serve other families)\n", other_families);
-  if (unbound > 0) {
-    console.out << fmt::format(
-        "  ({} more do not bind to this signature or need [strategy_params] it does not give; --json says "
-        "why)\n",
-        unbound);
-  }
+  if (unbound > 0) console.out << family_inference_text(*library, *task, arch);
   if (!chosen.empty()) {
     console.out << fmt::format("\nTune them all: kopt optimize {} --budget 48\n", args.task_dir);
   } else if (task->family.empty()) {

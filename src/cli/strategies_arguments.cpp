@@ -25,10 +25,14 @@ void define_strategies_command(CLI::App& app, CliArguments& args) {
       "  kopt strategies                                   # the whole library\n"
       "  kopt strategies suites/llm/row_softmax-f32        # what applies to this task\n"
       "  kopt strategies --show warp_per_row_softmax\n"
-      "  kopt strategies suites/llm/relu-bf16 --instantiate vectorized_map1 -o relu.cu\n\n"
+      "  kopt strategies suites/llm/relu-bf16 --instantiate vectorized_map1 -o relu.cu\n"
+      "  kopt strategies my_task --write-binding             # pin the binding kopt optimize verified\n\n"
       "The library is found with --strategies DIR, else $KOPT_STRATEGIES, else a strategies/ folder next\n"
-      "to or above the kopt executable. docs/strategies.md describes the format.\n"
-      "Exit code 0, 2 bad input (unknown task or strategy, library errors).");
+      "to or above the kopt executable. docs/strategies.md describes the format and how a task's signature\n"
+      "is bound to a strategy's contract; a binding verified on the GPU is kept in the store and marked\n"
+      "'verified' here.\n"
+      "Exit code 0, 1 --write-binding found no verified binding to write, 2 bad input (unknown task or\n"
+      "strategy, library errors).");
   auto& s = args.strategies;
   strategies->add_option("task-dir", s.task_dir, "task folder (or its task.toml): show what applies to it");
   strategies->add_option("--show", s.show, "print one strategy: description, conditions, template");
@@ -36,6 +40,11 @@ void define_strategies_command(CLI::App& app, CliArguments& args) {
   strategies->add_option("-o,--out", s.out, "file for --instantiate (default: standard output)");
   strategies->add_option("--strategies", s.library, "the strategy library folder");
   strategies->add_option("--arch", s.arch, "target architecture for min_arch checks, e.g. sm_90");
+  strategies->add_option("--store", s.store,
+                         "SQLite store the verified bindings are read from (default .kopt/kopt.db)");
+  strategies->add_flag(
+      "--write-binding", s.write_binding,
+      "write the binding `kopt optimize` verified for the task into its task.toml [binding]");
   strategies->add_flag("--json", s.json, "print a kopt.strategies/1 JSON document");
 }
 

@@ -1,4 +1,5 @@
-// The command lines of `kopt strategies [TASK] [--show NAME | --instantiate NAME -o FILE] [--json]` and
+// The command lines of `kopt strategies [TASK] [--show NAME | --instantiate NAME -o FILE | --write-binding]
+// [--json]` and
 // `kopt bench SUITE... [--filter TEXT] [--budget N] ...` (registered in command_registry.cpp).
 #pragma once
 
@@ -13,12 +14,14 @@ class App;
 namespace kopt::cli {
 
 struct StrategiesArgs {
-  std::string task_dir;     // empty: list the whole library
-  std::string show;         // print one strategy in full
-  std::string instantiate;  // write the strategy instantiated for the task
-  std::string out;          // where --instantiate writes (default: stdout)
-  std::string library;      // --strategies DIR
-  std::string arch;         // for min_arch (default: no check)
+  std::string task_dir;        // empty: list the whole library
+  std::string show;            // print one strategy in full
+  std::string instantiate;     // write the strategy instantiated for the task
+  std::string out;             // where --instantiate writes (default: stdout)
+  std::string library;         // --strategies DIR
+  std::string arch;            // for min_arch (default: no check)
+  std::string store;           // where verified bindings are read (default .kopt/kopt.db)
+  bool write_binding = false;  // write the task's verified binding into its [binding] table
   bool json = false;
 };
 

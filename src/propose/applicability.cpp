@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "kopt/propose.hpp"
 
@@ -53,8 +54,18 @@ Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec cons
 std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& library, TaskSpec const& task,
                                                       int arch_sm, std::vector<std::string> const& signals) {
   std::vector<LibraryStrategy const*> out;
+  std::map<LibraryStrategy const*, std::pair<std::size_t, std::size_t>> cost;
   for (auto const& s : library.strategies) {
-    if (check_applicability(s, task, arch_sm).applies) out.push_back(&s);
+    auto const a = check_applicability(s, task, arch_sm);
+    if (!a.applies) continue;
+    out.push_back(&s);
+    cost[&s] = {a.bindings.size(), s.template_text.size()};
+  }
+  // A task without a family verifies every strategy before tuning it: the cheapest to settle first (the
+  // fewest plausible bindings to probe, then the smallest template to compile).
+  if (task.family.empty()) {
+    std::stable_sort(out.begin(), out.end(),
+                     [&](LibraryStrategy const* x, LibraryStrategy const* y) { return cost[x] < cost[y]; });
   }
   auto const addressed = [&](LibraryStrategy const* s) {
     return std::any_of(s->addresses.begin(), s->addresses.end(), [&](std::string const& a) {

@@ -25,6 +25,19 @@ bool same_name(std::string_view a, std::string_view b) {
          });
 }
 
+// Names people give the two extents of a matrix: a role and a parameter of the same group are likely the
+// same size (M and rows, N and width), which ranks sizes passed in another order right.
+int extent_group(std::string_view name) {
+  std::string const lower = ascii_lower(name);
+  static std::set<std::string, std::less<>> const kRows{"m",        "rows",   "row", "nrows", "n_rows",
+                                                        "num_rows", "height", "h",   "ny"};
+  static std::set<std::string, std::less<>> const kCols{"n",        "cols",  "col", "ncols", "n_cols",
+                                                        "num_cols", "width", "w",   "nx"};
+  if (kRows.contains(lower)) return 1;
+  if (kCols.contains(lower)) return 2;
+  return 0;
+}
+
 bool is_number(std::string const& text) {
   char* end = nullptr;
   (void)std::strtod(text.c_str(), &end);
@@ -210,7 +223,7 @@ class BindingEnumerator {
     return true;
   }
 
-  std::optional<std::int64_t> role_value(RoleBinding const& r, ScalarEnv const& env) const {
+  static std::optional<std::int64_t> role_value(RoleBinding const& r, ScalarEnv const& env) {
     std::string const& text = r.parameter.empty() ? r.value : r.parameter;
     auto expr = Expr::parse(text);
     if (!expr) return std::nullopt;
@@ -280,7 +293,12 @@ class BindingEnumerator {
         continue;
       }
       bound.insert(r.parameter);
-      if (same_name(r.role.name, r.parameter)) binding.score += 4;
+      if (same_name(r.role.name, r.parameter)) {
+        binding.score += 4;
+      } else if (!r.role.is_pointer && extent_group(r.role.name) != 0 &&
+                 extent_group(r.role.name) == extent_group(r.parameter)) {
+        binding.score += 2;
+      }
       // A pair of roles of one kind bound against the task's order (x, y filling b, a) costs one.
       for (std::size_t j = i + 1; j < binding.roles.size(); ++j) {
         RoleBinding const& later = binding.roles[j];

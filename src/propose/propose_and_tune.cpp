@@ -47,6 +47,63 @@ nlohmann::json session_options(ProposeOptions const& options) {
           {"confirm", options.confirm}, {"objective", std::string(to_string(options.objective))}};
 }
 
+// The binding a strategy is used under (docs/strategies.md, "Binding"). Several plausible bindings, or a
+// family only inferred: one verified before (the store's) is used as it is; otherwise verification decides
+// before any budget is spent on the strategy, and the binding that verifies is recorded. Nothing (and the
+// reason in `result.skipped`) when none verifies.
+// What choosing a strategy's binding needs from the proposer's run.
+struct BindingContext {
+  StrategyLibrary const& library;
+  TaskSpec const& task;
+  ProposeOptions const& options;
+  std::vector<VerifiedBinding> const& verified;  // the store's, for this task
+  CandidateEvaluator& evaluator;
+  Store& store;
+};
+
+Result<std::optional<StrategyBinding>> choose_binding(BindingContext const& c,
+                                                      LibraryStrategy const& strategy,
+                                                      Applicability const& applicability,
+                                                      ProposeResult& result) {
+  StrategyBinding const& first = applicability.bindings.front();
+  bool const ambiguous = !first.identity && applicability.bindings.size() > 1;
+  if (!ambiguous && !applicability.family_inferred) {
+    if (!first.identity) result.bindings.push_back(strategy.name + ": " + first.describe());
+    return std::optional<StrategyBinding>(first);
+  }
+  for (VerifiedBinding const& known : c.verified) {
+    if (known.strategy != strategy.name || known.contract != strategy.signature) continue;
+    for (StrategyBinding const& b : applicability.bindings) {
+      if (b.describe() != known.binding) continue;
+      result.bindings.push_back(strategy.name + ": " + b.describe() + " (verified " + known.verified_at +
+                                ", from the store)");
+      return std::optional<StrategyBinding>(b);
+    }
+  }
+  if (c.options.binding_probes == 0) {
+    result.bindings.push_back(strategy.name + ": " + first.describe() + " (not verified: no probes)");
+    return std::optional<StrategyBinding>(first);
+  }
+  auto probe = probe_bindings(c.library, strategy, c.task, applicability.bindings, c.options.binding_probes,
+                              c.options.arch_sm, c.options.flags, c.evaluator);
+  if (!probe) return std::move(probe).error();
+  if (!probe->verified) {
+    result.skipped.push_back(
+        fmt::format("{}: no binding verified ({})", strategy.name, fmt::join(probe->tried, "; ")));
+    return std::optional<StrategyBinding>();
+  }
+  VerifiedBinding record;
+  record.task_key = binding_task_key(c.task);
+  record.strategy = strategy.name;
+  record.contract = strategy.signature;
+  record.binding = probe->verified->describe();
+  for (auto const& [role, value] : binding_roles(*probe->verified)) record.roles[role] = value;
+  record.task_dir = c.task.dir.string();
+  if (auto recorded = c.store.record_verified_binding(record); !recorded) return std::move(recorded).error();
+  result.bindings.push_back(strategy.name + ": " + probe->verified->describe() + " (verified)");
+  return std::optional<StrategyBinding>(*probe->verified);
+}
+
 }  // namespace
 
 Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec const& task,
@@ -64,6 +121,9 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     auto const applicability = check_applicability(s, task, options.arch_sm);
     if (!applicability.applies) result.skipped.push_back(s.name + ": " + applicability.reason);
   }
+  auto verified = store.verified_bindings(binding_task_key(task));
+  if (!verified) return std::move(verified).error();
+  BindingContext const context{library, task, options, *verified, evaluator, store};
   // The applicable strategies, those the reference's profile points at first (choose_strategies).
   std::vector<InstantiatedStrategy> candidates;
   std::vector<std::string> instantiation_errors;
@@ -74,25 +134,10 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
       continue;
     }
     auto const applicability = check_applicability(*s, task, options.arch_sm);
-    StrategyBinding binding = applicability.bindings.front();
-    // Several plausible bindings, or a family only inferred: verification decides before any budget is
-    // spent on the strategy (docs/strategies.md, "Binding").
-    bool const ambiguous = !binding.identity && applicability.bindings.size() > 1;
-    if ((ambiguous || applicability.family_inferred) && options.binding_probes > 0) {
-      auto probe = probe_bindings(library, *s, task, applicability.bindings, options.binding_probes,
-                                  options.arch_sm, options.flags, evaluator);
-      if (!probe) return probe.error();
-      if (!probe->verified) {
-        result.skipped.push_back(
-            fmt::format("{}: no binding verified ({})", s->name, fmt::join(probe->tried, "; ")));
-        continue;
-      }
-      binding = *probe->verified;
-      result.bindings.push_back(s->name + ": " + binding.describe() + " (verified)");
-    } else if (!binding.identity) {
-      result.bindings.push_back(s->name + ": " + binding.describe());
-    }
-    auto source = instantiate_strategy(library, *s, task, options.arch_sm, &binding);
+    auto binding = choose_binding(context, *s, applicability, result);
+    if (!binding) return binding.error();
+    if (!*binding) continue;
+    auto source = instantiate_strategy(library, *s, task, options.arch_sm, &**binding);
     if (!source) {
       instantiation_errors.push_back(source.error().message);
       continue;

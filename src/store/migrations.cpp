@@ -150,6 +150,23 @@ ALTER TABLE runs ADD COLUMN session_phase TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_by_session ON runs (session_id);
 )sql";
 
+// Version 8: bindings of library strategies that verified against a task's reference (docs/strategies.md,
+// "Binding"), so that a second run of the same task uses them without verifying again. Keyed by the task
+// (its name and a hash of what a binding depends on), the strategy and its contract as written: a changed
+// task or contract finds nothing and verifies again.
+constexpr char const* kVerifiedBindings = R"sql(
+CREATE TABLE verified_bindings (
+  task_key    TEXT NOT NULL,
+  strategy    TEXT NOT NULL,
+  contract    TEXT NOT NULL,
+  binding     TEXT NOT NULL,
+  roles       TEXT NOT NULL,
+  task_dir    TEXT NOT NULL,
+  verified_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (task_key, strategy, contract)
+);
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
@@ -158,6 +175,7 @@ constexpr std::array kMigrations = {
     Migration{"llm_calls", kLlmCalls},
     Migration{"llm_calls.rationale", kLlmCallRationale},
     Migration{"sessions, runs.session_id", kSessions},
+    Migration{"verified_bindings", kVerifiedBindings},
 };
 
 }  // namespace

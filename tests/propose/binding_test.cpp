@@ -229,6 +229,33 @@ source = "reference.cu"
   EXPECT_EQ(described("gemv", no_scalars), std::vector<std::string>{"y=y, A=A, x=x, M=(4096), N=(512)"});
 }
 
+// Square size cases cannot tell M from N; the names can: rows is M and cols is N, whatever their order.
+TEST_F(Binding, MatrixExtentNamesRankSizesPassedInAnotherOrder) {
+  TaskSpec const t = task(R"kopt(name = "mv"
+description = "y = A x, the columns passed first"
+family = "gemv"
+[entry]
+signature = 'extern "C" void mv(const float* A, const float* x, float* y, int width, int height)'
+[buffers.A]
+length = "height*width"
+[buffers.x]
+length = "width"
+[buffers.y]
+length = "height"
+[[sizes]]
+name = "square"
+height = 64
+width = 64
+[reference]
+source = "reference.cu"
+)kopt");
+  auto const bindings = described("gemv", t);
+  ASSERT_FALSE(bindings.empty());
+  EXPECT_EQ(bindings.front(), "y=y, A=A, x=x, M=height, N=width");
+  EXPECT_NE(std::find(bindings.begin(), bindings.end(), "y=y, A=A, x=x, M=width, N=height"), bindings.end())
+      << "the square case alone cannot rule out the swap";
+}
+
 TEST_F(Binding, TheTasksBindingTablePinsARoleAndOpsNameScalarsByTheirRoles) {
   TaskSpec const pinned = task(R"kopt(name = "leaky"
 description = "leaky ReLU with its slope fixed"

@@ -63,8 +63,8 @@ struct ProposeFixture : ::testing::Test {
     ASSERT_TRUE(loaded) << loaded.error().message;
     library = *loaded;
   }
-  Store open_store() {
-    auto store = Store::open(dir.path() / "kopt.db");
+  Store open_store(std::string const& name = "kopt.db") {
+    auto store = Store::open(dir.path() / name);
     EXPECT_TRUE(store) << store.error().message;
     return std::move(*store);
   }
@@ -191,10 +191,74 @@ TEST_F(ProposeFixture, AStrategyNoBindingOfWhichVerifiesIsSkippedWithTheStatuses
                       "wrong_output)"),
             result->skipped.end());
   ProposeOptions unverified = options;
-  unverified.binding_probes = 0;  // the most plausible binding, used as it is
-  auto direct = propose_and_tune(library, inputs_first(task), unverified, fake, store);
+  unverified.binding_probes = 0;         // the most plausible binding, used as it is
+  Store fresh = open_store("fresh.db");  // the first store holds by_block's verified binding
+  auto direct = propose_and_tune(library, inputs_first(task), unverified, fake, fresh);
   ASSERT_TRUE(direct) << direct.error().message;
-  EXPECT_EQ(direct->bindings.front(), "by_block: c=z, a=x, b=y, n=n");
+  EXPECT_EQ(direct->bindings.front(), "by_block: c=z, a=x, b=y, n=n (not verified: no probes)");
+}
+
+TEST_F(ProposeFixture, AVerifiedBindingIsStoredAndASecondRunOfTheSameTaskDoesNotVerifyAgain) {
+  Store store = open_store();
+  FakeCandidateEvaluator fake(landscape);
+  int wrong_binding_probes = 0;  // the first-ranked binding is wrong; only a probe evaluates it
+  fake.set_source_verdict([&](CandidateInput const& c) -> std::optional<CandidateStatus> {
+    if (c.source.find("args=(z, x, y, n)") == std::string::npos) return std::nullopt;
+    ++wrong_binding_probes;
+    return CandidateStatus::wrong_output;
+  });
+  ProposeOptions options;
+  options.budget = 4;
+  options.search = "exhaustive";
+  options.only = {"by_tile"};
+  TaskSpec const user_task = inputs_first(task);
+  ASSERT_TRUE(propose_and_tune(library, user_task, options, fake, store));
+  EXPECT_EQ(wrong_binding_probes, 1);
+  auto stored = store.verified_bindings(binding_task_key(user_task));
+  ASSERT_TRUE(stored) << stored.error().message;
+  ASSERT_EQ(stored->size(), 1u);
+  EXPECT_EQ(stored->front().strategy, "by_tile");
+  EXPECT_EQ(stored->front().binding, "c=z, a=y, b=x, n=n");
+  EXPECT_EQ(stored->front().roles, (nlohmann::json{{"a", "y"}, {"b", "x"}, {"c", "z"}, {"n", "n"}}));
+
+  auto again = propose_and_tune(library, user_task, options, fake, store);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(wrong_binding_probes, 1) << "the stored binding is used without probing";
+  ASSERT_EQ(again->bindings.size(), 1u);
+  EXPECT_EQ(again->bindings.front().rfind("by_tile: c=z, a=y, b=x, n=n (verified ", 0), 0u)
+      << again->bindings.front();
+  EXPECT_NE(again->bindings.front().find(", from the store)"), std::string::npos) << again->bindings.front();
+
+  // An edited task (another size case) is another key: verified again.
+  TaskSpec edited = user_task;
+  edited.sizes.front().values["n"] = std::int64_t{4097};
+  EXPECT_NE(binding_task_key(edited), binding_task_key(user_task));
+  ASSERT_TRUE(propose_and_tune(library, edited, options, fake, store));
+  EXPECT_EQ(wrong_binding_probes, 2);
+}
+
+}  // namespace
+}  // namespace kopt
+
+namespace kopt {
+namespace {
+
+// A task without a family verifies each strategy before tuning it: the cheapest to verify goes first.
+TEST_F(ProposeFixture, WithoutAFamilyTheCheapestStrategyToVerifyComesFirst) {
+  TaskSpec user_task = inputs_first(task);
+  user_task.family.clear();
+  // by_block's and by_tile's contracts are alike (two plausible bindings each); by_block's template is
+  // made the larger one, so by_tile, first in library order only after it, is now cheaper to compile.
+  write_file(dir.path() / "lib" / "g" / "by_block.cu",
+             kernel("BLOCK", "[128, 256]") + std::string(4096, ' ') + "\n");
+  auto reloaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(reloaded) << reloaded.error().message;
+  auto const order = choose_strategies(*reloaded, user_task, 0);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0]->name, "by_tile");
+  EXPECT_EQ(order[1]->name, "by_block");
+  // With a family nothing is verified first: library order.
+  EXPECT_EQ(choose_strategies(*reloaded, inputs_first(task), 0).front()->name, "by_block");
 }
 
 }  // namespace

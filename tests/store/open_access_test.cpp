@@ -96,7 +96,7 @@ TEST(StoreOpenAccess, TheDefaultAccessCreatesTheFolders) {
 TEST(StoreOpenAccess, ReadOnlyOpenOfAnOlderSchemaReadsAMigratedCopyAndLeavesTheFile) {
   test::TempDir dir;
   auto const path = dir.path() / "kopt.db";
-  int const older = store_schema_version() - 1;  // before sessions
+  int const older = 6;  // before sessions (version 7) and verified bindings (8)
   {
     auto connection = store_detail::open_connection(path);
     ASSERT_TRUE(connection);
@@ -119,6 +119,10 @@ TEST(StoreOpenAccess, ReadOnlyOpenOfAnOlderSchemaReadsAMigratedCopyAndLeavesTheF
   EXPECT_EQ(reader->path(), path);
   EXPECT_EQ(raw_int(path, "PRAGMA user_version"), older) << "a reader migrated the file";
   EXPECT_EQ(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'sessions'"), 0);
+  EXPECT_EQ(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'verified_bindings'"), 0);
+  auto bindings = reader->verified_bindings("old:0000");
+  ASSERT_TRUE(bindings) << bindings.error().message;
+  EXPECT_TRUE(bindings->empty());
 }
 
 TEST(StoreOpenAccess, ReadOnlyOpenRefusesANewerSchema) {

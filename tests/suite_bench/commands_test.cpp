@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "kopt/propose.hpp"
+#include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
 #include "kopt/tuning.hpp"
 #include "support/temp_dir.hpp"
@@ -73,6 +75,69 @@ TEST_F(KoptCommand, InstantiateWritesATunableCandidate) {
   ASSERT_TRUE(space) << space.error().message;
   EXPECT_FALSE(space->empty());
   EXPECT_NE(result.err.find("kopt optimize suites/llm/relu-bf16 --from"), std::string::npos) << result.err;
+}
+
+// A task without a family, its inputs first: the binding is verified by kopt optimize on the GPU and kept in
+// the store; here the store is given that record directly, as optimize would leave it.
+TEST_F(KoptCommand, WriteBindingPinsTheBindingTheStoreHoldsAsVerified) {
+  auto const task_dir = dir.path() / "vadd";
+  fs::copy(fs::path(KOPT_SOURCE_DIR) / "tests" / "propose" / "foreign" / "vector_add-inputs_first", task_dir);
+  auto const store_path = dir.path() / "kopt.db";
+  std::string const task_arguments = "strategies " + task_dir.string() + " --store " + store_path.string();
+
+  auto none = run(task_arguments + " --write-binding");
+  EXPECT_EQ(none.exit_code, 1) << none.out << none.err;
+  EXPECT_NE(none.err.find("no verified binding of vadd"), std::string::npos) << none.err;
+  EXPECT_EQ(read_text(task_dir / "task.toml").find("[binding]"), std::string::npos);
+
+  auto task = load_task(task_dir);
+  ASSERT_TRUE(task) << task.error().message;
+  auto library = load_strategy_library(fs::path(KOPT_SOURCE_DIR) / "strategies");
+  ASSERT_TRUE(library) << library.error().message;
+  auto const chosen = choose_strategies(*library, *task, 90);
+  ASSERT_FALSE(chosen.empty());
+  auto const applicability = check_applicability(*chosen.front(), *task, 90);
+  StrategyBinding const& verified = applicability.bindings.back();  // the last plausible one, say
+  {
+    auto store = Store::open(store_path);
+    ASSERT_TRUE(store) << store.error().message;
+    VerifiedBinding record;
+    record.task_key = binding_task_key(*task);
+    record.strategy = chosen.front()->name;
+    record.contract = chosen.front()->signature;
+    record.binding = verified.describe();
+    for (auto const& [role, value] : binding_roles(verified)) record.roles[role] = value;
+    ASSERT_TRUE(store->record_verified_binding(record));
+  }
+
+  auto listed = run(task_arguments);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("binding " + verified.describe() + " (verified "), std::string::npos)
+      << listed.out;
+
+  auto written = run(task_arguments + " --write-binding");
+  ASSERT_EQ(written.exit_code, 0) << written.out << written.err;
+  std::string const text = read_text(task_dir / "task.toml");
+  EXPECT_NE(text.find("[binding]  # written by kopt strategies --write-binding: " + chosen.front()->name),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# A vector sum as many people write it"), std::string::npos) << "comments are kept";
+  auto reloaded = load_task(task_dir);
+  ASSERT_TRUE(reloaded) << reloaded.error().message;
+  for (auto const& [role, value] : binding_roles(verified)) {
+    ASSERT_EQ(reloaded->binding.count(role), 1u) << role;
+    EXPECT_EQ(reloaded->binding.at(role), value) << role;
+  }
+  // Pinned: one binding is left, and it is the verified one; writing again changes nothing.
+  auto const pinned = check_applicability(*chosen.front(), *reloaded, 90);
+  ASSERT_EQ(pinned.bindings.size(), 1u);
+  EXPECT_EQ(pinned.bindings.front().describe(), verified.describe());
+  auto again = run(task_arguments + " --write-binding --json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  auto const document = nlohmann::json::parse(again.out);
+  EXPECT_EQ(document["schema"], "kopt.write_binding/1");
+  EXPECT_TRUE(document["written"].empty());
+  EXPECT_EQ(read_text(task_dir / "task.toml"), text);
 }
 
 TEST_F(KoptCommand, UnknownStrategiesAndMisusedOptionsAreUsageErrors) {

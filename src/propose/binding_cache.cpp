@@ -1,0 +1,37 @@
+// What a verified binding is stored under and as (docs/strategies.md, "Binding"): the task's key and the
+// binding's roles.
+#include <nlohmann/json.hpp>
+#include <variant>
+
+#include "kopt/propose.hpp"
+#include "kopt/sha256.hpp"
+
+namespace kopt {
+
+std::string binding_task_key(TaskSpec const& task) {
+  nlohmann::json what = nlohmann::json::object();
+  what["entry"] = task.signature.function;
+  for (Param const& p : task.signature.params) what["params"].push_back({p.name, p.c_type});
+  for (BufferSpec const& b : task.buffers) {
+    what["buffers"].push_back({b.name, to_string(b.dtype), to_string(b.role), b.length.text()});
+  }
+  for (ScalarSpec const& s : task.scalars) what["scalars"].push_back({s.name, to_string(s.dtype)});
+  for (SizeCase const& size : task.sizes) {
+    nlohmann::json values = nlohmann::json::object();
+    for (auto const& [name, value] : size.values) {
+      std::visit([&, &key = name](auto v) { values[key] = v; }, value);
+    }
+    what["sizes"].push_back({size.name, values, size.variables});
+  }
+  what["family"] = task.family;
+  what["strategy_params"] = task.strategy_params;
+  return task.name + ":" + sha256_hex(what.dump()).substr(0, 16);
+}
+
+std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding const& binding) {
+  std::map<std::string, std::string, std::less<>> roles;
+  for (RoleBinding const& r : binding.roles) roles[r.role.name] = r.parameter.empty() ? r.value : r.parameter;
+  return roles;
+}
+
+}  // namespace kopt
