@@ -39,7 +39,7 @@ struct RunRequest {
   nlohmann::json document;                     // the options document itself
 };
 // Reads the document's shared fields; an error names the field (invalid_spec).
-Result<RunRequest> run_request_from_json(nlohmann::json const& options, RunId run);
+Result<RunRequest> run_request_from_json(nlohmann::json const& json, RunId run);
 
 // A run as recorded, with what it was asked.
 struct RunInfo {
@@ -107,12 +107,19 @@ struct ExportedCandidate {
   double geomean_speedup = 0.0;
   std::string tier;  // confirm when the run has a confirmed ok candidate, else screen
   std::string source;
+  // The best is slower than the reference (geomean speedup below 1): what was written is the task's
+  // reference, not the candidate (docs/optimize.md, "Slower than the reference").
+  bool reference_kept = false;
+  std::filesystem::path reference;  // the reference's file, when reference_kept
 };
-// The best ok candidate of the run (confirm tier first, else screen), written to `out`.
-Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out);
-// The best ok candidate of the session's runs (confirm tier first, else screen), written to `out`.
+// The best ok candidate of the run (confirm tier first, else screen), written to `out`; the task's reference
+// instead when that candidate is slower than it, unless `even_if_slower`. Error when the reference is to be
+// written and the task cannot be read (the message says how to export the candidate anyway).
+Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out,
+                                      bool even_if_slower = false);
+// The same for the best ok candidate of the session's runs.
 Result<ExportedCandidate> export_session_best(Store& store, SessionId session,
-                                              std::filesystem::path const& out);
+                                              std::filesystem::path const& out, bool even_if_slower = false);
 
 // ---- a run's evaluations by configuration -------------------------------------------------------------
 

@@ -26,9 +26,18 @@ int run_export(ExportArgs const& args, Console const& console) {
   if (auto status = check_output_path(args.out); !status) return fail(status.error());
   auto store = open_store_to_read(args.store);
   if (!store) return fail(store.error());
-  auto exported = args.session > 0 ? export_session_best(*store, SessionId(args.session), args.out)
-                                   : export_best(*store, RunId(args.run), args.out);
+  auto exported = args.session > 0
+                      ? export_session_best(*store, SessionId(args.session), args.out, args.even_if_slower)
+                      : export_best(*store, RunId(args.run), args.out, args.even_if_slower);
   if (!exported) return fail(exported.error());
+  if (exported->reference_kept) {
+    console.out << fmt::format(
+        "wrote {}: the reference ({}): kopt's best, candidate {} of run {}, is slower than it ({} geomean on "
+        "the {} tier); --even-if-slower writes that candidate instead\n",
+        args.out, exported->reference.string(), exported->candidate.value(), exported->run.value(),
+        format_ratio(exported->geomean_speedup), exported->tier);
+    return to_int(ExitCode::success);
+  }
   std::string const from =
       args.session > 0 ? fmt::format("session {}, run {}, ", args.session, exported->run.value()) : "";
   console.out << fmt::format("wrote {}: {}candidate {} ({}), {} geomean on the {} tier\n", args.out, from,

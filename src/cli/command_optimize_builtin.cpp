@@ -18,6 +18,14 @@
 namespace kopt::cli {
 namespace {
 
+// The best's speedup over the reference as export judges it: confirmed when it was confirmed, else screened.
+std::optional<double> best_speedup(ProposeResult const& result) {
+  if (result.confirmed && result.confirmed->status == CandidateStatus::ok &&
+      result.confirmed->geomean_speedup)
+    return *result.confirmed->geomean_speedup;
+  return result.best_screen_speedup;
+}
+
 nlohmann::json propose_json(ProposeResult const& result) {
   auto const optional = [](std::optional<double> v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -47,7 +55,8 @@ nlohmann::json propose_json(ProposeResult const& result) {
                                  : nlohmann::json(nullptr)},
         {"confirmed_speedup",
          result.confirmed ? optional(result.confirmed->geomean_speedup) : nlohmann::json(nullptr)},
-        {"confirmed_score", optional(result.confirmed_score)}};
+        {"confirmed_score", optional(result.confirmed_score)},
+        {"keep_reference", best_speedup(result).value_or(0.0) < 1.0}};
   }
   return json;
 }
@@ -68,8 +77,14 @@ std::string propose_text(ProposeResult const& result) {
   text += fmt::format("best strategy: {} ({} on the screen tier)\n", *result.best_strategy,
                       result.best_screen_speedup ? format_ratio(*result.best_screen_speedup) : "-");
   if (result.confirmed) text += "confirmed: " + candidate_verdict(*result.confirmed) + "\n";
-  if (result.best_run)
+  if (auto const speedup = best_speedup(result); speedup && *speedup < 1.0) {
+    text += fmt::format(
+        "kopt's best is slower than the reference ({}): keep the reference; `kopt export --session {} -o "
+        "best.cu` writes the reference (--even-if-slower writes kopt's best)\n",
+        format_ratio(*speedup), result.session.value());
+  } else if (result.best_run) {
     text += fmt::format("export it with: kopt export --session {} -o best.cu\n", result.session.value());
+  }
   return text + session + "\n";
 }
 

@@ -125,6 +125,9 @@ void define_export_command(CLI::App& app, CliArguments& args) {
   exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu")->required();
   exp->add_option("--store", args.export_run.store,
                   "SQLite store (default .kopt/kopt.db); read, never created");
+  exp->add_flag("--even-if-slower", args.export_run.even_if_slower,
+                "write the best candidate even when it is slower than the reference (by default the\n"
+                "reference is written then, and the command says so)");
   exp->callback([&args] {
     if ((args.export_run.run > 0) == (args.export_run.session > 0))
       throw CLI::ValidationError("export", "expected a run id or --session ID");

@@ -53,6 +53,7 @@ struct ExportArgs {
   std::int64_t session = 0;  // --session: the best of a library session's runs
   std::string out;
   std::string store;
+  bool even_if_slower = false;  // export the best candidate even when it is slower than the reference
 };
 
 struct CliArguments;

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
+
+#include "kopt/task.hpp"
 
 namespace kopt {
 
@@ -142,7 +145,8 @@ Result<RunsListing> list_runs_and_sessions(Store& store) {
 
 namespace {
 
-Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem::path const& out) {
+Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem::path const& task_dir,
+                                     std::filesystem::path const& out, bool even_if_slower) {
   ExportedCandidate exported;
   exported.run = found.candidate.run;
   exported.candidate = found.candidate.id;
@@ -150,6 +154,25 @@ Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem
   exported.knobs = found.candidate.candidate.knobs;
   exported.geomean_speedup = found.evaluation.evaluation.geomean_speedup.value_or(0.0);
   exported.source = found.candidate.candidate.source;
+  if (exported.geomean_speedup < 1.0 && !even_if_slower) {
+    auto const task = load_task(task_dir);
+    if (!task) {
+      return make_error(
+          ErrorCode::not_found,
+          fmt::format("the best candidate is slower than the reference ({:.3g}x), so the reference "
+                      "is what to keep, but the task cannot be read: {} (--even-if-slower exports "
+                      "the candidate)",
+                      exported.geomean_speedup, task.error().message));
+    }
+    std::ifstream in(task->reference.path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in)
+      return make_error(ErrorCode::io_error, "cannot read the reference " + task->reference.path.string());
+    exported.source = text.str();
+    exported.reference_kept = true;
+    exported.reference = task->reference.path;
+  }
   std::ofstream file(out, std::ios::binary);
   file << exported.source;
   file.close();
@@ -159,7 +182,8 @@ Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem
 
 }  // namespace
 
-Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out) {
+Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::path const& out,
+                                      bool even_if_slower) {
   auto loaded = load_run_info(store, run);
   if (!loaded) return loaded.error();
   auto best = store.best_verified_candidate(run);
@@ -169,11 +193,11 @@ Result<ExportedCandidate> export_best(Store& store, RunId run, std::filesystem::
         ErrorCode::not_found,
         fmt::format("run {}: no candidate passed verification (nothing to export)", run.value()));
   }
-  return write_best(**best, out);
+  return write_best(**best, loaded->task_dir, out, even_if_slower);
 }
 
 Result<ExportedCandidate> export_session_best(Store& store, SessionId session,
-                                              std::filesystem::path const& out) {
+                                              std::filesystem::path const& out, bool even_if_slower) {
   auto loaded = store.load_session(session);
   if (!loaded) return loaded.error();
   auto best = store.best_verified_candidate(session);
@@ -184,7 +208,7 @@ Result<ExportedCandidate> export_session_best(Store& store, SessionId session,
         fmt::format("session {} ({} runs): no candidate passed verification (nothing to export)",
                     session.value(), loaded->runs.size()));
   }
-  return write_best(**best, out);
+  return write_best(**best, loaded->session.task_dir, out, even_if_slower);
 }
 
 }  // namespace kopt

@@ -33,6 +33,18 @@ struct RunsFixture : ::testing::Test {
     run = result->run;
     best_config = result->incumbent_config;
   }
+  // Another short run of the same task in which every candidate gets `verdict`.
+  OptimizeResult run_where_every_candidate_gets(FakeResult const& verdict) {
+    auto loaded = load_task(test::kTaskDir);
+    EXPECT_TRUE(loaded) << loaded.error().message;
+    OptimizeOptions options;
+    options.strategy = "random";
+    options.max_evaluations = 3;
+    FakeCandidateEvaluator fake([verdict](auto const&) { return verdict; });
+    auto result = optimize(*loaded, test::read_text(test::kTunable), options, fake, *store);
+    EXPECT_TRUE(result) << result.error().message;
+    return result ? *result : OptimizeResult{};
+  }
   test::TempDir dir;
   std::optional<Store> store;
   RunId run;
@@ -68,21 +80,32 @@ TEST_F(RunsFixture, ExportWritesTheConfirmedBestSource) {
 }
 
 TEST_F(RunsFixture, ExportOfARunWithoutOkCandidatesFails) {
-  auto loaded = load_task(test::kTaskDir);
-  ASSERT_TRUE(loaded);
-  OptimizeOptions options;
-  options.strategy = "random";
-  options.max_evaluations = 3;
-  FakeCandidateEvaluator failing([](auto const&) {
-    return FakeResult{CandidateStatus::wrong_output, "bad", {}, {}};
-  });
-  auto result = optimize(*loaded, test::read_text(test::kTunable), options, failing, *store);
-  ASSERT_TRUE(result) << result.error().message;
-  EXPECT_FALSE(result->incumbent);
-  EXPECT_FALSE(result->confirmed);
-  auto exported = export_best(*store, result->run, dir.path() / "none.cu");
+  auto const result =
+      run_where_every_candidate_gets(FakeResult{CandidateStatus::wrong_output, "bad", {}, {}});
+  EXPECT_FALSE(result.incumbent);
+  EXPECT_FALSE(result.confirmed);
+  auto exported = export_best(*store, result.run, dir.path() / "none.cu");
   ASSERT_FALSE(exported);
   EXPECT_NE(exported.error().message.find("no candidate passed verification"), std::string::npos);
+}
+
+TEST_F(RunsFixture, ExportKeepsTheReferenceWhenTheBestIsSlowerThanIt) {
+  auto loaded = load_task(test::kTaskDir);
+  ASSERT_TRUE(loaded);
+  auto const result = run_where_every_candidate_gets(FakeResult{CandidateStatus::ok, "", {200.0}, {100.0}});
+  auto const out = dir.path() / "kept.cu";
+  auto exported = export_best(*store, result.run, out);
+  ASSERT_TRUE(exported) << exported.error().message;
+  EXPECT_TRUE(exported->reference_kept);
+  EXPECT_EQ(exported->reference, loaded->reference.path);
+  EXPECT_DOUBLE_EQ(exported->geomean_speedup, 0.5);
+  EXPECT_EQ(test::read_text(out), test::read_text(loaded->reference.path));
+
+  auto candidate = export_best(*store, result.run, out, /*even_if_slower=*/true);
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  EXPECT_FALSE(candidate->reference_kept);
+  EXPECT_EQ(test::read_text(out), candidate->source);
+  EXPECT_NE(candidate->source, test::read_text(loaded->reference.path));
 }
 
 // ---- argument handling -----------------------------------------------------------------------------
