@@ -4,6 +4,7 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 namespace kopt {
 
@@ -12,7 +13,7 @@ class StrongId {
  public:
   using rep_type = Rep;
   constexpr StrongId() = default;
-  constexpr explicit StrongId(Rep value) : value_(value) {}
+  constexpr explicit StrongId(Rep value) : value_(std::move(value)) {}
   constexpr Rep value() const noexcept { return value_; }
   friend constexpr auto operator<=>(StrongId, StrongId) = default;
 

@@ -30,6 +30,9 @@ std::string markup_escape(std::string_view text);
 // The time now in UTC as ISO 8601 to the second, "2026-12-02T16:10:00Z" (thread-safe).
 std::string utc_now_iso8601();
 
+// strerror's text for an errno value, without strerror's shared buffer (safe from any thread).
+std::string errno_text(int error_number);
+
 // The whole file as bytes; nullopt when it cannot be opened or read.
 std::optional<std::string> read_text_file(std::filesystem::path const& path);
 // Writes `text` to `path` (created or truncated); false when it cannot be written completely.

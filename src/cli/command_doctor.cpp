@@ -39,7 +39,7 @@ WithoutGpu without_gpu(std::vector<ToolStatus> const& tools) {
       "kopt task check TASK --compile-only: validate the spec and compile the reference and baseline";
   (nvcc && nvrtc ? out.works : out.needs_toolchain).push_back(eval_compile);
   (nvcc ? out.works : out.needs_toolchain).push_back(task_compile);
-  out.works.push_back("kopt init, kopt strategies, kopt runs, kopt report, kopt export");
+  out.works.emplace_back("kopt init, kopt strategies, kopt runs, kopt report, kopt export");
   out.needs_gpu = {"verifying and timing candidates (kopt eval without --compile-only)",
                    "running the reference (kopt task check without --compile-only)",
                    "kopt optimize, kopt bench, kopt generate", "kopt profile, kopt calibrate, kopt energy"};

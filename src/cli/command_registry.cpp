@@ -57,7 +57,7 @@ std::span<CliCommand const> cli_commands() noexcept {
 }
 
 CliCommand const* find_cli_command(std::string_view path) noexcept {
-  auto const it = std::ranges::find(kCommands, path, &CliCommand::path);
+  const auto* const it = std::ranges::find(kCommands, path, &CliCommand::path);
   return it == kCommands.end() ? nullptr : &*it;
 }
 

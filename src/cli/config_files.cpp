@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "kopt/detail/toml.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -230,7 +231,7 @@ Result<ConfigFile> read_config_file(fs::path const& path, EnvironmentLookup cons
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return make_error(ErrorCode::io_error, fmt::format("cannot read the configuration file {}: {}",
-                                                       path.string(), std::strerror(errno)));
+                                                       path.string(), errno_text(errno)));
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -361,7 +362,8 @@ void export_to_environment(Configuration const& configuration) {
     std::string const name(resolved.setting->env);
     char const* current = std::getenv(name.c_str());       // NOLINT(concurrency-mt-unsafe)
     if (current != nullptr && *current != '\0') continue;  // set after resolving: it wins
-    ::setenv(name.c_str(), resolved.value->c_str(), 1);    // replaces an empty variable only
+    // Replaces an empty variable only; at start-up, before kopt starts a thread.
+    ::setenv(name.c_str(), resolved.value->c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
   }
 }
 

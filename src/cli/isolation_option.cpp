@@ -17,7 +17,8 @@ void add_require_isolation_flag(CLI::App& command, bool& flag) {
 }
 
 void apply_require_isolation(bool flag) {
-  if (flag) ::setenv("KOPT_WORKER_REQUIRE_ISOLATION", "1", 1);
+  // While the command line is parsed, before kopt starts a thread.
+  if (flag) ::setenv("KOPT_WORKER_REQUIRE_ISOLATION", "1", 1);  // NOLINT(concurrency-mt-unsafe)
 }
 
 }  // namespace kopt::cli

@@ -38,7 +38,7 @@ std::span<OptimizeProposer const> optimize_proposers() noexcept {
 }
 
 OptimizeProposer const* find_optimize_proposer(std::string_view name) noexcept {
-  auto const it = std::ranges::find(kProposers, name, &OptimizeProposer::name);
+  const auto* const it = std::ranges::find(kProposers, name, &OptimizeProposer::name);
   return it == kProposers.end() ? nullptr : &*it;
 }
 

@@ -7,7 +7,9 @@ namespace kopt::cli {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Three rows of the dynamic programme: the one before the previous is needed for swaps.
-  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  std::vector<std::size_t> before(b.size() + 1);
+  std::vector<std::size_t> previous(b.size() + 1);
+  std::vector<std::size_t> current(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     current[0] = i;

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 namespace kopt {
 
@@ -67,6 +68,10 @@ std::string utc_now_iso8601() {
   std::array<char, 32> text{};
   std::size_t const n = std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &parts);
   return std::string(text.data(), n);
+}
+
+std::string errno_text(int error_number) {
+  return std::generic_category().message(error_number);
 }
 
 }  // namespace kopt

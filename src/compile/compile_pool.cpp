@@ -2,15 +2,14 @@
 #include "compile/compile_pool.hpp"
 
 #include <fmt/format.h>
-#include <signal.h>
+#include <unistd.h>  // environ
 
+#include <csignal>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "compile/compile_json.hpp"
-
-extern char** environ;
 
 namespace kopt::detail {
 namespace {
@@ -152,7 +151,7 @@ Result<CompileOutcome> CompilePool::compile(CompileRequest const& request, Build
   } catch (nlohmann::json::exception const&) {
     return compile_kernel_nvrtc(request, context);  // not UTF-8: JSON would alter it on the way
   }
-  struct Release {
+  struct Release {  // NOLINT(cppcoreguidelines-special-member-functions): a scope guard, never copied
     CompilePool& pool;
     std::size_t index;
     ~Release() { pool.release(index); }

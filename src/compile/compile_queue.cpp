@@ -115,7 +115,7 @@ CompileQueue::~CompileQueue() {
 void CompileQueue::submit(CompileRequest const& request) {
   std::string const identity = request_identity(request);
   std::lock_guard lock(state_->mutex);
-  if (state_->held.count(identity) == 0) state_->add(identity, request, /*first=*/false);
+  if (!state_->held.contains(identity)) state_->add(identity, request, /*first=*/false);
 }
 
 Result<CompileOutcome> CompileQueue::take(CompileRequest const& request) {

@@ -99,7 +99,8 @@ namespace {
 // process, once, before any compile (CUDA_CACHE_DISABLE is read by the driver and NVRTC).
 void disable_driver_compile_cache() {
   static std::once_flag once;
-  std::call_once(once, [] { ::setenv("CUDA_CACHE_DISABLE", "1", 1); });
+  // Once, before the first compile; kopt reads its own settings from the environment at start-up only.
+  std::call_once(once, [] { ::setenv("CUDA_CACHE_DISABLE", "1", 1); });  // NOLINT(concurrency-mt-unsafe)
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, Buil
   args.insert(args.end(), options.extra_flags.begin(), options.extra_flags.end());
   args.insert(args.end(), {"-Xptxas", "-v", "-o", output.string(), source.string()});
   // So that the worker can dlopen the .so (libcudart, vendor libraries) without LD_LIBRARY_PATH.
-  args.push_back("-Xlinker");
+  args.emplace_back("-Xlinker");
   args.push_back("-rpath=" + (options.cuda_home / "lib64").string());
   for (auto const& library : request.libraries) args.push_back("-l" + library);
 

@@ -159,7 +159,7 @@ Result<CompileOutcome> compile_kernel_nvrtc(CompileRequest const& request, Build
   } else {
     // No ptxas report at all: the driver's compute cache answered (see disable_driver_compile_cache).
     // The kernel exists (NVRTC lowered its name); the worker checks it loads.
-    notes.push_back("note: ptxas reported no resource usage; registers and spills are unknown");
+    notes.emplace_back("note: ptxas reported no resource usage; registers and spills are unknown");
   }
 
   std::size_t cubin_size = 0;

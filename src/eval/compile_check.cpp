@@ -114,7 +114,7 @@ void describe_outcome(TaskSpec const& task, CompileCheckOptions const& options, 
   entry.arch = artifact.arch;
   ResourceUsage const& resources = artifact.resources;
   if (resources.registers < 0) {
-    entry.notes.push_back(
+    entry.notes.emplace_back(
         plan.mode == CandidateMode::launcher
             ? "ptxas reported no kernels: the launcher has no kernels of its own (e.g. it "
               "only calls a vendor library)"
@@ -137,7 +137,7 @@ void describe_outcome(TaskSpec const& task, CompileCheckOptions const& options, 
     kernel.name = "(all kernels)";
     kernel.aggregate = true;
     kernel.register_bound_occupancy_pct = register_bound_occupancy_pct(artifact.arch, resources.registers);
-    entry.notes.push_back(
+    entry.notes.emplace_back(
         "launcher mode: ptxas's figures are the largest of each over the launcher's kernels, and the block "
         "size is set in host code, so occupancy is bounded by the registers alone");
   }

@@ -51,7 +51,7 @@ std::vector<Finding> static_findings(KernelCheck const& kernel, std::string cons
   std::vector<Finding> findings;
   if (auto spills = run_tool("register_spills", Metrics{}, facts)) findings.push_back(std::move(*spills));
 
-  std::size_t const geometries = static_cast<std::size_t>(
+  auto const geometries = static_cast<std::size_t>(
       std::count_if(kernel.launches.begin(), kernel.launches.end(),
                     [](LaunchGeometryCheck const& launch) { return launch.occupancy.has_value(); }));
   for (LaunchGeometryCheck const& launch : kernel.launches) {

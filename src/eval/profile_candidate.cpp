@@ -95,7 +95,8 @@ void add_disassembly_facts(std::filesystem::path const& artifact, std::string co
   if (!tool && std::filesystem::exists(find_cuda_home() / "bin" / "cuobjdump"))
     tool = find_cuda_home() / "bin" / "cuobjdump";
   if (!tool) {
-    out.notes.push_back("no cuobjdump here: SASS facts (vector widths, tensor cores, local memory) unknown");
+    out.notes.emplace_back(
+        "no cuobjdump here: SASS facts (vector widths, tensor cores, local memory) unknown");
     return;
   }
   CommandResult const dump =
@@ -107,7 +108,7 @@ void add_disassembly_facts(std::filesystem::path const& artifact, std::string co
   }
   SassFunction const* found = symbol.empty() ? nullptr : sass.find(symbol);
   SassFunction const f = found != nullptr ? *found : sass.total();
-  if (found == nullptr) out.notes.push_back("SASS facts summed over every function of the candidate");
+  if (found == nullptr) out.notes.emplace_back("SASS facts summed over every function of the candidate");
   add_sass_facts(f, out.static_facts);
 }
 
@@ -172,8 +173,7 @@ Result<CandidateProfile> profile_candidate(Evaluator& evaluator, TaskSpec const&
   }
   out.work.launches_per_call = static_cast<int>(stage1->rows.size());
   std::map<std::string, KernelActivity> activity = options.activity;
-  if (stage1->mode == CandidateMode::launcher && options.evaluate_launchers &&
-      activity.count(out.size) == 0) {
+  if (stage1->mode == CandidateMode::launcher && options.evaluate_launchers && !activity.contains(out.size)) {
     record_launcher_activity(evaluator, task, candidate, activity, out);
   }
   if (auto it = activity.find(out.size); it != activity.end()) {
@@ -195,7 +195,7 @@ Result<CandidateProfile> profile_candidate(Evaluator& evaluator, TaskSpec const&
   out.classification = classify(out.metrics, out.work);
   if (options.second_stage) {
     std::vector<std::string> wanted = stage2_metrics(out.classification.bottleneck);
-    std::erase_if(wanted, [&](std::string const& m) { return out.metrics.count(m) > 0; });
+    std::erase_if(wanted, [&](std::string const& m) { return out.metrics.contains(m); });
     if (!wanted.empty()) {
       auto stage2 = run_stage(evaluator, task, candidate, options, wanted, out);
       if (!stage2) {

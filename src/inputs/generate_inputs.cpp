@@ -101,7 +101,7 @@ Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, 
 
   for (std::size_t i = 0; i < task.buffers.size(); ++i) {
     auto const& spec = task.buffers[i];
-    if (spec.role == Role::output || structured_targets.count(spec.name) != 0) continue;
+    if (spec.role == Role::output || structured_targets.contains(spec.name)) continue;
     bool const defaulted = spec.generators.empty();
     std::vector<GeneratorSpec> const generators =
         defaulted ? default_generators(spec.dtype) : spec.generators;

@@ -104,7 +104,7 @@ class GeneratorChecker {
       }
     }
     for (auto role : kind->targets) {
-      if (spec.targets.count(std::string(role)) == 0) {
+      if (!spec.targets.contains(std::string(role))) {
         return fail(targets_field, "missing target '" + std::string(role) + "' for kind '" + spec.kind +
                                        "'; expected targets " + join_names(kind->targets));
       }
@@ -134,7 +134,7 @@ class GeneratorChecker {
       auto expr = Expr::parse(*text);
       if (!expr) return fail(field + "." + name, expr.error().message);
       for (auto const& identifier : expr->identifiers()) {
-        if (integer_scalars_.count(identifier) == 0) {
+        if (!integer_scalars_.contains(identifier)) {
           std::vector<std::string_view> names(integer_scalars_.begin(), integer_scalars_.end());
           return fail(field + "." + name,
                       "unknown scalar '" + identifier + "' in \"" + *text + "\"; expected " +
@@ -145,7 +145,7 @@ class GeneratorChecker {
       }
     }
     for (auto required : kind.required) {
-      if (spec.params.count(std::string(required)) == 0) {
+      if (!spec.params.contains(std::string(required))) {
         return fail(field, "missing parameter '" + std::string(required) + "' for kind '" + spec.kind + "'");
       }
     }

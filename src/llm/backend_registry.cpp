@@ -56,12 +56,12 @@ std::span<LlmBackendInfo const> llm_backends() noexcept {
 }
 
 LlmBackendInfo const* find_llm_backend(std::string_view name) noexcept {
-  auto const it = std::ranges::find(kBackends, name, &LlmBackendInfo::name);
+  const auto* const it = std::ranges::find(kBackends, name, &LlmBackendInfo::name);
   return it == kBackends.end() ? nullptr : &*it;
 }
 
 LlmBackendInfo const& llm_backend_info(LlmKind kind) noexcept {
-  auto const it = std::ranges::find(kBackends, kind, &LlmBackendInfo::kind);
+  const auto* const it = std::ranges::find(kBackends, kind, &LlmBackendInfo::kind);
   return it == kBackends.end() ? kBackends.front() : *it;  // unreachable: a test checks every kind is listed
 }
 

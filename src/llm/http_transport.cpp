@@ -35,7 +35,8 @@ struct Sink {
 // The idle-read timeout: once the reply has started, no byte for `idle` aborts. (Before the first byte
 // a server without streaming is still generating; the overall timeout bounds that wait.) libcurl's
 // low-speed limit averages over several seconds and would let a stall run well past `idle`.
-int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+int on_progress(void* user, curl_off_t /*download_total*/, curl_off_t /*downloaded*/,
+                curl_off_t /*upload_total*/, curl_off_t /*uploaded*/) {
   auto* sink = static_cast<Sink*>(user);
   if (sink->started && std::chrono::steady_clock::now() - sink->last_byte > sink->idle) {
     sink->stalled = true;

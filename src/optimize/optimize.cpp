@@ -164,7 +164,7 @@ class StoreObjective final : public Objective {
                                    c_.task, c_.options.flags);
       if (!candidate) return candidate.error();
       CandidateKey key = content_key(*candidate, c_.target);
-      if (!seen.insert(key.value()).second || prefetched_.count(key.value()) > 0 || c_.log.own(key, "screen"))
+      if (!seen.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
         continue;
       auto cached = c_.log.cached(key, c_.target);
       if (!cached) return cached.error();

@@ -115,8 +115,8 @@ Result<GenericSpace> generic_tuning_space(std::string const& source, TaskSpec co
       header +=
           "// kopt:knob RESTRICT = [0, 1] resources=none\n#ifndef RESTRICT\n#define RESTRICT 0\n#endif\n"
           "#if RESTRICT\n#define KOPT_RESTRICT __restrict__\n#else\n#define KOPT_RESTRICT\n#endif\n";
-      out.added.push_back("RESTRICT (__restrict__ on the kernel's pointer parameters)");
-      if (bounds) out.added.push_back("__launch_bounds__(BLOCK)");
+      out.added.emplace_back("RESTRICT (__restrict__ on the kernel's pointer parameters)");
+      if (bounds) out.added.emplace_back("__launch_bounds__(BLOCK)");
     }
   }
   out.source = header + body;

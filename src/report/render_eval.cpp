@@ -69,7 +69,7 @@ std::string candidate_heading(CandidateReport const& candidate) {
   if (usage.static_shared_bytes > 0) {
     facts.push_back(format_si(static_cast<double>(usage.static_shared_bytes), "B") + " static shared");
   }
-  if (candidate.cache_hit) facts.push_back("build cached");
+  if (candidate.cache_hit) facts.emplace_back("build cached");
   std::string heading = fmt::format("candidate {}  ({})", candidate.name, fmt::join(facts, ", "));
   if (!candidate.path.empty() && candidate.path.filename().string() != candidate.name) {
     heading += fmt::format("\n  path: {}", candidate.path.string());

@@ -292,7 +292,9 @@ Result<RunReport> build_run_report(Store& store, RunId run) {
     report.candidates.push_back(std::move(candidate));
   }
 
-  std::vector<std::string> devices, drivers, toolkits;
+  std::vector<std::string> devices;
+  std::vector<std::string> drivers;
+  std::vector<std::string> toolkits;
   std::optional<double> best_so_far;
   for (StoredEvaluation const& stored : history->evaluations) {
     EvaluationRecord const& record = stored.evaluation;

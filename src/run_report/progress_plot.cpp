@@ -19,6 +19,7 @@ constexpr double kRight = 20.0;
 constexpr double kTop = 18.0;
 constexpr double kBottom = 58.0;
 constexpr double kFailBand = 16.0;  // failures sit in a band below the plotting area
+constexpr double kPlotBottom = kHeight - kBottom - kFailBand;
 
 struct Frame {
   double x_min = 1.0;
@@ -29,10 +30,9 @@ struct Frame {
     double const span = x_max > x_min ? x_max - x_min : 1.0;
     return kLeft + (index - x_min) / span * (kWidth - kLeft - kRight);
   }
-  double plot_bottom() const { return kHeight - kBottom - kFailBand; }
   double y(double speedup) const {
     double const span = log_max > log_min ? log_max - log_min : 1.0;
-    return plot_bottom() - (std::log10(speedup) - log_min) / span * (plot_bottom() - kTop);
+    return kPlotBottom - (std::log10(speedup) - log_min) / span * (kPlotBottom - kTop);
   }
 };
 
@@ -101,7 +101,7 @@ std::string axes(Frame const& frame, std::size_t evaluations) {
   svg += fmt::format(R"(<rect class="plot-bg" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}"/>)", kLeft,
                      kTop, kWidth - kLeft - kRight, bottom - kTop);
   svg += fmt::format(R"(<rect class="fail-band" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}"/>)",
-                     kLeft, frame.plot_bottom(), kWidth - kLeft - kRight, kFailBand);
+                     kLeft, kPlotBottom, kWidth - kLeft - kRight, kFailBand);
   for (double const tick : y_ticks(frame.log_min, frame.log_max)) {
     double const y = frame.y(tick);
     svg += fmt::format(R"(<line class="grid" x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}"/>)", kLeft, y,
@@ -155,7 +155,7 @@ std::string marker(Frame const& frame, RunReportEvaluation const& evaluation) {
       "#{} candidate {} ({}): {} {}", evaluation.index, evaluation.candidate.value(), evaluation.tier,
       to_string(evaluation.status), run_report_detail::ratio_text(evaluation.geomean_speedup)));
   if (evaluation.status != CandidateStatus::ok) {
-    double const y = frame.plot_bottom() + kFailBand / 2.0;
+    double const y = kPlotBottom + kFailBand / 2.0;
     return fmt::format(
         R"(<path class="pt fail" data-eval="{}" d="M{:.1f} {:.1f}l7 7m0 -7l-7 7"><title>{}</title></path>)",
         evaluation.index, x - 3.5, y - 3.5, title);
@@ -163,7 +163,7 @@ std::string marker(Frame const& frame, RunReportEvaluation const& evaluation) {
   if (!plottable(evaluation.geomean_speedup)) {  // ok but nothing timed (verify-only sizes)
     return fmt::format(
         R"(<circle class="pt untimed" data-eval="{}" cx="{:.1f}" cy="{:.1f}" r="3"><title>{}</title></circle>)",
-        evaluation.index, x, frame.plot_bottom() + kFailBand / 2.0, title);
+        evaluation.index, x, kPlotBottom + kFailBand / 2.0, title);
   }
   double const y = frame.y(*evaluation.geomean_speedup);
   if (evaluation.tier == "confirm") {

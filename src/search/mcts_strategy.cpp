@@ -85,7 +85,7 @@ struct MctsStrategy::Tree {
   // Drops untried actions whose target is already known, then takes the one the prior likes best.
   std::optional<Action> take_untried(Node& node, SearchHistory const& history) {
     std::erase_if(node.untried, [&](Action const& a) {
-      return by_point.count(a.target) > 0 || history.contains(a.target) || !space->is_valid(a.target);
+      return by_point.contains(a.target) || history.contains(a.target) || !space->is_valid(a.target);
     });
     if (node.untried.empty()) return std::nullopt;
     auto best = node.untried.begin();
@@ -121,12 +121,12 @@ struct MctsStrategy::Tree {
     if (first_root) {
       first_root = false;
       auto start = space->start_point();
-      if (start && space->is_valid(*start) && by_point.count(*start) == 0 && !history.contains(*start)) {
+      if (start && space->is_valid(*start) && !by_point.contains(*start) && !history.contains(*start)) {
         return start;
       }
     }
     auto point = sampler.next(history);
-    while (point && by_point.count(*point) > 0) point = sampler.next(history);
+    while (point && by_point.contains(*point)) point = sampler.next(history);
     if (!point) sampler_empty = true;
     return point;
   }
@@ -167,7 +167,7 @@ struct MctsStrategy::Tree {
   }
 
   void observe(Proposal const& proposal, Evaluation const& evaluation) {
-    if (by_point.count(evaluation.point) > 0) return;  // already in the tree (cannot happen via propose)
+    if (by_point.contains(evaluation.point)) return;  // already in the tree (cannot happen via propose)
     int parent = kSuperRoot;
     if (proposal.parent) {
       auto const it = by_point.find(*proposal.parent);

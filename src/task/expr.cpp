@@ -125,7 +125,7 @@ class Parser {
   }
 
   NodePtr ternary() {
-    struct Guard {
+    struct Guard {  // NOLINT(cppcoreguidelines-special-member-functions): a scope guard, never copied
       int& n;
       ~Guard() { --n; }
     } guard{nesting_};
@@ -171,7 +171,7 @@ class Parser {
   NodePtr multiplicative() { return binary_level({"*", "/", "%"}, &Parser::unary); }
 
   NodePtr unary() {
-    struct Guard {
+    struct Guard {  // NOLINT(cppcoreguidelines-special-member-functions): a scope guard, never copied
       int& n;
       ~Guard() { --n; }
     } guard{nesting_};

@@ -97,7 +97,7 @@ bool is_type_keyword(std::string_view w) {
   static std::set<std::string_view> const kKeywords{"void",  "bool",     "char",   "short",  "int",
                                                     "long",  "float",    "double", "signed", "unsigned",
                                                     "const", "volatile", "struct", "auto"};
-  return kKeywords.count(w) != 0 || is_restrict(w);
+  return kKeywords.contains(w) || is_restrict(w);
 }
 
 std::string strip_std(std::string const& word) {

@@ -280,8 +280,8 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
     << "bytes = \"TODO\"  # minimum bytes moved through device memory per call, e.g. \"" << examples.bytes
     << "\"\n"
     << "flops = \"TODO\"  # floating-point operations per call, e.g. \"" << examples.count << "\"\n";
-  out.todos.push_back("work.bytes: minimum bytes moved per call (or delete [work])");
-  out.todos.push_back("work.flops: floating-point operations per call (or delete [work])");
+  out.todos.emplace_back("work.bytes: minimum bytes moved per call (or delete [work])");
+  out.todos.emplace_back("work.flops: floating-point operations per call (or delete [work])");
 
   t << "\n# [launch]  # optional: enables kernel-mode candidates (device code only)\n"
     << "# kernel = \"" << sig.function << "_kernel\"\n"

@@ -306,7 +306,7 @@ class TaskLoader {
     return names;
   }
 
-  std::string value_expectation(ScalarSpec const& scalar) const {
+  static std::string value_expectation(ScalarSpec const& scalar) {
     if (is_floating(scalar.dtype)) return "a number (" + std::string(to_string(scalar.dtype)) + " scalar)";
     auto [lo, hi] = integer_range(scalar.dtype);
     return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (" +
@@ -564,7 +564,7 @@ class TaskLoader {
           error(where, target_field, "'" + target + "' is an output buffer",
                 "an input or inout buffer (outputs are written by the kernel)");
           ok = false;
-        } else if (has_own_generator_.count(target) != 0) {
+        } else if (has_own_generator_.contains(target)) {
           error(where, target_field,
                 "'" + target + "' also has its own generator in [buffers." + target + "]",
                 "each buffer filled by exactly one generator (remove one of them)");
@@ -639,7 +639,7 @@ class TaskLoader {
       }
     }
     for (auto const& name : size_variables_) {
-      if (size.variables.count(name) != 0 || (node != nullptr && node->as_table()->contains(name))) continue;
+      if (size.variables.contains(name) || (node != nullptr && node->as_table()->contains(name))) continue;
       error(node != nullptr ? node->source() : table.source(), join_field(variables_field, name), "missing",
             "an integer: another size case defines the variable '" + name +
                 "', and every size case defines the same variables");
@@ -793,7 +793,8 @@ class TaskLoader {
     auto expr = Expr::parse(value);
     if (!expr) return std::nullopt;
     for (std::string const& name : expr->identifiers()) {
-      if (std::find(size_variables_.begin(), size_variables_.end(), name) != size_variables_.end()) return name;
+      if (std::find(size_variables_.begin(), size_variables_.end(), name) != size_variables_.end())
+        return name;
     }
     return std::nullopt;
   }

@@ -2,19 +2,21 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
+#include "kopt/text.hpp"
+
 namespace kopt::detail {
 
 std::string errno_text(char const* what) {
-  return std::string(what) + ": " + std::strerror(errno);
+  return std::string(what) + ": " + kopt::errno_text(errno);
 }
 
 void close_descriptor(int& fd) noexcept {

@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string_view>
 #include <thread>
@@ -53,7 +53,9 @@ Result<std::vector<std::string>> child_environment(ProcessSpec const& spec) {
 std::vector<char*> as_pointers(std::vector<std::string> const& words) {
   std::vector<char*> pointers;
   pointers.reserve(words.size() + 1);
-  for (auto const& word : words) pointers.push_back(const_cast<char*>(word.c_str()));
+  // exec* takes char* const[] but does not write through it.
+  for (auto const& word : words)
+    pointers.push_back(const_cast<char*>(word.c_str()));  // NOLINT(cppcoreguidelines-pro-type-const-cast)
   pointers.push_back(nullptr);
   return pointers;
 }
@@ -88,7 +90,7 @@ struct ChildSetup {
   // A child starts as a shell would start it, whatever kopt did to its own signals.
   sigset_t none;
   sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);  // NOLINT(concurrency-mt-unsafe): the child has one thread
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   ::sigaction(SIGPIPE, &default_action, nullptr);
@@ -123,7 +125,9 @@ ExitInfo exit_info_from_wait_status(int status) {
 
 std::string ExitInfo::describe() const {
   if (exited) return "exited with code " + std::to_string(code);
-  return std::string("killed by signal ") + std::to_string(code) + " (" + strsignal(code) + ")";
+  char const* name = ::sigdescr_np(code);  // strsignal without its shared buffer
+  return std::string("killed by signal ") + std::to_string(code) + " (" +
+         (name != nullptr ? name : "unknown") + ")";
 }
 
 ChildProcess::~ChildProcess() {
@@ -181,12 +185,12 @@ Result<ChildProcess> ChildProcess::spawn(ProcessSpec const& spec) {
   std::array<int, 2> out{-1, -1};
   std::array<int, 2> err{-1, -1};
   int err_file = -1;
-  struct CloseLeft {
+  struct CloseLeft {  // NOLINT(cppcoreguidelines-special-member-functions): a scope guard, never copied
     std::array<int*, 7> fds;
     ~CloseLeft() {
       for (int* fd : fds) close_descriptor(*fd);
     }
-  } const close_left{{&in[0], &in[1], &out[0], &out[1], &err[0], &err[1], &err_file}};
+  } const close_left{{in.data(), &in[1], out.data(), &out[1], err.data(), &err[1], &err_file}};
 
   if (!detail::open_child_pipe(in) || !detail::open_child_pipe(out)) {
     return make_error(ErrorCode::worker_error, errno_text("pipe"));

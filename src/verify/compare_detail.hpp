@@ -96,7 +96,7 @@ struct PlainCodec {
 // as bf16_bits_to_float does.
 struct Bfloat16Codec {
   using Bits = std::uint16_t;
-  double decode(Bits bits) const noexcept {
+  static double decode(Bits bits) noexcept {
     if ((bits & 0x7F80U) == 0x7F80U && (bits & 0x007FU) != 0) {
       double const nan = std::numeric_limits<double>::quiet_NaN();
       return (bits & 0x8000U) != 0 ? -nan : nan;

@@ -11,6 +11,7 @@
 namespace kopt::detail {
 namespace {
 
+// NOLINTNEXTLINE(cert-dcl50-cpp): C varargs for vsnprintf, the arguments checked by the format attribute
 __attribute__((format(printf, 1, 2))) std::string printf_string(char const* format, ...) {
   char buffer[512];
   va_list args;

@@ -126,6 +126,7 @@ TEST(MetricHeadline, QuotesStageOneNumbersAndLeavesMissingOnesUnset) {
 
 std::vector<std::string> tools_of(std::vector<Finding> const& findings) {
   std::vector<std::string> out;
+  out.reserve(findings.size());
   for (Finding const& f : findings) out.push_back(f.tool);
   return out;
 }

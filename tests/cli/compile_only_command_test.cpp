@@ -36,7 +36,7 @@ struct CompileOnlyCommand : test::KoptProcessTest {
     return !document.is_discarded() && !document["device"].is_null();
   }
   fs::path write(std::string const& name, std::string const& text) {
-    fs::path const path = dir.path() / name;
+    fs::path path = dir.path() / name;
     std::ofstream(path) << text;
     return path;
   }

@@ -74,10 +74,11 @@ TEST(SettingsRegistry, EveryKoptVariableInTheSourcesIsRegistered) {
   ASSERT_GT(names.size(), 20u) << "the scan found almost nothing: is KOPT_SOURCE_DIR right?";
   for (auto const& [variable, file] : names) {
     if (kNotSettings.count(variable) != 0) continue;
-    if (variable.back() == '_') {  // a prefix built at run time ("KOPT_WORKER_" + name) or in prose
+    if (variable.back() == '_') {            // a prefix built at run time ("KOPT_WORKER_" + name) or in prose
+      std::string const& prefix = variable;  // a lambda may not capture a structured binding (clang 14)
       bool const covers_one =
           std::any_of(all_settings().begin(), all_settings().end(),
-                      [&](Setting const& s) { return s.env.substr(0, variable.size()) == variable; });
+                      [&](Setting const& s) { return s.env.substr(0, prefix.size()) == prefix; });
       EXPECT_TRUE(covers_one) << variable << " (in " << file << ") is the prefix of no registered variable";
       continue;
     }

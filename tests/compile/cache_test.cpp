@@ -191,6 +191,7 @@ TEST(CompileAll, ReturnsResultsInRequestOrder) {
   options.jobs = 2;
   Compiler const compiler = make_compiler(cache.path(), options);
   std::vector<CompileRequest> requests;
+  requests.reserve(4);
   for (int i = 0; i < 4; ++i) {
     requests.push_back(kernel_request("extern \"C\" __global__ void k" + std::to_string(i) +
                                           "(float* o) { o[0] = " + std::to_string(i) + "; }\n",

@@ -52,7 +52,7 @@ std::string file_bytes(std::filesystem::path const& path) {
 // A stand-in server: a shell script (for crashes, hangs and broken replies).
 std::filesystem::path write_script(std::filesystem::path const& dir, std::string const& name,
                                    std::string const& body) {
-  std::filesystem::path const path = dir / name;
+  std::filesystem::path path = dir / name;
   std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
   ::chmod(path.c_str(), 0755);
   return path;

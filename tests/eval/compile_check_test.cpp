@@ -53,21 +53,21 @@ TEST(Occupancy, RegistersLimitOccupancy) {
 }
 
 TEST(Occupancy, SharedMemoryCountsStaticDynamicAndTheReservedKilobyte) {
-  auto const o = estimate_occupancy("sm_90", usage(32, 4096), 128, 96 * 1024);
+  auto const o = estimate_occupancy("sm_90", usage(32, 4096), 128, std::int64_t{96} * 1024);
   ASSERT_TRUE(o);
   EXPECT_EQ(o->limits.at("shared_mem"), 2);  // 228 KB / (4 + 96 + 1) KB
   EXPECT_EQ(o->blocks_per_sm, 2);
   EXPECT_DOUBLE_EQ(o->occupancy_pct, 12.5);
   EXPECT_EQ(o->limited_by, std::vector<std::string>{"shared_mem"});
   // The same block on sm_86 (100 KB per SM): one block.
-  auto const ampere = estimate_occupancy("sm_86", usage(32, 4096), 128, 90 * 1024);
+  auto const ampere = estimate_occupancy("sm_86", usage(32, 4096), 128, std::int64_t{90} * 1024);
   ASSERT_TRUE(ampere);
   EXPECT_EQ(ampere->blocks_per_sm, 1);
   EXPECT_EQ(ampere->max_warps_per_sm, 48);
 }
 
 TEST(Occupancy, BlocksThatCannotLaunchSayWhy) {
-  auto const too_much_smem = estimate_occupancy("sm_90", usage(32), 128, 300 * 1024);
+  auto const too_much_smem = estimate_occupancy("sm_90", usage(32), 128, std::int64_t{300} * 1024);
   ASSERT_TRUE(too_much_smem);
   EXPECT_EQ(too_much_smem->blocks_per_sm, 0);
   EXPECT_NE(too_much_smem->problem.find("shared memory"), std::string::npos) << too_much_smem->problem;
@@ -152,7 +152,7 @@ CandidateSource candidate_at(fs::path const& path) {
   return source;
 }
 
-CandidateSource candidate_text(std::string name, std::string text) {
+CandidateSource candidate_text(std::string const& name, std::string text) {
   CandidateSource source;
   source.name = name;
   source.path = name;

@@ -38,12 +38,12 @@ inline BufferSpec buffer(std::string name, Role role, DType dtype, std::string c
   return spec;
 }
 
-inline TaskSpec task(std::vector<BufferSpec> buffers, std::vector<std::string> scalars = {"N"}) {
+inline TaskSpec task(std::vector<BufferSpec> buffers, std::vector<std::string> const& scalars = {"N"}) {
   TaskSpec spec;
   spec.name = "test_task";
   spec.spec_file = "/tasks/test/task.toml";
   spec.buffers = std::move(buffers);
-  for (auto& name : scalars) spec.scalars.push_back(ScalarSpec{name, DType::i32});
+  for (auto const& name : scalars) spec.scalars.push_back(ScalarSpec{name, DType::i32});
   return spec;
 }
 

@@ -202,7 +202,8 @@ TEST(PromptBuilder, BudgetCutsInTheDocumentedOrder) {
   auto context = large_context();
   auto full = build_generator_prompt(context, options_with_budget(1'000'000));
   ASSERT_TRUE(full.ok());
-  auto const siblings_tokens = estimate_tokens(std::string(40 * 60, 'x'));  // an over-estimate of the list
+  auto const siblings_tokens =
+      estimate_tokens(std::string(std::size_t{40} * 60, 'x'));  // an over-estimate of the list
   auto const findings_tokens = estimate_tokens(context.findings);
   auto const errors_tokens = estimate_tokens(context.errors);
 
@@ -258,7 +259,7 @@ TEST(PromptBuilder, GeneratorMayCutTheCurrentKernelLast) {
   auto context = large_context();
   auto full = build_generator_prompt(context, options_with_budget(1'000'000));
   ASSERT_TRUE(full.ok());
-  auto const budget = full->estimated_tokens - estimate_tokens(std::string(40 * 60, 'x')) -
+  auto const budget = full->estimated_tokens - estimate_tokens(std::string(std::size_t{40} * 60, 'x')) -
                       estimate_tokens(context.findings) - estimate_tokens(context.errors) -
                       estimate_tokens(context.reference_source) - 200;
   auto built = build_generator_prompt(context, options_with_budget(budget));

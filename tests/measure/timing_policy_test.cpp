@@ -72,6 +72,7 @@ TEST(PreciseEnough, StopsOnceTheMediansConfidenceIntervalIsWithinOnePercent) {
   // A noisy 5 us kernel: an IQR of 0.5 us around a 5 us median needs (1.57 * 0.1 / 0.01)^2 = 246 samples;
   // 100 give a half-width of 1.57 %.
   std::vector<double> noisy;
+  noisy.reserve(100);
   for (int i = 0; i < 100; ++i) noisy.push_back(4.5 + (i % 4) * 0.333);
   EXPECT_FALSE(precise_enough(screen, noisy));
   EXPECT_FALSE(precise_enough(policy_for(TimingTier::confirm), std::vector<double>(50, 10.0)))

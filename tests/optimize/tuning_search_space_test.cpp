@@ -38,6 +38,7 @@ TEST_F(SpaceFixture, DimensionsValidityAndActionsFollowTheTuningSpace) {
   EXPECT_FALSE(search.is_valid({0, 2, 3}));  // VEC=4 * ITEMS=8 > 16
   auto const actions = search.actions({0, 2, 2});
   std::vector<std::string> names;
+  names.reserve(actions.size());
   for (auto const& action : actions) names.push_back(action.name);
   // ITEMS:+1 leads to VEC*ITEMS=32: pruned; BLOCK:-1 and VEC:+1 are out of range.
   EXPECT_EQ(names, (std::vector<std::string>{"BLOCK:+1", "VEC:-1", "ITEMS:-1"}));

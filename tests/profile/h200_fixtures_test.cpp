@@ -22,6 +22,7 @@ std::vector<std::string> const kKernels{
 
 std::vector<std::string> kernel_names(std::vector<NcuKernelRow> const& rows) {
   std::vector<std::string> names;
+  names.reserve(rows.size());
   for (NcuKernelRow const& row : rows) names.push_back(row.kernel_name);
   return names;
 }

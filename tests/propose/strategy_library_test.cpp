@@ -307,6 +307,7 @@ TEST_F(LibraryFixture, ProfilerSignalsPutTheStrategiesThatAddressThemFirst) {
   ASSERT_TRUE(library) << library.error().message;
   auto names = [](std::vector<LibraryStrategy const*> const& list) {
     std::vector<std::string> out;
+    out.reserve(list.size());
     for (auto const* s : list) out.push_back(s->name);
     return out;
   };

@@ -32,6 +32,7 @@ class BowlObjective final : public Objective {
 
 inline std::vector<Dimension> cube(int dims, int size) {
   std::vector<Dimension> result;
+  result.reserve(static_cast<std::size_t>(dims));
   for (int i = 0; i < dims; ++i) result.push_back(Dimension{"D" + std::to_string(i), size});
   return result;
 }

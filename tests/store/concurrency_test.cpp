@@ -60,6 +60,7 @@ TEST(StoreConcurrency, TwoHandlesWritingAtOnceLoseNothing) {
   constexpr int kPerWriter = 40;
   std::vector<std::string> failures(2);
   std::vector<std::thread> writers;
+  writers.reserve(2);
   for (int w = 0; w < 2; ++w) {
     writers.emplace_back([&, w] {
       auto store = Store::open(path);
@@ -98,6 +99,7 @@ TEST(StoreConcurrency, OneHandleIsSafeToShareBetweenThreads) {
   auto run = store->create_run(sample_run());
   ASSERT_TRUE(run);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::vector<int> failures(4, 0);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {

@@ -68,6 +68,7 @@ TEST(SuiteBench, DiscoversTasksSortedAndFiltered) {
 
 TEST(SuiteBench, ShardsCoverEveryTaskOnce) {
   std::vector<SuiteTask> tasks;
+  tasks.reserve(7);
   for (int i = 0; i < 7; ++i) tasks.push_back(SuiteTask{{}, "t" + std::to_string(i), "s"});
   std::vector<std::string> seen;
   for (std::size_t index = 0; index < 3; ++index) {

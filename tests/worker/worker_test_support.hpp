@@ -19,7 +19,7 @@ using TempDir = kopt::test::TempDir;
 // Writes `body` after a "#!/bin/sh" line to dir/name and makes it executable.
 inline std::filesystem::path write_script(std::filesystem::path const& dir, std::string const& name,
                                           std::string const& body) {
-  std::filesystem::path const path = dir / name;
+  std::filesystem::path path = dir / name;
   {
     std::ofstream out(path, std::ios::binary);
     out << "#!/bin/sh\n" << body;

@@ -54,6 +54,6 @@ nlohmann::json to_json(ArtifactRef const& ref);
 nlohmann::json to_json(SampleStats const& stats);
 SampleStats sample_stats_from_json(nlohmann::json const& j);
 
-nlohmann::json to_json(DeviceInfo const& info);
+nlohmann::json to_json(DeviceInfo const& d);
 
 }  // namespace kopt::worker

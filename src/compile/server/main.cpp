@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   }
   // kopt's own cache replaces the driver's compute cache, which would hide ptxas' resource report
   // (see disable_driver_compile_cache in compiler.cpp). Set before the first NVRTC call.
-  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+  ::setenv("CUDA_CACHE_DISABLE", "1", 1);  // NOLINT(concurrency-mt-unsafe): no thread started yet
   lower_priority();
   std::ios::sync_with_stdio(false);
   // kopt starts its servers with the compiler, so this runs while kopt builds the task's reference and

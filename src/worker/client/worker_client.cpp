@@ -1,6 +1,6 @@
-#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,8 +9,6 @@
 #include "kopt/worker/protocol.hpp"
 #include "kopt/worker/reply_messages.hpp"
 #include "kopt/worker/request_messages.hpp"
-
-extern char** environ;
 
 namespace kopt::worker {
 
@@ -48,7 +46,7 @@ Result<WorkerClient> WorkerClient::start(WorkerOptions options) {
 Status WorkerClient::spawn_and_hello() {
   std::vector<std::string> argv = options_.wrapper;
   argv.push_back(options_.worker_path.string());
-  argv.push_back("--device");
+  argv.emplace_back("--device");
   argv.push_back(std::to_string(options_.device));
   argv.insert(argv.end(), options_.extra_args.begin(), options_.extra_args.end());
   auto child = ChildProcess::spawn(argv, worker_environment());

@@ -61,13 +61,13 @@ double ffma_throughput(int sm_count, std::vector<std::string>& notes) {
   int const iterations = 1 << 16;
   auto sink = allocate_device<float>(sizeof(float) * static_cast<std::size_t>(blocks) * kFfmaThreads);
   if (!sink) {
-    notes.push_back("FP32: could not allocate the sink");
+    notes.emplace_back("FP32: could not allocate the sink");
     return 0.0;
   }
   double const ms = best_ms([&] { launch_ffma_peak(sink.get(), blocks, iterations); }, 2, 10);
   sink.reset();  // before reading the kernel's error, as the error may show at the free
   if (cudaGetLastError() != cudaSuccess || ms <= 0) {
-    notes.push_back("FP32: the FFMA kernel failed");
+    notes.emplace_back("FP32: the FFMA kernel failed");
     return 0.0;
   }
   double const flops = 2.0 * kFfmaChains * static_cast<double>(iterations) * blocks * kFfmaThreads;

@@ -47,7 +47,7 @@ class LauncherCallable final : public Callable {
   LauncherCallable(LauncherCallable const&) = delete;
   LauncherCallable& operator=(LauncherCallable const&) = delete;
 
-  Status prepare(ScalarEnv const&) override { return Ok{}; }
+  Status prepare(ScalarEnv const& /*env*/) override { return Ok{}; }
   cudaError_t call(void** args) override {
     entry_(args);
     return cudaPeekAtLastError();
@@ -64,6 +64,7 @@ class KernelCallable final : public Callable {
       : module_(std::move(module)), function_(function), ref_(std::move(ref)) {}
   KernelCallable(KernelCallable const&) = delete;
   KernelCallable& operator=(KernelCallable const&) = delete;
+  ~KernelCallable() override = default;
 
   Status prepare(ScalarEnv const& env) override {
     auto eval_dims = [&env](std::vector<std::string> const& exprs, char const* what,

@@ -102,7 +102,7 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
       allow_all(options.devices, PathAccess::device);
       if (!options.scratch.empty()) allow_all({options.scratch}, PathAccess::write);
       if (options.scratch.empty()) {
-        c.missing_.push_back("landlock: no scratch folder to confine writes to");
+        c.missing_.emplace_back("landlock: no scratch folder to confine writes to");
       } else if (!failed.empty()) {
         c.missing_.push_back("landlock: " + failed);
       } else {

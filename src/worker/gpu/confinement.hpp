@@ -44,8 +44,10 @@ class Confinement {
   // what is unavailable is listed by missing().
   static Confinement prepare(ConfinementOptions const& options);
 
-  Confinement(Confinement&&) noexcept;
-  Confinement& operator=(Confinement&&) noexcept;
+  Confinement(Confinement&& other) noexcept;
+  Confinement& operator=(Confinement&& other) noexcept;
+  Confinement(Confinement const&) = delete;
+  Confinement& operator=(Confinement const&) = delete;
   ~Confinement();
 
   // Adds read-only rules for `read` (the folders the first request names; those that do not exist are

@@ -117,6 +117,7 @@ struct Subject {
   Subject() = default;
   Subject(Subject const&) = delete;
   Subject& operator=(Subject const&) = delete;
+  ~Subject() = default;
 };
 
 // Runs `calls` calls back to back and waits for the device; the failure, if any.

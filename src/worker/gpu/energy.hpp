@@ -10,6 +10,6 @@
 
 namespace kopt::worker {
 
-nlohmann::json handle_energy(WorkerState& state, nlohmann::json const& request);
+nlohmann::json handle_energy(WorkerState& state, nlohmann::json const& body);
 
 }  // namespace kopt::worker

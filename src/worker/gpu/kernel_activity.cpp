@@ -62,7 +62,8 @@ void CUPTIAPI buffer_completed(CUcontext /*context*/, uint32_t /*stream*/, uint8
       }
     }
   }
-  std::free(buffer);
+  std::free(buffer);  // NOLINT(cppcoreguidelines-no-malloc): CUPTI hands back the buffer its request callback
+                      // allocated
 }
 
 // CUPTI, loaded and with its buffer callbacks registered, once per process; or why not.

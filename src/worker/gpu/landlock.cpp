@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -11,11 +10,16 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <set>
+#include <string_view>
 #include <thread>
 #include <utility>
+
+#include "kopt/text.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -77,8 +81,8 @@ std::uint64_t rights_for(PathAccess access) {
   return 0;
 }
 
-std::string errno_text(int error) {
-  return std::string(std::strerror(error)) + " (errno " + std::to_string(error) + ")";
+std::string error_text(int error) {
+  return kopt::errno_text(error) + " (errno " + std::to_string(error) + ")";
 }
 
 // State the signal handler reads: the ruleset (a descriptor kept open for the process's life, so that a
@@ -103,8 +107,10 @@ std::set<pid_t> threads_of_this_process() {
   DIR* dir = ::opendir("/proc/self/task");
   if (dir == nullptr) return tids;
   while (dirent* entry = ::readdir(dir)) {
-    if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
-    tids.insert(static_cast<pid_t>(std::atoi(entry->d_name)));
+    pid_t tid = 0;
+    std::string_view const name(entry->d_name);
+    auto const [end, error] = std::from_chars(name.data(), name.data() + name.size(), tid);
+    if (error == std::errc() && end == name.data() + name.size()) tids.insert(tid);
   }
   ::closedir(dir);
   return tids;
@@ -129,7 +135,7 @@ int landlock_abi(std::string* why) {
     if (why != nullptr) {
       *why = error == ENOSYS       ? "the kernel has no Landlock (ENOSYS)"
              : error == EOPNOTSUPP ? "Landlock is disabled at boot (EOPNOTSUPP; add landlock to lsm=)"
-                                   : "landlock_create_ruleset: " + errno_text(error);
+                                   : "landlock_create_ruleset: " + error_text(error);
     }
     return 0;
   }
@@ -148,7 +154,7 @@ Result<LandlockRuleset> LandlockRuleset::create(LandlockOptions const& options) 
     if (options.scope_signals) attr.scoped |= kScopeSignal;
   }
   long const fd = ::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0U);
-  if (fd < 0) return make_error(ErrorCode::io_error, "landlock_create_ruleset: " + errno_text(errno));
+  if (fd < 0) return make_error(ErrorCode::io_error, "landlock_create_ruleset: " + error_text(errno));
   return LandlockRuleset(static_cast<int>(fd), abi);
 }
 
@@ -171,7 +177,7 @@ LandlockRuleset::~LandlockRuleset() {
 Status LandlockRuleset::allow(std::filesystem::path const& path, PathAccess access) {
   int const target = ::open(path.c_str(), O_PATH | O_CLOEXEC);
   if (target < 0) {
-    return make_error(ErrorCode::not_found, "landlock rule for " + path.string() + ": " + errno_text(errno));
+    return make_error(ErrorCode::not_found, "landlock rule for " + path.string() + ": " + error_text(errno));
   }
   struct stat info {};
   std::uint64_t rights = rights_for(access) & handled_fs(abi_);
@@ -184,7 +190,7 @@ Status LandlockRuleset::allow(std::filesystem::path const& path, PathAccess acce
   ::close(target);
   if (rc != 0) {
     return make_error(ErrorCode::io_error,
-                      "landlock_add_rule for " + path.string() + ": " + errno_text(error));
+                      "landlock_add_rule for " + path.string() + ": " + error_text(error));
   }
   return Ok{};
 }
@@ -192,10 +198,10 @@ Status LandlockRuleset::allow(std::filesystem::path const& path, PathAccess acce
 Result<ThreadsConfined> LandlockRuleset::restrict_all_threads() {
   if (fd_ < 0) return make_error(ErrorCode::internal_error, "the Landlock ruleset was moved from");
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-    return make_error(ErrorCode::io_error, "PR_SET_NO_NEW_PRIVS: " + errno_text(errno));
+    return make_error(ErrorCode::io_error, "PR_SET_NO_NEW_PRIVS: " + error_text(errno));
   }
   int const kept = ::fcntl(fd_, F_DUPFD_CLOEXEC, 3);
-  if (kept < 0) return make_error(ErrorCode::io_error, "dup of the Landlock ruleset: " + errno_text(errno));
+  if (kept < 0) return make_error(ErrorCode::io_error, "dup of the Landlock ruleset: " + error_text(errno));
   int const previous = g_ruleset_fd.exchange(kept);
   if (previous >= 0) ::close(previous);
 
@@ -205,7 +211,7 @@ Result<ThreadsConfined> LandlockRuleset::restrict_all_threads() {
   action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
   if (::sigaction(signal, &action, nullptr) != 0) {
-    return make_error(ErrorCode::io_error, "sigaction: " + errno_text(errno));
+    return make_error(ErrorCode::io_error, "sigaction: " + error_text(errno));
   }
   // Other threads first, while this one is not yet in a domain (its signals reach them all); then again
   // for threads started in the meantime, until no new thread shows up or half a second has passed.
@@ -215,7 +221,7 @@ Result<ThreadsConfined> LandlockRuleset::restrict_all_threads() {
   for (;;) {
     bool new_thread = false;
     for (pid_t tid : threads_of_this_process()) {
-      if (tid == self || asked.count(tid) != 0) continue;
+      if (tid == self || asked.contains(tid)) continue;
       if (::syscall(SYS_tgkill, ::getpid(), tid, signal) == 0) {
         asked.insert(tid);
         new_thread = true;
@@ -231,14 +237,14 @@ Result<ThreadsConfined> LandlockRuleset::restrict_all_threads() {
   ThreadsConfined result;
   std::set<pid_t> const confined = answered(true);
   for (pid_t tid : threads_of_this_process()) {
-    if (tid == self || confined.count(tid) != 0) {
+    if (tid == self || confined.contains(tid)) {
       ++result.confined;
     } else {
       ++result.unconfined;
     }
   }
   if (::syscall(SYS_landlock_restrict_self, fd_, 0U) != 0) {
-    return make_error(ErrorCode::io_error, "landlock_restrict_self: " + errno_text(errno));
+    return make_error(ErrorCode::io_error, "landlock_restrict_self: " + error_text(errno));
   }
   return result;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kopt/worker/confinement_paths.hpp"
@@ -60,17 +62,18 @@ bool env_is(char const* name, char const* value) {
   while (first < argc && std::string(argv[first]) != "--") ++first;
   if (first + 1 >= argc) {
     std::fputs("kopt-worker --netns-exec: expected -- COMMAND...\n", stderr);
-    std::exit(2);
+    std::exit(2);  // NOLINT(concurrency-mt-unsafe): single-threaded, about to exec
   }
   std::string note;
   if (kopt::worker::enter_network_namespace(note)) {
-    ::setenv("KOPT_WORKER_NETNS", "1", 1);  // tells the worker inside that it is isolated
+    // Tells the worker inside that it is isolated (single-threaded, about to exec).
+    ::setenv("KOPT_WORKER_NETNS", "1", 1);  // NOLINT(concurrency-mt-unsafe)
   } else {
     std::fprintf(stderr, "kopt-worker: %s\n", note.c_str());
   }
   ::execv(argv[first + 1], argv + first + 1);
   std::perror("kopt-worker --netns-exec: exec");
-  std::exit(127);
+  std::exit(127);  // NOLINT(concurrency-mt-unsafe): single-threaded
 }
 
 // --require-isolation with a measure missing: the reply says which (kopt maps it to exit code 3).
@@ -97,7 +100,12 @@ Args parse_args(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
-      args.device = std::atoi(argv[++i]);
+      std::string_view const value(argv[++i]);
+      auto const [end, error] = std::from_chars(value.data(), value.data() + value.size(), args.device);
+      if (error != std::errc() || end != value.data() + value.size() || args.device < 0) {
+        std::fprintf(stderr, "kopt-worker: --device %s: expected a CUDA device index (0, 1, ...)\n", argv[i]);
+        std::exit(2);  // NOLINT(concurrency-mt-unsafe): parsing the command line, before any thread
+      }
     } else if (a == "--no-calibration") {
       args.calibrate = false;
     } else if (a == "--no-netns") {
@@ -116,7 +124,7 @@ Args parse_args(int argc, char** argv) {
           "  --allow-read DIR  also readable once confined (kopt adds task folders and the compile cache)\n"
           "  --require-isolation  refuse to start when a containment measure is missing\n"
           "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
-      std::exit(0);
+      std::exit(0);  // NOLINT(concurrency-mt-unsafe): --help, before any thread
     }
   }
   return args;

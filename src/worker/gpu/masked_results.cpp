@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "kopt/text.hpp"
 #include "kopt/verify.hpp"
 
 namespace kopt::worker {
@@ -34,7 +35,7 @@ std::uint64_t fresh_mask_key() {
     ssize_t const got = ::getrandom(&key, sizeof key, 0);
     if (got != static_cast<ssize_t>(sizeof key) && errno != EINTR) {
       // getrandom exists on every kernel kopt supports (3.17+); its failure is a broken system.
-      throw std::runtime_error("getrandom failed: " + std::string(std::strerror(errno)));
+      throw std::runtime_error("getrandom failed: " + std::string(errno_text(errno)));
     }
   }
   return key;

@@ -25,8 +25,8 @@ class NvmlLibrary {
   // function is missing, or NVML would not initialise; the message says which, starting "NVML ".
   static Result<NvmlLibrary> load(std::string const& library = kDefaultName);
   ~NvmlLibrary();  // nvmlShutdown; the library itself stays loaded (NVML may keep threads)
-  NvmlLibrary(NvmlLibrary&&) noexcept;
-  NvmlLibrary& operator=(NvmlLibrary&&) noexcept;
+  NvmlLibrary(NvmlLibrary&& other) noexcept;
+  NvmlLibrary& operator=(NvmlLibrary&& other) noexcept;
   NvmlLibrary(NvmlLibrary const&) = delete;
   NvmlLibrary& operator=(NvmlLibrary const&) = delete;
 

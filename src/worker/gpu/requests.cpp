@@ -435,7 +435,7 @@ void set_up_timing(Evaluation& e, SizeCase const& size, TimedSize& t) {
   t.baseline = make_subject("baseline", e.baseline, t.reference_args.data(), 600000);
   t.reference.scrub_after = output_ranges(buffers.reference);
   t.baseline.scrub_after = t.reference.scrub_after;
-  t.reference_cached = e.screen && e.state.screen_reference_us.count(t.cache_key) > 0;
+  t.reference_cached = e.screen && e.state.screen_reference_us.contains(t.cache_key);
   if (!t.reference_cached) t.subjects.push_back(&t.reference);
   t.subjects.push_back(&t.candidate);
   if (e.baseline != nullptr && e.request.time_baseline) {

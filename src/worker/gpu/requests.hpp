@@ -9,9 +9,9 @@
 
 namespace kopt::worker {
 
-nlohmann::json handle_evaluate(WorkerState& state, nlohmann::json const& request);
-nlohmann::json handle_check_task(WorkerState& state, nlohmann::json const& request);
-nlohmann::json handle_single_trial(WorkerState& state, nlohmann::json const& request);
+nlohmann::json handle_evaluate(WorkerState& state, nlohmann::json const& body);
+nlohmann::json handle_check_task(WorkerState& state, nlohmann::json const& body);
+nlohmann::json handle_single_trial(WorkerState& state, nlohmann::json const& body);
 
 // One size case set up for calls outside verification (single_trial, energy): the task, the size case
 // the request selects (its first), and arguments pointing at trial-0 inputs of the selection's seed in that

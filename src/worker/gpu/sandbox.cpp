@@ -4,7 +4,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
-#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -12,9 +11,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+
+#include "kopt/text.hpp"
 
 namespace kopt::worker {
 namespace {
@@ -84,8 +86,7 @@ bool enter_network_namespace(std::string& note) {
     uid_t const uid = ::getuid();
     gid_t const gid = ::getgid();
     if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
-      note = std::string("no network namespace (") + std::strerror(first_errno) + ", " +
-             std::strerror(errno) + ")";
+      note = std::string("no network namespace (") + errno_text(first_errno) + ", " + errno_text(errno) + ")";
       return false;
     }
     write_file("/proc/self/setgroups", "deny");
@@ -154,8 +155,7 @@ Sandbox Sandbox::enter(SandboxOptions const& options) {
     if (!sandbox.network_isolated_) sandbox.missing_.emplace_back("netns: --no-netns without --netns-exec");
   }
   sandbox.no_new_privs_ = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
-  if (!sandbox.no_new_privs_)
-    sandbox.missing_.push_back(std::string("no_new_privs: ") + std::strerror(errno));
+  if (!sandbox.no_new_privs_) sandbox.missing_.push_back(std::string("no_new_privs: ") + errno_text(errno));
 
   // Resource limits that do not interfere with CUDA (which reserves huge virtual ranges, so no
   // RLIMIT_AS): no core dumps, bounded file sizes and descriptors.
@@ -173,8 +173,9 @@ Sandbox Sandbox::enter(SandboxOptions const& options) {
   std::string tmpl = std::string(tmp != nullptr ? tmp : "/tmp") + "/kopt-worker-XXXXXX";
   if (char* dir = ::mkdtemp(tmpl.data()); dir != nullptr && ::chdir(dir) == 0) {
     sandbox.scratch_ = dir;
-    ::setenv("TMPDIR", dir, 1);
-    ::setenv("HOME", dir, 1);
+    // Before the worker starts a thread (the scratch remover is the first).
+    ::setenv("TMPDIR", dir, 1);  // NOLINT(concurrency-mt-unsafe)
+    ::setenv("HOME", dir, 1);    // NOLINT(concurrency-mt-unsafe)
     start_scratch_remover(sandbox.scratch_);
   } else {
     sandbox.missing_.emplace_back("scratch dir: could not be created under " +

@@ -9,6 +9,8 @@
 
 #if KOPT_HAVE_SECCOMP
 #include <seccomp.h>
+
+#include "kopt/text.hpp"
 #endif
 
 namespace kopt::worker {
@@ -80,7 +82,7 @@ constexpr unsigned long kNamespaceFlags[] = {CLONE_NEWNS,   CLONE_NEWCGROUP, CLO
                                              CLONE_NEWUSER, CLONE_NEWPID,    CLONE_NEWNET};
 
 std::string filter_error_text(int error) {
-  return std::string(std::strerror(error)) + " (errno " + std::to_string(error) + ")";
+  return errno_text(error) + " (errno " + std::to_string(error) + ")";
 }
 
 }  // namespace
@@ -103,6 +105,9 @@ bool notifications_supported() {
 struct SyscallFilter::Impl {
   scmp_filter_ctx ctx = nullptr;
   bool notify = false;
+  Impl() = default;
+  Impl(Impl const&) = delete;
+  Impl& operator=(Impl const&) = delete;
   ~Impl() {
     if (ctx != nullptr) seccomp_release(ctx);
   }
@@ -115,7 +120,7 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
   auto fail = [](char const* what, int rc) {
     return make_error(ErrorCode::io_error, std::string("seccomp: ") + what + ": " + filter_error_text(-rc));
   };
-  scmp_filter_ctx const ctx = impl->ctx;
+  scmp_filter_ctx ctx = impl->ctx;
   impl->notify = options.notify;
   std::uint32_t const refuse = options.notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM);
   // Every thread gets the filter (CUDA's threads exist before the worker confines itself); calls of

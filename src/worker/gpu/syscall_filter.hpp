@@ -35,8 +35,10 @@ class SyscallFilter {
   // Builds the filter without loading it, so that a missing libseccomp shows at start-up.
   static Result<SyscallFilter> build(SyscallFilterOptions const& options);
 
-  SyscallFilter(SyscallFilter&&) noexcept;
-  SyscallFilter& operator=(SyscallFilter&&) noexcept;
+  SyscallFilter(SyscallFilter&& other) noexcept;
+  SyscallFilter& operator=(SyscallFilter&& other) noexcept;
+  SyscallFilter(SyscallFilter const&) = delete;
+  SyscallFilter& operator=(SyscallFilter const&) = delete;
   ~SyscallFilter();
 
   // Loads it for every thread of the process (TSYNC); sets no_new_privs. Irrevocable.

@@ -19,6 +19,8 @@
 
 #if KOPT_HAVE_SECCOMP
 #include <seccomp.h>
+
+#include "kopt/text.hpp"
 #endif
 
 namespace kopt::worker {
@@ -207,7 +209,7 @@ class Supervisor {
     return n == static_cast<ssize_t>(size);
   }
 
-  std::optional<std::filesystem::path> link_target(std::string const& link) const {
+  static std::optional<std::filesystem::path> link_target(std::string const& link) {
     std::array<char, 4096> buffer{};
     ssize_t const n = ::readlink(link.c_str(), buffer.data(), buffer.size());
     if (n <= 0 || static_cast<std::size_t>(n) >= buffer.size()) return std::nullopt;
@@ -289,7 +291,7 @@ void run_supervisor(SupervisorChannels const& channels, WatchPolicy const& polic
     if (trace != nullptr) {
       auto const us = [](auto d) { return std::chrono::duration<double, std::micro>(d).count(); };
       std::fprintf(trace, "%.0f %u %s %s %.1f\n", us(received - started), request->pid,
-                   supervisor.subject().c_str(), answer ? std::strerror(*answer) : "continue",
+                   supervisor.subject().c_str(), answer ? errno_text(*answer).c_str() : "continue",
                    us(std::chrono::steady_clock::now() - received));
       std::fflush(trace);
     }

@@ -1,7 +1,6 @@
 #include "worker/gpu/syscall_watch.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -9,9 +8,11 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <utility>
 
+#include "kopt/text.hpp"
 #include "worker/gpu/syscall_supervisor.hpp"
 
 namespace kopt::worker {
@@ -39,6 +40,7 @@ struct DescriptorMessage {
   }
   DescriptorMessage(DescriptorMessage const&) = delete;
   DescriptorMessage& operator=(DescriptorMessage const&) = delete;
+  ~DescriptorMessage() = default;
 };
 
 // In the supervisor: the policy and the listener, sent once by hand_over().
@@ -81,19 +83,18 @@ bool receive_hand_over(int channel, std::string& text, int& listener) {
 
 Result<SyscallWatch> SyscallWatch::start() {
   int const memory = ::open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
-  if (memory < 0)
-    return make_error(ErrorCode::io_error, std::string("/proc/self/mem: ") + std::strerror(errno));
+  if (memory < 0) return make_error(ErrorCode::io_error, std::string("/proc/self/mem: ") + errno_text(errno));
   int channel[2];
   int report[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0) {
     ::close(memory);
-    return make_error(ErrorCode::io_error, std::string("socketpair: ") + std::strerror(errno));
+    return make_error(ErrorCode::io_error, std::string("socketpair: ") + errno_text(errno));
   }
   if (::pipe2(report, O_CLOEXEC | O_NONBLOCK) != 0) {
     ::close(memory);
     ::close(channel[0]);
     ::close(channel[1]);
-    return make_error(ErrorCode::io_error, std::string("pipe: ") + std::strerror(errno));
+    return make_error(ErrorCode::io_error, std::string("pipe: ") + errno_text(errno));
   }
   pid_t const worker = ::getpid();
   pid_t const pid = ::fork();
@@ -104,7 +105,7 @@ Result<SyscallWatch> SyscallWatch::start() {
   if (pid < 0) {
     ::close(channel[0]);
     ::close(report[0]);
-    return make_error(ErrorCode::io_error, std::string("fork: ") + std::strerror(errno));
+    return make_error(ErrorCode::io_error, std::string("fork: ") + errno_text(errno));
   }
   SyscallWatch watch;
   watch.pid_ = pid;
@@ -170,7 +171,7 @@ Status SyscallWatch::hand_over(int listener, WatchPolicy const& policy) {
   close_fd(channel_);
   if (n != static_cast<ssize_t>(text.size())) {
     return make_error(ErrorCode::io_error,
-                      std::string("could not reach the supervisor: ") + std::strerror(error));
+                      std::string("could not reach the supervisor: ") + errno_text(error));
   }
   return Ok{};
 }

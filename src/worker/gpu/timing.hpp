@@ -63,6 +63,7 @@ class Timer {
         double idle_sync_us);
   Timer(Timer const&) = delete;
   Timer& operator=(Timer const&) = delete;
+  ~Timer() = default;
 
   TimingOutcome run(std::vector<TimingSubject*> const& subjects);
 
@@ -71,7 +72,7 @@ class Timer {
   std::optional<double> sample(TimingSubject& subject, bool device_wide, bool flush, TimingOutcome& outcome);
   void graph_phase(std::vector<TimingSubject*> const& subjects, TimingOutcome& outcome);
   // Poisons subject.scrub_after and waits for it; false (with the failure in outcome) on an error.
-  bool scrub(TimingSubject& subject, TimingOutcome& outcome);
+  static bool scrub(TimingSubject& subject, TimingOutcome& outcome);
 
   TimingPolicy policy_;
   Watchdog& watchdog_;

@@ -52,7 +52,7 @@ std::optional<double> FieldReader::optional_number(std::string const& name) {
   return j->get<double>();
 }
 
-bool FieldReader::is_count(json const& j) const {
+bool FieldReader::is_count(json const& j) {
   return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
 }
 
@@ -194,7 +194,7 @@ void FieldReader::expect_text(std::string const& name, std::string const& expect
 void FieldReader::finish() {
   if (failed() || !object_.is_object()) return;
   for (auto const& item : object_.items()) {
-    if (read_.count(item.key()) == 0) {
+    if (!read_.contains(item.key())) {
       fail(path(item.key()), "unknown field");
       return;
     }

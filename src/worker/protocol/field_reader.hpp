@@ -55,7 +55,7 @@ class FieldReader {
   void fail(std::string const& where, std::string const& what);
 
  private:
-  bool is_count(nlohmann::json const& j) const;
+  static bool is_count(nlohmann::json const& j);
 
   nlohmann::json const& object_;
   std::string where_;
