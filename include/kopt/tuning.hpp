@@ -54,6 +54,7 @@ struct KnobConstraint {
 // One point of a space: a value index per knob, in declaration order.
 struct Configuration {
   std::vector<std::size_t> indices;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted <=>'s comparison with 0
   friend auto operator<=>(Configuration const&, Configuration const&) = default;
 };
 
