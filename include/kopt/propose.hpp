@@ -99,6 +99,8 @@ std::string binding_task_key(TaskSpec const& task);
 // A binding as a task's [binding] table would pin it: role -> the task's parameter, or the role's value.
 std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding const& binding);
 
+struct VerifiedBinding;  // kopt/store.hpp
+
 // Whether a strategy applies to a task, and if not why (docs/strategies.md, "Applicability").
 struct Applicability {
   bool applies = false;
@@ -109,6 +111,15 @@ struct Applicability {
 };
 // `arch_sm`: the target architecture as a number (90 for sm_90); 0 = do not check.
 Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm);
+// Whether verification must pick the binding before the strategy is tuned: several plausible bindings
+// (none the identity), or a family only inferred.
+bool needs_verification(Applicability const& applicability);
+// Of the store's verified bindings for the task, the strategy's that is still one of its plausible
+// bindings (nullptr when none is); `plausible` is set to that binding.
+VerifiedBinding const* find_verified_binding(std::vector<VerifiedBinding> const& verified,
+                                             LibraryStrategy const& strategy,
+                                             Applicability const& applicability,
+                                             StrategyBinding const** plausible = nullptr);
 
 // The strategy as a self-contained tunable candidate for the task: the library's common header, then the
 // template with {{T}}, {{ENTRY}}, {{ARGi}} and the task's [strategy_params] substituted, under the binding

@@ -33,6 +33,10 @@ std::string utc_now_iso8601();
 // strerror's text for an errno value, without strerror's shared buffer (safe from any thread).
 std::string errno_text(int error_number);
 
+// Whether `text` is a whole decimal number as C and TOML write it ("4096", "-0.5", "1e-5"): not hex, nan
+// or inf.
+bool is_decimal_number(std::string const& text);
+
 // The whole file as bytes; nullopt when it cannot be opened or read.
 std::optional<std::string> read_text_file(std::filesystem::path const& path);
 // Writes `text` to `path` (created or truncated); false when it cannot be written completely.

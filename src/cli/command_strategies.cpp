@@ -15,6 +15,7 @@
 #include "cli/options.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/store.hpp"
+#include "kopt/text.hpp"
 #include "kopt/tuning.hpp"
 
 namespace kopt::cli {
@@ -127,18 +128,6 @@ Result<std::vector<VerifiedBinding>> stored_bindings(std::string const& store_pa
   return store->verified_bindings(binding_task_key(task));
 }
 
-// The stored binding of `strategy` that is still one of its plausible bindings for the task.
-VerifiedBinding const* verified_for(std::vector<VerifiedBinding> const& verified,
-                                    LibraryStrategy const& strategy, Applicability const& applicability) {
-  for (VerifiedBinding const& known : verified) {
-    if (known.strategy != strategy.name || known.contract != strategy.signature) continue;
-    for (StrategyBinding const& b : applicability.bindings) {
-      if (b.describe() == known.binding) return &known;
-    }
-  }
-  return nullptr;
-}
-
 // --write-binding: the verified bindings of the applicable strategies, in the order the proposer takes them,
 // merged into the task's [binding] (a role keeps the first value found; the task's own roles are kept).
 int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, TaskSpec const& task, int arch,
@@ -154,7 +143,7 @@ int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, Ta
     auto const a = check_applicability(*s, task, arch);
     any_ambiguous =
         any_ambiguous || a.family_inferred || (!a.bindings.front().identity && a.bindings.size() > 1);
-    auto const* known = verified_for(verified, *s, a);
+    auto const* known = find_verified_binding(verified, *s, a);
     if (known == nullptr) continue;
     for (auto const& [role, value] : known->roles.items()) {
       if (value.is_string()) roles.emplace(role, value.get<std::string>());
@@ -181,24 +170,18 @@ int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, Ta
     if (args.json) console.out << json.dump(2) << '\n';
     return any_ambiguous ? 1 : 0;
   }
-  std::ifstream in(task.spec_file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) return fail(make_error(ErrorCode::io_error, task.spec_file.string() + ": cannot read the file"));
+  auto const text = read_text_file(task.spec_file);
+  if (!text) return fail(make_error(ErrorCode::io_error, task.spec_file.string() + ": cannot read the file"));
   auto edit = add_binding_entries(
-      text.str(), roles,
-      fmt::format("written by kopt strategies --write-binding: {}", fmt::join(sources, "; ")));
+      *text, roles, fmt::format("written by kopt strategies --write-binding: {}", fmt::join(sources, "; ")));
   if (!edit)
     return fail(make_error(edit.error().code, task.spec_file.string() + ": " + edit.error().message));
   if (!edit->written.empty()) {
     // The edited task must still load before it replaces the old one.
     if (auto check = parse_task(edit->text, task.spec_file, task.dir); !check) return fail(check.error());
     auto const temporary = task.spec_file.string() + ".kopt-write";
-    {
-      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-      out << edit->text;
-      if (!out) return fail(make_error(ErrorCode::io_error, temporary + ": cannot write the file"));
-    }
+    if (!write_text_file(temporary, edit->text))
+      return fail(make_error(ErrorCode::io_error, temporary + ": cannot write the file"));
     std::error_code ec;
     std::filesystem::rename(temporary, task.spec_file, ec);
     if (ec)
@@ -308,7 +291,7 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
         }
         entry["bindings"] = std::move(bindings);
         entry["family_inferred"] = a.family_inferred;
-        auto const* known = verified_for(verified, s, a);
+        auto const* known = find_verified_binding(verified, s, a);
         entry["verified_binding"] =
             known != nullptr ? nlohmann::json(known->binding) : nlohmann::json(nullptr);
       }
@@ -338,7 +321,7 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     auto const a = check_applicability(*s, *task, arch);
     if (task->family.empty())
       console.out << fmt::format("    {:<30} family {}\n", "", fmt::join(s->families, ", "));
-    if (auto const* known = verified_for(verified, *s, a)) {
+    if (auto const* known = find_verified_binding(verified, *s, a)) {
       console.out << fmt::format("    {:<30} binding {} (verified {})\n", "", known->binding,
                                  known->verified_at);
     } else if (!a.bindings.front().identity) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -72,6 +73,13 @@ std::string utc_now_iso8601() {
 
 std::string errno_text(int error_number) {
   return std::generic_category().message(error_number);
+}
+
+bool is_decimal_number(std::string const& text) {
+  if (text.empty() || text.find_first_of("xXnN") != std::string::npos) return false;
+  char* end = nullptr;
+  (void)std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
 }
 
 }  // namespace kopt

@@ -38,12 +38,6 @@ int extent_group(std::string_view name) {
   return 0;
 }
 
-bool is_number(std::string const& text) {
-  char* end = nullptr;
-  (void)std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
-}
-
 std::string role_text(Param const& p) {
   return fmt::format("'{}' ({})", p.name, p.c_type);
 }
@@ -112,7 +106,7 @@ class BindingEnumerator {
       if (Param const* param = task_param(it->second)) {
         if (fits(role, *param)) out.push_back(RoleBinding{role, param->name, {}, false});
       } else if (!role.is_pointer &&
-                 (is_floating(role.dtype) ? is_number(it->second) : Expr::parse(it->second).ok())) {
+                 (is_floating(role.dtype) ? is_decimal_number(it->second) : Expr::parse(it->second).ok())) {
         out.push_back(RoleBinding{role, {}, it->second, false});
       }
       return out;

@@ -5,6 +5,7 @@
 
 #include "kopt/propose.hpp"
 #include "kopt/sha256.hpp"
+#include "kopt/store.hpp"
 
 namespace kopt {
 
@@ -32,6 +33,26 @@ std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding co
   std::map<std::string, std::string, std::less<>> roles;
   for (RoleBinding const& r : binding.roles) roles[r.role.name] = r.parameter.empty() ? r.value : r.parameter;
   return roles;
+}
+
+bool needs_verification(Applicability const& applicability) {
+  StrategyBinding const& first = applicability.bindings.front();
+  return applicability.family_inferred || (!first.identity && applicability.bindings.size() > 1);
+}
+
+VerifiedBinding const* find_verified_binding(std::vector<VerifiedBinding> const& verified,
+                                             LibraryStrategy const& strategy,
+                                             Applicability const& applicability,
+                                             StrategyBinding const** plausible) {
+  for (VerifiedBinding const& known : verified) {
+    if (known.strategy != strategy.name || known.contract != strategy.signature) continue;
+    for (StrategyBinding const& b : applicability.bindings) {
+      if (b.describe() != known.binding) continue;
+      if (plausible != nullptr) *plausible = &b;
+      return &known;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace kopt

@@ -56,6 +56,7 @@ struct BindingContext {
   StrategyLibrary const& library;
   TaskSpec const& task;
   ProposeOptions const& options;
+  std::string const& task_key;                   // binding_task_key(task)
   std::vector<VerifiedBinding> const& verified;  // the store's, for this task
   CandidateEvaluator& evaluator;
   Store& store;
@@ -66,19 +67,15 @@ Result<std::optional<StrategyBinding>> choose_binding(BindingContext const& c,
                                                       Applicability const& applicability,
                                                       ProposeResult& result) {
   StrategyBinding const& first = applicability.bindings.front();
-  bool const ambiguous = !first.identity && applicability.bindings.size() > 1;
-  if (!ambiguous && !applicability.family_inferred) {
+  if (!needs_verification(applicability)) {
     if (!first.identity) result.bindings.push_back(strategy.name + ": " + first.describe());
     return std::optional<StrategyBinding>(first);
   }
-  for (VerifiedBinding const& known : c.verified) {
-    if (known.strategy != strategy.name || known.contract != strategy.signature) continue;
-    for (StrategyBinding const& b : applicability.bindings) {
-      if (b.describe() != known.binding) continue;
-      result.bindings.push_back(strategy.name + ": " + b.describe() + " (verified " + known.verified_at +
-                                ", from the store)");
-      return std::optional<StrategyBinding>(b);
-    }
+  StrategyBinding const* stored = nullptr;
+  if (auto const* known = find_verified_binding(c.verified, strategy, applicability, &stored)) {
+    result.bindings.push_back(strategy.name + ": " + stored->describe() + " (verified " + known->verified_at +
+                              ", from the store)");
+    return std::optional<StrategyBinding>(*stored);
   }
   if (c.options.binding_probes == 0) {
     result.bindings.push_back(strategy.name + ": " + first.describe() + " (not verified: no probes)");
@@ -93,7 +90,7 @@ Result<std::optional<StrategyBinding>> choose_binding(BindingContext const& c,
     return std::optional<StrategyBinding>();
   }
   VerifiedBinding record;
-  record.task_key = binding_task_key(c.task);
+  record.task_key = c.task_key;
   record.strategy = strategy.name;
   record.contract = strategy.signature;
   record.binding = probe->verified->describe();
@@ -121,9 +118,10 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     auto const applicability = check_applicability(s, task, options.arch_sm);
     if (!applicability.applies) result.skipped.push_back(s.name + ": " + applicability.reason);
   }
-  auto verified = store.verified_bindings(binding_task_key(task));
+  std::string const task_key = binding_task_key(task);
+  auto verified = store.verified_bindings(task_key);
   if (!verified) return std::move(verified).error();
-  BindingContext const context{library, task, options, *verified, evaluator, store};
+  BindingContext const context{library, task, options, task_key, *verified, evaluator, store};
   // The applicable strategies, those the reference's profile points at first (choose_strategies).
   std::vector<InstantiatedStrategy> candidates;
   std::vector<std::string> instantiation_errors;

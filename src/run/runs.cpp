@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 #include "kopt/task.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt {
 
@@ -164,12 +164,10 @@ Result<ExportedCandidate> write_best(BestCandidate const& found, std::filesystem
                       "the candidate)",
                       exported.geomean_speedup, task.error().message));
     }
-    std::ifstream in(task->reference.path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in)
+    auto reference = read_text_file(task->reference.path);
+    if (!reference)
       return make_error(ErrorCode::io_error, "cannot read the reference " + task->reference.path.string());
-    exported.source = text.str();
+    exported.source = std::move(*reference);
     exported.reference_kept = true;
     exported.reference = task->reference.path;
   }

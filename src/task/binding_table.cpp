@@ -1,30 +1,15 @@
 // Adding roles to a task's [binding] table without rewriting the rest of task.toml (`kopt strategies TASK
 // --write-binding`, docs/strategies.md "Binding").
-#include <cstdlib>
-#include <sstream>
-
 #include "kopt/detail/toml.hpp"
 #include "kopt/task.hpp"
 #include "kopt/text.hpp"
+#include "task/toml_text.hpp"
 
 namespace kopt {
 namespace {
 
-bool is_number(std::string const& value) {
-  if (value.empty()) return false;
-  char* end = nullptr;
-  (void)std::strtod(value.c_str(), &end);
-  return end == value.c_str() + value.size() && value.find_first_of("xXnN") == std::string::npos;
-}
-
 std::string toml_value(std::string const& value) {
-  if (is_number(value)) return value;
-  std::string quoted = "\"";
-  for (char c : value) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
+  return is_decimal_number(value) ? value : task_detail::toml_quote(value);
 }
 
 // The byte offset just past the line that opens the [binding] table, or npos.

@@ -9,9 +9,12 @@
 
 #include "kopt/task.hpp"
 #include "kopt/text.hpp"
+#include "task/toml_text.hpp"
 
 namespace kopt {
 namespace {
+
+using task_detail::toml_quote;
 
 // Replaces comments by spaces (newlines kept, so positions and line numbers survive); string and
 // character literals are left alone so that `extern "C"` is still found.
@@ -116,15 +119,6 @@ Result<Found> find_launcher(std::string const& source, std::string const& file) 
                     file +
                         ": no extern \"C\" host function found; expected a launcher such as "
                         "extern \"C\" void softmax(float* out, const float* in, int N, int C)");
-}
-
-std::string toml_quote(std::string const& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // A scalar's default argument as a TOML number ("1.0f" -> 1.0, "-1e-5f" -> -1e-5, "256u" -> 256), when it
