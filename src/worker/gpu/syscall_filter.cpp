@@ -85,6 +85,12 @@ std::string filter_error_text(int error) {
   return errno_text(error) + " (errno " + std::to_string(error) + ")";
 }
 
+// "The first argument, masked with mask, equals value": SCMP_A0(SCMP_CMP_MASKED_EQ, mask, value) without
+// the macro's C99 compound literal, which C++ does not have (clang -Wpedantic rejects it).
+scmp_arg_cmp first_argument_masked(std::uint64_t mask, std::uint64_t value) {
+  return scmp_arg_cmp{.arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = mask, .datum_b = value};
+}
+
 }  // namespace
 
 std::vector<std::string> refused_system_calls() {
@@ -134,14 +140,13 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
     if (int rc = seccomp_rule_add(ctx, refuse, nr, 0); rc != 0) return fail(name, rc);
   }
   for (unsigned long flag : kNamespaceFlags) {
-    if (int rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
-        rc != 0)
+    scmp_arg_cmp const has_flag = first_argument_masked(flag, flag);
+    if (int rc = seccomp_rule_add_array(ctx, refuse, SCMP_SYS(clone), 1, &has_flag); rc != 0)
       return fail("clone", rc);
   }
   // A thread shares the process (CLONE_THREAD); anything else is a new process.
-  if (int rc =
-          seccomp_rule_add(ctx, refuse, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
-      rc != 0)
+  scmp_arg_cmp const not_thread = first_argument_masked(CLONE_THREAD, 0);
+  if (int rc = seccomp_rule_add_array(ctx, refuse, SCMP_SYS(clone), 1, &not_thread); rc != 0)
     return fail("clone", rc);
   if (options.notify) {
     for (char const* name : kFileSystemCalls) {
@@ -159,9 +164,8 @@ Result<SyscallFilter> SyscallFilter::build(SyscallFilterOptions const& options) 
   for (std::uint64_t family = 0; family < 128; ++family) {
     bool const tool_family = family == AF_INET || family == AF_INET6 || family == AF_UNIX;
     if (options.tool_sockets && tool_family) continue;
-    if (int rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(socket), 1,
-                                  SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, family));
-        rc != 0)
+    scmp_arg_cmp const is_family = first_argument_masked(0xffffffffULL, family);
+    if (int rc = seccomp_rule_add_array(ctx, refuse, SCMP_SYS(socket), 1, &is_family); rc != 0)
       return fail("socket", rc);
   }
   return SyscallFilter(std::move(impl));
