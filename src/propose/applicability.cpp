@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "kopt/propose.hpp"
 
@@ -54,15 +55,20 @@ Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec cons
 std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& library, TaskSpec const& task,
                                                       int arch_sm, std::vector<std::string> const& signals) {
   std::vector<LibraryStrategy const*> out;
-  std::map<LibraryStrategy const*, std::pair<std::size_t, std::size_t>> cost;
+  std::map<LibraryStrategy const*, std::tuple<std::size_t, std::size_t, std::size_t>> cost;
   for (auto const& s : library.strategies) {
     auto const a = check_applicability(s, task, arch_sm);
     if (!a.applies) continue;
     out.push_back(&s);
-    cost[&s] = {a.bindings.size(), s.template_text.size()};
+    // Parameters of the task's [strategy_params] the strategy does not read (it reads all of its own, or
+    // it would not apply).
+    std::size_t const unread = task.strategy_params.size() - s.params.size();
+    cost[&s] = {unread, a.bindings.size(), s.template_text.size()};
   }
-  // A task without a family verifies every strategy before tuning it: the cheapest to settle first (the
-  // fewest plausible bindings to probe, then the smallest template to compile).
+  // A task without a family verifies every strategy before tuning it. First those that read the most of
+  // the task's [strategy_params] (they name the arithmetic of a family: a task that gives `map` and
+  // `finish` is a loss, and a dot product that ignores them verifies only by accident), then the cheapest
+  // to settle (the fewest plausible bindings to probe, then the smallest template to compile).
   if (task.family.empty()) {
     std::stable_sort(out.begin(), out.end(),
                      [&](LibraryStrategy const* x, LibraryStrategy const* y) { return cost[x] < cost[y]; });

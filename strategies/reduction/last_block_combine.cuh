@@ -4,8 +4,9 @@
 // block_combine.cuh). Each block combines its threads' values with warp shuffles and thread 0 stores the
 // block's partial in a __device__ array, fences and draws a ticket from a __device__ counter with
 // atomicInc, which wraps back to 0 when the last block draws (the counter resets itself for the next
-// launch). The block that draws the last ticket combines all partials in a fixed order and rounds once
-// to T: one kernel, deterministic, and the output needs no initialisation.
+// launch). The block that draws the last ticket combines all partials in a fixed order, applies `finish`
+// (the total itself for reductions and dot products; a loss's mean divides by n: loss_op.cuh) and rounds
+// once to T: one kernel, deterministic, and the output needs no initialisation.
 
 constexpr int kMaxGrid = 4096;  // >= every GRID value
 static_assert(GRID <= kMaxGrid, "the partials array holds one value per block");
@@ -13,10 +14,15 @@ static_assert(GRID <= kMaxGrid, "the partials array holds one value per block");
 __device__ float partials[kMaxGrid];
 __device__ unsigned int ticket = 0u;
 
+// The value written is the combined total itself.
+struct KeepTotal {
+  __device__ __forceinline__ float operator()(float total) const { return total; }
+};
+
 // Called by every thread of a kernel of blocks of Threads threads with its share of the result; the last
-// block writes *out.
-template <int Threads>
-__device__ __forceinline__ void last_block_combine(T* __restrict__ out, float thread_value) {
+// block writes finish(total) to *out.
+template <int Threads, class Finish = KeepTotal>
+__device__ __forceinline__ void last_block_combine(T* __restrict__ out, float thread_value, Finish finish = {}) {
   __shared__ bool last_block;
   float const block_value = block_combine<Threads>(thread_value);
   if (threadIdx.x == 0) {
@@ -32,5 +38,5 @@ __device__ __forceinline__ void last_block_combine(T* __restrict__ out, float th
   for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += Threads)
     acc = Op::combine(acc, __ldcg(&partials[i]));  // from L2: other SMs wrote them
   float const total = block_combine<Threads>(acc);
-  if (threadIdx.x == 0) *out = kopt_strategy::from_float<T>(total);
+  if (threadIdx.x == 0) *out = kopt_strategy::from_float<T>(finish(total));
 }

@@ -261,5 +261,30 @@ TEST_F(ProposeFixture, WithoutAFamilyTheCheapestStrategyToVerifyComesFirst) {
   EXPECT_EQ(choose_strategies(*reloaded, inputs_first(task), 0).front()->name, "by_block");
 }
 
+// A task without a family that gives [strategy_params] verifies first the strategies that read them: a
+// strategy ignoring the task's arithmetic verifies only by accident, however cheap it is to probe.
+TEST_F(ProposeFixture, WithoutAFamilyTheStrategiesThatReadTheTasksParamsComeFirst) {
+  std::string manifest = kManifest;
+  manifest.replace(manifest.find("template = \"by_block.cu\""), 0, "params = [\"op\"]\n");
+  write_file(dir.path() / "lib" / "g" / "strategies.toml", manifest);
+  // by_block is also the larger template: without the task's params it would come second.
+  write_file(dir.path() / "lib" / "g" / "by_block.cu",
+             kernel("BLOCK", "[128, 256]") + "// {{op}}\n" + std::string(4096, ' ') + "\n");
+  auto reloaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(reloaded) << reloaded.error().message;
+  TaskSpec user_task = inputs_first(task);
+  user_task.family.clear();
+  user_task.strategy_params["op"] = "a - b";
+  auto const order = choose_strategies(*reloaded, user_task, 0);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0]->name, "by_block");
+  EXPECT_EQ(order[1]->name, "by_tile");
+  // Without the params by_block does not apply at all.
+  user_task.strategy_params.clear();
+  auto const without = choose_strategies(*reloaded, user_task, 0);
+  ASSERT_EQ(without.size(), 1u);
+  EXPECT_EQ(without[0]->name, "by_tile");
+}
+
 }  // namespace
 }  // namespace kopt

@@ -1,0 +1,6 @@
+// Reference for mse_loss-bf16 (kernel in ../loss-common.cuh).
+#include "../loss-common.cuh"
+
+extern "C" void mse_loss(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* y, int n) {
+  loss_reference<SquaredError>(out, x, y, n);
+}
