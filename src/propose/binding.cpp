@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -56,6 +57,14 @@ class BindingEnumerator {
       if (!contract_.params[i].is_pointer) order_.push_back(i);
     }
     current_.resize(contract_.params.size());
+    assigned_.assign(contract_.params.size(), false);
+    // The integer roles each pointer role's length names (`M*N` names M and N).
+    length_roles_.resize(contract_.params.size());
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      auto const length = strategy_.lengths.find(contract_.params[i].name);
+      if (!contract_.params[i].is_pointer || length == strategy_.lengths.end()) continue;
+      if (auto expr = Expr::parse(length->second)) length_roles_[i] = expr->identifiers();
+    }
   }
 
   void run(std::vector<StrategyBinding>& out) {
@@ -156,13 +165,50 @@ class BindingEnumerator {
     if (!role.is_pointer && !is_floating(role.dtype) && !task_.binding.contains(role.name))
       add_derived(role, options);
     if (options.empty() && reason_.empty()) reason_ = no_candidate_reason(index);
+    // A parameter with the role's name is tried first: when the cap on assignments is reached, the
+    // likely ones have been seen.
+    std::stable_partition(options.begin(), options.end(),
+                          [&](RoleBinding const& o) { return same_name(role.name, o.parameter); });
     for (RoleBinding const& option : options) {
       if (role.is_pointer && used_.contains(option.parameter)) continue;  // a buffer fills one role
       current_[index] = option;
+      assigned_[index] = true;
       if (role.is_pointer) used_.insert(option.parameter);
-      descend(depth + 1, out);
+      if (decided_lengths_agree(index)) descend(depth + 1, out);
       if (role.is_pointer) used_.erase(option.parameter);
+      assigned_[index] = false;
     }
+  }
+
+  bool is_assigned(std::string_view role) const {
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      if (contract_.params[i].name == role) return assigned_[i];
+    }
+    return false;
+  }
+
+  // Whether the lengths that the roles assigned so far decide agree with the task's: a pointer role's
+  // length is checked as soon as the role and every integer role its length names are assigned, once
+  // (when the last of them, `newest`, is), so that a wrong choice is dropped before the roles after it
+  // are enumerated. Without it a contract of six buffers and four sizes (batch norm) has more complete
+  // assignments than the cap, and the right one may never be reached.
+  bool decided_lengths_agree(std::size_t newest) {
+    std::string const& newest_name = contract_.params[newest].name;
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      if (!contract_.params[i].is_pointer || !assigned_[i]) continue;
+      if (!strategy_.lengths.contains(contract_.params[i].name)) continue;
+      std::vector<std::string> const& needs = length_roles_[i];
+      if (!std::all_of(needs.begin(), needs.end(), [&](std::string const& n) { return is_assigned(n); }))
+        continue;
+      if (i != newest && std::find(needs.begin(), needs.end(), newest_name) == needs.end()) continue;
+      for (std::size_t s = 0; s < envs_.size(); ++s) {
+        if (auto mismatch = length_mismatch(i, s)) {
+          note_rejection(std::move(*mismatch));
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   // An integer role that is exactly the length of a pointer role: the bound buffer's length expression.
@@ -228,30 +274,9 @@ class BindingEnumerator {
 
   bool lengths_agree() {
     for (std::size_t s = 0; s < envs_.size(); ++s) {
-      ScalarEnv roles;
-      for (RoleBinding const& r : current_) {
-        if (r.role.is_pointer || is_floating(r.role.dtype)) continue;
-        auto const value = role_value(r, envs_[s]);
-        if (!value) {
-          note_rejection(fmt::format("role '{}' cannot be evaluated on size case '{}'", r.role.name,
-                                     task_.sizes[s].name));
-          return false;
-        }
-        roles[r.role.name] = *value;
-      }
-      for (RoleBinding const& r : current_) {
-        auto const length = strategy_.lengths.find(r.role.name);
-        BufferSpec const* buffer = r.role.is_pointer ? task_.find_buffer(r.parameter) : nullptr;
-        if (length == strategy_.lengths.end() || buffer == nullptr) continue;
-        auto const want = Expr::parse(length->second).value().evaluate(roles);
-        auto const have = buffer->length.evaluate(envs_[s]);
-        bool const agrees = want && have && *have == *want;
-        if (!agrees) {
-          note_rejection(
-              fmt::format("with {}, role '{}' covers {} elements where the task's '{}' has {} "
-                          "(size case '{}')",
-                          describe_current(), r.role.name, want ? std::to_string(*want) : "?", buffer->name,
-                          have ? std::to_string(*have) : "?", task_.sizes[s].name));
+      for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+        if (auto mismatch = length_mismatch(i, s)) {
+          note_rejection(std::move(*mismatch));
           return false;
         }
       }
@@ -259,9 +284,37 @@ class BindingEnumerator {
     return true;
   }
 
+  // Why role i (a pointer role with a length, bound to a buffer of the task) does not cover that buffer's
+  // length on size case s under the integer roles assigned so far; nothing when it does (or has no
+  // length to check).
+  std::optional<std::string> length_mismatch(std::size_t i, std::size_t s) const {
+    RoleBinding const& r = current_[i];
+    auto const length = strategy_.lengths.find(contract_.params[i].name);
+    BufferSpec const* buffer = contract_.params[i].is_pointer ? task_.find_buffer(r.parameter) : nullptr;
+    if (length == strategy_.lengths.end() || buffer == nullptr) return std::nullopt;
+    ScalarEnv roles;
+    for (std::size_t k = 0; k < current_.size(); ++k) {
+      Param const& role = contract_.params[k];
+      if (!assigned_[k] || role.is_pointer || is_floating(role.dtype)) continue;
+      auto const value = role_value(current_[k], envs_[s]);
+      if (!value) {
+        return fmt::format("role '{}' cannot be evaluated on size case '{}'", role.name, task_.sizes[s].name);
+      }
+      roles[role.name] = *value;
+    }
+    auto const want = Expr::parse(length->second).value().evaluate(roles);
+    auto const have = buffer->length.evaluate(envs_[s]);
+    if (want && have && *have == *want) return std::nullopt;
+    return fmt::format("with {}, role '{}' covers {} elements where the task's '{}' has {} (size case '{}')",
+                       describe_current(), r.role.name, want ? std::to_string(*want) : "?", buffer->name,
+                       have ? std::to_string(*have) : "?", task_.sizes[s].name);
+  }
+
   std::string describe_current() const {
     StrategyBinding b;
-    b.roles = current_;
+    for (std::size_t i = 0; i < current_.size(); ++i) {
+      if (assigned_[i]) b.roles.push_back(current_[i]);
+    }
     return b.describe();
   }
 
@@ -315,6 +368,8 @@ class BindingEnumerator {
   std::vector<ScalarEnv> envs_;
   std::vector<std::size_t> order_;
   std::vector<RoleBinding> current_;
+  std::vector<bool> assigned_;  // which roles of current_ the enumeration has filled at this point
+  std::vector<std::vector<std::string>> length_roles_;  // per pointer role: the roles its length names
   std::set<std::string, std::less<>> used_;
   std::size_t considered_ = 0;
   std::string reason_;
