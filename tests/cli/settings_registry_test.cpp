@@ -42,6 +42,7 @@ std::set<std::string> const kNotSettings{
     "KOPT_STRATEGIES_DIR",              // compile definition of tests/install's consumer (CMake)
     "KOPT_UNITY_BUILD",                 // CMake option (scripts/lint.sh configures with it off)
     "KOPT_USE_CCACHE",                  // CMake option
+    "KOPT_WARNINGS_AS_ERRORS",          // CMake option (CI turns it on; scripts/lint.sh names it)
     "KOPT_HOST_DEVICE",  // macro of src/worker/gpu/masked_results.hpp (__host__ __device__ under nvcc)
 };
 
