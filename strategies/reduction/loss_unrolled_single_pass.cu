@@ -41,6 +41,7 @@ using T = {{T}};
 // kopt:include loss_op.cuh
 // kopt:include block_combine.cuh
 // kopt:include last_block_combine.cuh
+// kopt:include hinted_loads.cuh
 // kopt:include unrolled_single_pass.cuh
 
 }  // namespace unrolled_single_pass

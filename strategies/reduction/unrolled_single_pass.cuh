@@ -1,7 +1,7 @@
 // Shared body of reduce_unrolled_single_pass and dot_unrolled_single_pass (spliced in by
 // `// kopt:include unrolled_single_pass.cuh` into their namespace). The including template defines, before
-// this line, the knobs BLOCK, UNROLL, GRID, HINT, `using T` and a struct `Op` (reduce_op.cuh or
-// dot_op.cuh) with
+// this line, the knobs BLOCK, UNROLL, GRID, HINT, `using T`, the loads of hinted_loads.cuh and a struct
+// `Op` (reduce_op.cuh, dot_op.cuh or loss_op.cuh) with
 //   static constexpr int kStreams;                       1 (reduce: x only) or 2 (dot: x and y)
 //   __device__ static float identity();
 //   __device__ static float combine(float a, float b);   associative: partials of threads and blocks
@@ -23,47 +23,10 @@
 // to T. Deterministic; any n (scalar head up to the first 16-byte boundary, scalar tail) and any
 // alignment (two streams with different offsets from a 16-byte boundary go element by element).
 
-constexpr int kVec = 16 / static_cast<int>(sizeof(T));  // elements per 128-bit pack
-constexpr int kPerWord = 4 / static_cast<int>(sizeof(T));
 constexpr int kSms = 132;  // an H100/H200: GRID / kSms blocks must fit on one SM
 constexpr int kMinBlocksPerSm = (GRID + kSms - 1) / kSms;
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
 static_assert(Op::kStreams == 1 || Op::kStreams == 2, "one or two input streams");
-
-// Element e (0 <= e < kVec; a constant once the loops are unrolled) of a pack, as float. BF16 is the
-// high half of a float: element 2k is the low half of word k (little endian).
-__device__ __forceinline__ float pack_value(uint4 const& v, int e) {
-  int const w = e / kPerWord;
-  unsigned const word = w == 0 ? v.x : (w == 1 ? v.y : (w == 2 ? v.z : v.w));
-  if (kPerWord == 1) return __uint_as_float(word);
-  return __uint_as_float((e & 1) != 0 ? (word & 0xffff0000u) : (word << 16));
-}
-
-// One 128-bit load. HINT 2: non-coherent, no L1 allocation, L2 evict-first policy and 256-byte L2
-// fetches; HINT 1: ld.global.cs (cache streaming: evict-first in L1 and L2); HINT 0: ld.global.nc.
-__device__ __forceinline__ unsigned long long evict_first_policy() {
-  unsigned long long policy = 0ull;
-#if HINT == 2
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-#endif
-  return policy;
-}
-
-__device__ __forceinline__ uint4 load16(T const* p, unsigned long long policy) {
-#if HINT == 2
-  uint4 r;
-  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-      : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-      : "l"(p), "l"(policy));
-  return r;
-#elif HINT == 1
-  (void)policy;
-  return __ldcs(reinterpret_cast<uint4 const*>(p));
-#else
-  (void)policy;
-  return __ldg(reinterpret_cast<uint4 const*>(p));
-#endif
-}
 
 __device__ __forceinline__ float scalar_y(T const* y, long long i) {
   return Op::kStreams == 2 ? kopt_strategy::to_float(y[i]) : 0.0f;

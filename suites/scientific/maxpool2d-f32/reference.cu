@@ -1,0 +1,6 @@
+// Reference for maxpool2d-f32: see ../pool2d-common.cuh. No baseline (see task.toml).
+#include "../pool2d-common.cuh"
+
+extern "C" void maxpool2d(float* out, const float* in, int N, int C, int H, int W, int K, int S) {
+  scientific_suite::pool2d_reference<float, scientific_suite::Pool::max>(out, in, N, C, H, W, K, S);
+}
