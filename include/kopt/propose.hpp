@@ -28,8 +28,11 @@ struct LibraryStrategy {
   // ({"out": "n", "in": "n"}); a role left out is not checked when bindings are enumerated.
   std::map<std::string, std::string, std::less<>> lengths;
   std::vector<std::string> params;  // [strategy_params] keys it needs
-  std::vector<DType> dtypes;        // the element types it supports (f32, bf16)
-  int min_arch = 80;                // lowest sm
+  // Scalar roles a task need not pass, with the value they take then ({"eps": "1e-6"}: a norm whose
+  // launcher has no eps gets the usual one; a task that passes its eps binds it instead).
+  std::map<std::string, std::string, std::less<>> defaults;
+  std::vector<DType> dtypes;  // the element types it supports (f32, bf16)
+  int min_arch = 80;          // lowest sm
   std::string arch;  // the exact architecture it is built for ("sm_90a": wgmma); empty = the target's
   std::vector<std::string> addresses;  // bottleneck classes / finding names it answers
   std::string description;

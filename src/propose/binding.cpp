@@ -123,6 +123,9 @@ class BindingEnumerator {
     for (Param const& param : task_.signature.params) {
       if (fits(role, param)) out.push_back(RoleBinding{role, param.name, {}, false});
     }
+    // A role with a default may take it; a task's own scalar ranks above it (the scalar is used).
+    if (auto const it = strategy_.defaults.find(role.name); it != strategy_.defaults.end())
+      out.push_back(RoleBinding{role, {}, it->second, false});
     return out;
   }
 

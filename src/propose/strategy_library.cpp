@@ -25,13 +25,13 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",   "families", "template", "signature", "lengths",     "params",
+        "name",   "families", "template", "signature", "lengths",     "params",      "defaults",
         "dtypes", "min_arch", "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, lengths, params, dtypes, min_arch, arch, "
-             "addresses, description, applies_when");
+             "one of name, families, template, signature, lengths, params, defaults, dtypes, min_arch, "
+             "arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -41,6 +41,7 @@ class EntryReader {
     s.signature = text("signature", true, "a signature such as \"void (T* out, const T* in, int n)\"");
     s.lengths = lengths(s.signature);
     s.params = list("params", false);
+    s.defaults = defaults(s.signature);
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
     s.applies_when = text("applies_when", true, "the conditions where it pays off, in plain language");
@@ -141,6 +142,49 @@ class EntryReader {
                  expected);
           }
         }
+      }
+      out[role] = text->get();
+    }
+    return out;
+  }
+
+  // `defaults = { eps = "1e-6" }`: a value for a scalar role the task does not pass (a decimal number for a
+  // float role, an integer expression without names for an integer one).
+  std::map<std::string, std::string, std::less<>> defaults(std::string const& signature) {
+    std::map<std::string, std::string, std::less<>> out;
+    auto const* node = table_.get("defaults");
+    if (node == nullptr) return out;
+    std::string const expected = "a table of scalar roles and values, e.g. { eps = \"1e-6\" }";
+    auto const* table = node->as_table();
+    if (table == nullptr) {
+      fail("defaults", "is not a table", expected);
+      return out;
+    }
+    // The element type T is a placeholder; any type reads the scalar roles.
+    std::string const typed = std::regex_replace(signature, std::regex(R"(\bT\b)"), "float");
+    auto const contract =
+        parse_signature("void kopt_contract" + typed.substr(std::min(typed.find('('), typed.size())));
+    for (auto const& [key, value] : *table) {
+      std::string const role(key.str());
+      auto const* text = value.as_string();
+      Param const* param = nullptr;
+      if (contract) {
+        for (Param const& p : contract->params) {
+          if (p.name == role && !p.is_pointer) param = &p;
+        }
+      }
+      if (param == nullptr) {
+        fail("defaults." + role, "is not a scalar parameter of the signature", expected);
+        continue;
+      }
+      bool const floating = param->dtype == DType::f32 || param->dtype == DType::f64;
+      bool const valid = text != nullptr && (floating ? is_decimal_number(text->get())
+                                                      : Expr::parse(text->get()).ok() &&
+                                                            Expr::parse(text->get())->identifiers().empty());
+      if (!valid) {
+        fail("defaults." + role, std::string("is not a value for the ") + param->c_type + " role",
+             floating ? "a decimal number such as \"1e-6\"" : "an integer such as \"1\"");
+        continue;
       }
       out[role] = text->get();
     }

@@ -1,5 +1,5 @@
 // Strategy layernorm_register_rows:
-// LayerNorm (layernorm family): y = (x - mean) / sqrt(var + 1e-5) * gamma + beta per row of an
+// LayerNorm (layernorm family): y = (x - mean) / sqrt(var + eps) * gamma + beta per row of an
 // N x C matrix (biased variance).
 // Register-resident rows: a row is read from global memory once into registers, ITEMS values per
 // thread, and every later pass (statistics, output) works on the registers. The group of threads per row

@@ -1,14 +1,14 @@
 // The row machinery shared by the layernorm strategies of this folder (spliced into each by `// kopt:include`,
 // docs/strategies.md): everything after the knob configuration, which each template sets with macros.
 // LayerNorm of one row: mean = sum(x) / C, var = sum((x - mean)^2) / C (biased), y = (x - mean) /
-// sqrt(var + 1e-5) * gamma + beta. `live` is false for a padding row of the block (it only takes part in
+// sqrt(var + eps) * gamma + beta. `live` is false for a padding row of the block (it only takes part in
 // the reductions). Items > 0: when the group's Items values per thread cover the row, it is read once
 // into registers and the variance is the exact two-pass one over the registers. Otherwise the row is
 // streamed twice: one pass sums d = x - K and d^2 with the shift K = x[0] (so rows with a large mean do
 // not cancel: the error scales with (mean - K)^2 / var, not mean^2 / var), then the output pass.
 template <typename T, bool MultiWarp, int Rows, int Items, int Unroll>
 __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __restrict__ x,
-                                              const T* __restrict__ gamma, const T* __restrict__ beta, int C,
+                                              const T* __restrict__ gamma, const T* __restrict__ beta, int C, float eps,
                                               bool live, bool aligned, Scratch<Rows>& scratch,
                                               Group const& g) {
   constexpr int V = Access<T, (Items > 0 ? Items : 16)>::kVec;
@@ -47,7 +47,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
     }
     group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
     if (!live) return;
-    rstd = 1.0f / sqrtf(squares[0] / count + 1e-5f);
+    rstd = 1.0f / sqrtf(squares[0] / count + eps);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
@@ -93,7 +93,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
   float const mean_d = sums[0] / count;
   float const variance = fmaxf(sums[1] / count - mean_d * mean_d, 0.0f);
   mean = shift_k + mean_d;
-  rstd = 1.0f / sqrtf(variance + 1e-5f);
+  rstd = 1.0f / sqrtf(variance + eps);
   for (int base = g.lane; base < chunks; base += g.size * Unroll) {
     float v[Unroll][V];
 #pragma unroll
@@ -120,7 +120,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
                         const {{T}}* __restrict__ gamma, const {{T}}* __restrict__ beta,
-                        int N, int C) {
+                        int N, int C, float eps) {
   using namespace kopt_rows;
   constexpr bool kMultiWarp = KOPT_GROUP != 32;
   __shared__ Scratch<KOPT_ROWS> scratch;
@@ -132,5 +132,5 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   bool const aligned = kopt_strategy::aligned_to(in, 16) && kopt_strategy::aligned_to(out, 16) &&
                        kopt_strategy::aligned_to(gamma, 16) && kopt_strategy::aligned_to(beta, 16);
   layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
-      out + offset, in + offset, gamma, beta, C, live, aligned, scratch, g);
+      out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g);
 }

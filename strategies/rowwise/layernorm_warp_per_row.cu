@@ -1,5 +1,5 @@
 // Strategy layernorm_warp_per_row:
-// LayerNorm (layernorm family): y = (x - mean) / sqrt(var + 1e-5) * gamma + beta per row of an
+// LayerNorm (layernorm family): y = (x - mean) / sqrt(var + eps) * gamma + beta per row of an
 // N x C matrix (biased variance).
 // One warp per row, ROWS rows (warps) per block, no shared memory and no block barrier: lanes stride
 // over the row with 16-byte accesses (4 floats or 8 bf16; element accesses when C is not a multiple or a

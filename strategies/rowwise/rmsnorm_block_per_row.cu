@@ -1,5 +1,5 @@
 // Strategy rmsnorm_block_per_row:
-// RMSNorm (rmsnorm family): y = x / sqrt(mean(x^2) + 1e-6) * weight per row of an N x C matrix.
+// RMSNorm (rmsnorm family): y = x / sqrt(mean(x^2) + eps) * weight per row of an N x C matrix.
 // One block of THREADS threads per row: threads stride over the row with 16-byte accesses (4 floats or
 // 8 bf16; element accesses when C is not a multiple or a buffer is unaligned), UNROLL accesses in flight
 // per thread, reduce with warp shuffles and then across the block's warps through shared memory. The

@@ -1,5 +1,5 @@
 // Strategy rmsnorm_register_rows:
-// RMSNorm (rmsnorm family): y = x / sqrt(mean(x^2) + 1e-6) * weight per row of an N x C matrix.
+// RMSNorm (rmsnorm family): y = x / sqrt(mean(x^2) + eps) * weight per row of an N x C matrix.
 // Register-resident rows: a row is read from global memory once into registers, ITEMS values per
 // thread, and every later pass (statistics, output) works on the registers. The group of threads per row
 // is sized from the row length: 32 * ceil_div(C, 32 * ITEMS) threads (whole warps, at most 1024 / ROWS),

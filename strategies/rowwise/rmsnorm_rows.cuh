@@ -1,12 +1,12 @@
 // The row machinery shared by the rmsnorm strategies of this folder (spliced into each by `// kopt:include`,
 // docs/strategies.md): everything after the knob configuration, which each template sets with macros.
-// RMSNorm of one row: y = x / sqrt(sum(x^2) / C + 1e-6) * w. `live` is false for a padding row of the
+// RMSNorm of one row: y = x / sqrt(sum(x^2) / C + eps) * w. `live` is false for a padding row of the
 // block (it only takes part in the reduction). Items > 0: when the group's Items values per thread cover
 // the row, it is read once into registers; otherwise it is streamed twice (sum of squares, then the
 // output), Unroll accesses in flight per thread.
 template <typename T, bool MultiWarp, int Rows, int Items, int Unroll>
 __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restrict__ x,
-                                            const T* __restrict__ w, int C, bool live, bool aligned,
+                                            const T* __restrict__ w, int C, float eps, bool live, bool aligned,
                                             Scratch<Rows>& scratch, Group const& g) {
   constexpr int V = Access<T, (Items > 0 ? Items : 16)>::kVec;
   bool const vec = aligned && C % V == 0;
@@ -29,7 +29,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
     }
     group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
     if (!live) return;
-    float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + 1e-6f);
+    float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + eps);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
@@ -64,7 +64,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
   }
   group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
   if (!live) return;
-  float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + 1e-6f);
+  float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + eps);
   for (int base = g.lane; base < chunks; base += g.size * Unroll) {
     float v[Unroll][V];
 #pragma unroll
@@ -88,7 +88,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
 
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
-                        const {{T}}* __restrict__ weight, int N, int C) {
+                        const {{T}}* __restrict__ weight, int N, int C, float eps) {
   using namespace kopt_rows;
   constexpr bool kMultiWarp = KOPT_GROUP != 32;
   __shared__ Scratch<KOPT_ROWS> scratch;
@@ -100,5 +100,5 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   bool const aligned = kopt_strategy::aligned_to(in, 16) && kopt_strategy::aligned_to(out, 16) &&
                        kopt_strategy::aligned_to(weight, 16);
   rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
-      out + offset, in + offset, weight, C, live, aligned, scratch, g);
+      out + offset, in + offset, weight, C, eps, live, aligned, scratch, g);
 }

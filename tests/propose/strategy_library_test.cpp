@@ -141,6 +141,48 @@ applies_when = "y"
   EXPECT_NE(m.find("'plain_map2' is used twice"), std::string::npos) << m;
 }
 
+// `defaults` gives a scalar role a value for tasks that do not pass it; it must name a scalar role and
+// hold a value of its type.
+TEST_F(LibraryFixture, DefaultsNameScalarRolesWithValuesOfTheirType) {
+  std::string const valid = R"kopt([[strategy]]
+name = "norm_ok"
+families = ["rmsnorm"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* out, const T* in, int n, float eps)"
+defaults = { eps = "1e-6" }
+description = "x"
+applies_when = "y"
+)kopt";
+  write_file(dir.path() / "lib" / "norm" / "strategies.toml", valid + R"kopt(
+[[strategy]]
+name = "norm_bad"
+families = ["rmsnorm"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* out, const T* in, int n, float eps)"
+defaults = { eps = "small", out = "1", n = "k" }
+description = "x"
+applies_when = "y"
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("strategy[1].defaults.eps: is not a value for the float role; expected a decimal number"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("strategy[1].defaults.out: is not a scalar parameter of the signature"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("strategy[1].defaults.n: is not a value for the int role; expected an integer"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
+
+  write_file(dir.path() / "lib" / "norm" / "strategies.toml", valid);
+  auto loaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_NE(loaded->find("norm_ok"), nullptr);
+  EXPECT_EQ(loaded->find("norm_ok")->defaults.at("eps"), "1e-6");
+}
+
 TEST_F(LibraryFixture, AMissingCommonHeaderSaysWhatAFolderNeeds) {
   fs::remove(dir.path() / "lib" / "common" / "strategy.cuh");
   auto library = load_strategy_library(dir.path() / "lib");

@@ -1,4 +1,4 @@
-// RMSNorm with the given eps (1e-6 in every size case, as the suite's rmsnorm): one thread per row, the
+// RMSNorm with the given eps: one thread per row, the
 // sum of squares and the outputs in double, each output rounded once.
 #include <cstdint>
 
