@@ -33,12 +33,12 @@ std::vector<std::string> suite_tasks() {
 }
 
 std::set<std::string> const kFamilies = {
-    "elementwise",   "scaled_copy", "reduction",  "dot",        "gemv",        "gemm",
-    "batched_gemm",  "transpose",   "scan",       "sort",       "topk",        "activation",
-    "swiglu",        "row_softmax", "layernorm",  "rmsnorm",    "rope",        "attention",
-    "cross_entropy", "spmv_csr",    "spmv_coo",   "spmv_ell",   "spmm_csr",    "stencil2d",
-    "stencil3d",     "fft",         "conv1d",     "conv2d",     "integration", "nbody",
-    "loss",          "pool2d",      "row_reduce", "col_reduce", "batchnorm",   "reverse"};
+    "elementwise", "scaled_copy", "reduction", "dot",       "gemv",          "gemm",       "batched_gemm",
+    "transpose",   "scan",        "sort",      "topk",      "activation",    "swiglu",     "row_softmax",
+    "layernorm",   "rmsnorm",     "rope",      "attention", "cross_entropy", "spmv_csr",   "spmv_coo",
+    "spmv_ell",    "spmm_csr",    "stencil2d", "stencil3d", "fft",           "conv1d",     "conv2d",
+    "integration", "nbody",       "loss",      "pool2d",    "row_reduce",    "col_reduce", "batchnorm",
+    "reverse",     "row_argmax"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

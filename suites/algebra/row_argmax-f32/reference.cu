@@ -1,0 +1,6 @@
+// Reference for row_argmax-f32 (kernel in ../row_argmax-common.cuh).
+#include "../row_argmax-common.cuh"
+
+extern "C" void row_argmax(int* out, const float* in, int rows, int cols) {
+  row_argmax_reference(out, in, rows, cols);
+}
