@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 namespace kopt {
 
@@ -21,6 +22,14 @@ inline nlohmann::json number_to_json(double value) {
 }
 inline nlohmann::json optional_number_to_json(std::optional<double> const& value) {
   return value ? number_to_json(*value) : nlohmann::json(nullptr);
+}
+
+// A JSON document as text, indented by `indent` (-1: one line). Strings that came from the input (a task
+// field, a signature, a compiler's output) may hold invalid UTF-8, on which nlohmann's dump throws
+// (type_error 316, seen when fuzzing: a clear error message followed by an internal error); such bytes are
+// written as U+FFFD instead, so a document, an error report above all, is always written.
+inline std::string json_text(nlohmann::json const& document, int indent = 2) {
+  return document.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace kopt

@@ -13,6 +13,7 @@
 #include "cli/progress.hpp"
 #include "cli/terminal.hpp"
 #include "kopt/bench_report.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
 #include "kopt/text.hpp"
@@ -24,7 +25,7 @@ Status write_outputs(std::string const& out_dir, BenchSummary const& s) {
   if (out_dir.empty()) return Ok{};
   std::filesystem::path const out(out_dir);
   for (auto const& [name, text] :
-       {std::pair{"bench.json", bench_to_json(s).dump(2) + "\n"},
+       {std::pair{"bench.json", json_text(bench_to_json(s)) + "\n"},
         std::pair{"bench.md", render_bench_markdown(s)}, std::pair{"bench.svg", render_bench_svg(s)}}) {
     if (!write_text_file(out / name, text)) {
       return make_error(ErrorCode::io_error, "--out: cannot write " + (out / name).string());
@@ -57,7 +58,7 @@ int run_bench_merge(BenchArgs const& args, Console const& console) {
     std::filesystem::create_directories(args.out_dir, ec);
     if (auto status = write_outputs(args.out_dir, merged); !status) return fail(status.error());
   }
-  console.out << (args.json ? bench_to_json(merged).dump(2) + "\n" : render_bench_text(merged));
+  console.out << (args.json ? json_text(bench_to_json(merged)) + "\n" : render_bench_text(merged));
   return 0;
 }
 
@@ -137,7 +138,7 @@ int run_bench(BenchArgs const& args, Console const& console) {
   if (auto status = write_outputs(args.out_dir, *summary); !status)
     return fail(status.error(), ErrorOrigin::input);
   if (args.json) {
-    console.out << bench_to_json(*summary).dump(2) << '\n';
+    console.out << json_text(bench_to_json(*summary)) << '\n';
   } else {
     console.out << render_bench_text(*summary);
     if (!args.out_dir.empty())

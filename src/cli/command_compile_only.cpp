@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/options.hpp"
+#include "kopt/json_values.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -49,7 +50,7 @@ Result<CompileCheckOptions> compile_check_options(CompileOnlyFlags const& flags,
 
 void print_compile_check(CompileCheckReport const& report, bool json, Console const& console) {
   if (json) {
-    console.out << to_json(report).dump(2) << '\n';
+    console.out << json_text(to_json(report)) << '\n';
   } else {
     console.out << render_compile_check(report, console.verbose);
   }

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/toolchain.hpp"
 
@@ -90,7 +91,7 @@ int run_doctor(DoctorArgs const& args, Console const& console) {
                                                        {"needs_toolchain", limited->needs_toolchain},
                                                        {"needs_gpu", limited->needs_gpu}}
                                       : nlohmann::json(nullptr);
-    console.out << document.dump(2) << '\n';
+    console.out << json_text(document) << '\n';
   } else {
     console.out << render_doctor(findings, RenderOptions{.color = console.color, .verbose = console.verbose});
     if (limited) console.out << render_without_gpu(*limited);

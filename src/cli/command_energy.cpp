@@ -7,6 +7,7 @@
 #include "cli/options.hpp"
 #include "cli/single_candidate.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 
 namespace kopt::cli {
@@ -37,7 +38,7 @@ int run_energy(EnergyArgs const& args, Console const& console) {
     return fail(report.error(), origin);
   }
   if (args.json) {
-    console.out << to_json(*report).dump(2) << '\n';
+    console.out << json_text(to_json(*report)) << '\n';
   } else {
     console.out << render_energy(*report, RenderOptions{console.color, console.verbose});
   }

@@ -15,6 +15,7 @@
 #include "cli/terminal.hpp"
 #include "kopt/compile_check.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/task.hpp"
 
@@ -29,7 +30,7 @@ std::vector<std::string> size_names(TaskSpec const& task) {
 
 Status write_json_file(std::filesystem::path const& path, nlohmann::json const& json) {
   std::ofstream file(path);
-  file << json.dump(2) << '\n';
+  file << json_text(json) << '\n';
   file.close();
   if (!file) return make_error(ErrorCode::io_error, fmt::format("--out: cannot write '{}'", path.string()));
   return Ok{};
@@ -118,7 +119,7 @@ int run_eval(EvalArgs const& args, Console const& console) {
 
   nlohmann::json json = to_json(*report);
   if (args.json) {
-    console.out << json.dump(2) << '\n';
+    console.out << json_text(json) << '\n';
   } else {
     console.out << render_eval(*report, RenderOptions{.color = console.color, .verbose = console.verbose});
   }

@@ -13,6 +13,7 @@
 #include "kopt/generate.hpp"
 #include "kopt/generate_output.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 
 namespace kopt::cli {
@@ -124,7 +125,7 @@ int run_generate(GenerateArgs const& args, Console const& console) {
     auto json = generate_to_json(*result);
     json["task"] = task->name;
     json["output"] = written ? nlohmann::json(out.string()) : nlohmann::json(nullptr);
-    console.out << json.dump(2) << '\n';
+    console.out << json_text(json) << '\n';
   } else {
     console.out << render_generate(*result);
     if (written) {

@@ -17,6 +17,7 @@
 #include "cli/options.hpp"
 #include "cli/proposer_registry.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/optimize.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/report.hpp"
@@ -188,7 +189,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
                             : optimize(*task, source, options, **evaluator, *store, progress);
   if (!result) return fail(result.error(), ErrorOrigin::environment);
   if (args.json) {
-    console.out << result_json(*result).dump(2) << '\n';
+    console.out << json_text(result_json(*result)) << '\n';
   } else {
     console.out << result_text(*result);
   }

@@ -11,6 +11,7 @@
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/report.hpp"
 #include "kopt/store.hpp"
@@ -131,11 +132,10 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   if (!result && result.error().code == ErrorCode::not_found) {
     // Nothing of the library applies: a normal outcome, not an error (the reference stays the best kernel).
     if (args.json) {
-      console.out << nlohmann::json{{"schema", "kopt.propose/1"},
-                                    {"applies", false},
-                                    {"reason", result.error().message},
-                                    {"best", nullptr}}
-                         .dump(2)
+      console.out << json_text(nlohmann::json{{"schema", "kopt.propose/1"},
+                                              {"applies", false},
+                                              {"reason", result.error().message},
+                                              {"best", nullptr}})
                   << '\n';
     } else {
       console.out << result.error().message << "\nthe reference stays the best kernel for " << task->name
@@ -152,7 +152,7 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
     return fail(result.error(), origin);
   }
   if (args.json) {
-    console.out << propose_json(*result).dump(2) << '\n';
+    console.out << json_text(propose_json(*result)) << '\n';
   } else {
     console.out << propose_text(*result);
   }

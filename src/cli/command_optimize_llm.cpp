@@ -11,6 +11,7 @@
 #include "cli/options.hpp"
 #include "kopt/generate.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/source_search.hpp"
 #include "kopt/text.hpp"
@@ -96,7 +97,7 @@ int run_optimize_llm(OptimizeArgs const& args, Console const& console) {
   if (args.json) {
     auto json = source_search_to_json(*result);
     json["task"] = task->name;
-    console.out << json.dump(2) << '\n';
+    console.out << json_text(json) << '\n';
   } else {
     console.out << render_source_search(*result);
   }

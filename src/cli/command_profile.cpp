@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "cli/single_candidate.hpp"
 #include "kopt/insight.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/profile_candidate.hpp"
 
 namespace kopt::cli {
@@ -83,7 +84,7 @@ int run_profile(ProfileArgs const& args, Console const& console) {
     return fail(profile.error(), origin);
   }
   if (args.json) {
-    console.out << to_json(*profile).dump(2) << '\n';
+    console.out << json_text(to_json(*profile)) << '\n';
   } else {
     console.out << render(*profile);
   }

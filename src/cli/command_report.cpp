@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
 #include "kopt/store.hpp"
@@ -78,7 +79,7 @@ int run_report(ReportArgs const& args, Console const& console) {
     }
   }
   if (args.json) {
-    console.out << rendered->json.dump(2) << '\n';
+    console.out << json_text(rendered->json) << '\n';
   } else if (args.out.empty()) {
     console.out << rendered->text;
   }

@@ -4,6 +4,7 @@
 #include "cli/command_store.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/run_report.hpp"
 #include "kopt/runs.hpp"
 #include "kopt/store.hpp"
@@ -20,7 +21,7 @@ int run_runs(RunsArgs const& args, Console const& console) {
   auto listing = list_runs_and_sessions(*store);
   if (!listing) return fail(listing.error());
   if (args.json) {
-    console.out << runs_to_json(*listing).dump(2) << '\n';
+    console.out << json_text(runs_to_json(*listing)) << '\n';
   } else {
     console.out << render_runs(*listing);
   }

@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/store.hpp"
 #include "kopt/text.hpp"
@@ -167,7 +168,7 @@ int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, Ta
     }
     json["written"] = nlohmann::json::array();
     json["verified"] = !any_ambiguous;
-    if (args.json) console.out << json.dump(2) << '\n';
+    if (args.json) console.out << json_text(json) << '\n';
     return any_ambiguous ? 1 : 0;
   }
   auto const text = read_text_file(task.spec_file);
@@ -193,7 +194,7 @@ int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, Ta
     json["kept"] = edit->kept;
     json["from"] = sources;
     json["verified"] = true;
-    console.out << json.dump(2) << '\n';
+    console.out << json_text(json) << '\n';
     return 0;
   }
   if (edit->written.empty()) {
@@ -230,7 +231,7 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     auto const* s = library->find(args.show);
     if (s == nullptr)
       return fail(make_error(ErrorCode::invalid_argument, "--show: no strategy named '" + args.show + "'"));
-    console.out << (args.json ? strategy_json(*s).dump(2) + "\n" : show_text(*s));
+    console.out << (args.json ? json_text(strategy_json(*s)) + "\n" : show_text(*s));
     return 0;
   }
 
@@ -299,7 +300,7 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     }
     json["strategies"] = std::move(list);
     if (task) json["task"] = task->name;
-    console.out << json.dump(2) << '\n';
+    console.out << json_text(json) << '\n';
     return 0;
   }
 

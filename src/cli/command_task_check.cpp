@@ -12,6 +12,7 @@
 #include "cli/terminal.hpp"
 #include "kopt/compile_check.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/task.hpp"
 
@@ -73,7 +74,7 @@ int run_task_check(TaskCheckArgs const& args, Console const& console) {
   if (!report) return fail(report.error(), ErrorOrigin::environment);
 
   if (args.json) {
-    console.out << to_json(*report).dump(2) << '\n';
+    console.out << json_text(to_json(*report)) << '\n';
   } else {
     console.out << render_task_check(*report,
                                      RenderOptions{.color = console.color, .verbose = console.verbose});

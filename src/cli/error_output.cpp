@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "kopt/json_values.hpp"
+
 namespace kopt::cli {
 
 nlohmann::json error_to_json(Error const& error, ExitCode exit_code) {
@@ -14,7 +16,7 @@ int report_error(Error const& error, ExitCode exit_code, bool json, std::ostream
   if (exit_code == ExitCode::internal) {
     err << "kopt: this is a bug in kopt; please report it with the command line and the message above.\n";
   }
-  if (json) out << error_to_json(error, exit_code).dump(2) << '\n';
+  if (json) out << json_text(error_to_json(error, exit_code)) << '\n';
   return to_int(exit_code);
 }
 

@@ -190,7 +190,18 @@ Result<int> read_user_version(Store::Connection& connection) {
   auto row = statement->step();
   if (!row) return std::move(row).error();
   if (!*row) return connection.error("PRAGMA user_version returned no row");
-  return static_cast<int>(statement->int_column(0));
+  auto const version = statement->int_column(0);
+  // kopt's versions count up from 0 (an empty file); anything below was written by something else, and
+  // would index the migrations out of range.
+  if (version < 0) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        "store " + connection.path.string() + ": schema version " + std::to_string(version) +
+            " (PRAGMA user_version) is not one kopt writes (0 up to " +
+            std::to_string(store_migrations().size()) +
+            "); the file was changed by another program or is damaged (use another store path)");
+  }
+  return static_cast<int>(version);
 }
 
 Status apply_migrations(Store::Connection& connection, std::span<Migration const> migrations) {

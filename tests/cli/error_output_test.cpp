@@ -29,6 +29,18 @@ TEST(ErrorOutput, JsonErrorOnStdout) {
   EXPECT_EQ(err.str(), "kopt: error: task.toml: [[sizes]] 'odd': N is missing\n");
 }
 
+// A message quoting invalid UTF-8 from the input (a task field, a signature) still gives a JSON document:
+// the bad bytes become U+FFFD (nlohmann's dump used to throw type_error 316 here, an internal error).
+TEST(ErrorOutput, InvalidUtf8InAMessageStillGivesAJsonDocument) {
+  std::ostringstream out;
+  std::ostringstream err;
+  std::string const message = "task.toml: [entry] signature: 'void f(\xff\xfe)' does not parse";
+  EXPECT_EQ(report_error(make_error(ErrorCode::invalid_spec, message), ExitCode::usage, true, out, err), 2);
+  auto json = nlohmann::json::parse(out.str());
+  EXPECT_EQ(json["error"]["message"], "task.toml: [entry] signature: 'void f(\uFFFD\uFFFD)' does not parse");
+  EXPECT_EQ(err.str(), "kopt: error: " + message + "\n") << "the terminal gets the bytes as they were";
+}
+
 TEST(ErrorOutput, InternalErrorsAskForABugReport) {
   std::ostringstream out;
   std::ostringstream err;

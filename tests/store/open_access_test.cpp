@@ -136,6 +136,25 @@ TEST(StoreOpenAccess, ReadOnlyOpenRefusesANewerSchema) {
   EXPECT_NE(reader.error().message.find(path.string()), std::string::npos);
 }
 
+// A negative schema version (found by fuzzing: every command that opened such a store died with
+// std::bad_alloc, the migrations indexed out of range) is a clear error, for writers and readers.
+TEST(StoreOpenAccess, ANegativeSchemaVersionIsAClearError) {
+  test::TempDir dir;
+  auto const path = dir.path() / "kopt.db";
+  ASSERT_TRUE(Store::open(path));
+  raw_exec(path, "PRAGMA user_version = -7");
+  for (StoreAccess access : {StoreAccess::read_write, StoreAccess::read_only}) {
+    auto store = Store::open(path, access);
+    ASSERT_FALSE(store);
+    EXPECT_EQ(store.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(store.error().message.find("schema version -7 (PRAGMA user_version) is not one kopt writes"),
+              std::string::npos)
+        << store.error().message;
+    EXPECT_NE(store.error().message.find(path.string()), std::string::npos);
+  }
+  EXPECT_EQ(raw_int(path, "PRAGMA user_version"), -7) << "the file is left as it was";
+}
+
 TEST(StoreOpenAccess, AWriterMigratesAnOlderStoreWhoseRunsHaveNoSession) {
   test::TempDir dir;
   auto const path = dir.path() / "kopt.db";
