@@ -1,6 +1,8 @@
 // The kopt.bench/1 document: every row, the geomeans and the goals.
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string>
 
 #include "kopt/suite_bench.hpp"
 
@@ -35,15 +37,59 @@ std::optional<double> number(nlohmann::json const& object, char const* key) {
   return object[key].get<double>();
 }
 
-BenchEvidence evidence_from_json(nlohmann::json const& j) {
+// Reads the fields of a kopt.bench/1 document that another tool or person may have written: a field that
+// is absent takes its default, one of the wrong type (a null where a string belongs) is the first error,
+// named by its place in the document.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string origin) : origin_(std::move(origin)) {}
+
+  std::string text(nlohmann::json const& object, char const* key, std::string const& where) {
+    if (!present(object, key, where, object.contains(key) && object[key].is_string(), "a string")) return {};
+    return object[key].get<std::string>();
+  }
+  bool flag(nlohmann::json const& object, char const* key, std::string const& where) {
+    if (!present(object, key, where, object.contains(key) && object[key].is_boolean(), "true or false"))
+      return false;
+    return object[key].get<bool>();
+  }
+  double real(nlohmann::json const& object, char const* key, std::string const& where) {
+    if (!present(object, key, where, object.contains(key) && object[key].is_number(), "a number")) return 0.0;
+    return object[key].get<double>();
+  }
+  std::size_t count(nlohmann::json const& object, char const* key, std::string const& where) {
+    if (!present(object, key, where, object.contains(key) && object[key].is_number_unsigned(),
+                 "a non-negative integer"))
+      return 0;
+    return object[key].get<std::size_t>();
+  }
+  std::optional<Error> const& error() const { return first_; }
+
+ private:
+  bool present(nlohmann::json const& object, char const* key, std::string const& where, bool typed,
+               char const* expected) {
+    if (!object.contains(key)) return false;
+    if (typed) return true;
+    if (!first_) {
+      first_ = make_error(ErrorCode::invalid_spec, origin_ + ": " + where + key + ": expected " + expected +
+                                                       ", got " + std::string(object[key].type_name()));
+    }
+    return false;
+  }
+
+  std::string origin_;
+  std::optional<Error> first_;
+};
+
+BenchEvidence evidence_from_json(nlohmann::json const& j, FieldReader& read, std::string const& where) {
   BenchEvidence e;
-  e.subject = j.value("subject", "");
-  e.status = j.value("status", "");
-  e.message = j.value("message", "");
-  e.main_kernel = j.value("main_kernel", "");
-  e.kernels = j.value("kernels", std::size_t{0});
-  e.bottleneck = j.value("bottleneck", "");
-  e.summary = j.value("summary", "");
+  e.subject = read.text(j, "subject", where);
+  e.status = read.text(j, "status", where);
+  e.message = read.text(j, "message", where);
+  e.main_kernel = read.text(j, "main_kernel", where);
+  e.kernels = read.count(j, "kernels", where);
+  e.bottleneck = read.text(j, "bottleneck", where);
+  e.summary = read.text(j, "summary", where);
   e.headline.duration_us = number(j, "duration_us");
   e.headline.dram_pct = number(j, "dram_pct");
   e.headline.memory_pct = number(j, "memory_pct");
@@ -105,25 +151,27 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
   auto const bad = [&](std::string const& field, std::string const& expected) {
     return make_error(ErrorCode::invalid_spec, origin + ": " + field + ": expected " + expected);
   };
-  if (!json.is_object() || json.value("schema", "") != "kopt.bench/1")
+  if (!json.is_object() || !json.contains("schema") || json["schema"] != "kopt.bench/1")
     return bad("schema", "\"kopt.bench/1\"");
   if (!json.contains("rows") || !json["rows"].is_array()) return bad("rows", "an array");
+  FieldReader read(origin);
   BenchSummary summary;
-  summary.device = json.value("device", "");
-  summary.started_at = json.value("started_at", "");
-  summary.elapsed_seconds = json.value("elapsed_seconds", 0.0);
+  summary.device = read.text(json, "device", "");
+  summary.started_at = read.text(json, "started_at", "");
+  summary.elapsed_seconds = read.real(json, "elapsed_seconds", "");
   std::size_t index = 0;
   for (auto const& row : json["rows"]) {
+    std::string const where = "rows[" + std::to_string(index) + "].";
     if (!row.is_object() || !row.contains("task") || !row["task"].is_string() || !row.contains("status")) {
       return bad("rows[" + std::to_string(index) + "]", "an object with task and status");
     }
     BenchRow r;
-    r.task = row.value("task", "");
-    r.scenario = row.value("scenario", "");
-    r.family = row.value("family", "");
-    r.size = row.value("size", "");
-    r.status = row.value("status", "");
-    r.strategy = row.value("strategy", "");
+    r.task = read.text(row, "task", where);
+    r.scenario = read.text(row, "scenario", where);
+    r.family = read.text(row, "family", where);
+    r.size = read.text(row, "size", where);
+    r.status = read.text(row, "status", where);
+    r.strategy = read.text(row, "strategy", where);
     if (row.contains("run") && row["run"].is_number_integer()) r.run = row["run"].get<std::int64_t>();
     r.reference_us = number(row, "reference_us");
     r.best_us = number(row, "best_us");
@@ -133,18 +181,22 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
     r.vs_vendor = number(row, "vs_vendor");
     r.pct_of_sol = number(row, "pct_of_sol");
     r.achieved_gbps = number(row, "achieved_gbps");
-    r.memory_bound = row.value("memory_bound", false);
-    r.largest = row.value("largest", false);
-    r.note = row.value("note", "");
+    r.memory_bound = read.flag(row, "memory_bound", where);
+    r.largest = read.flag(row, "largest", where);
+    r.note = read.text(row, "note", where);
     if (row.contains("evidence") && row["evidence"].is_array()) {
+      std::size_t item = 0;
       for (auto const& e : row["evidence"]) {
         if (!e.is_object()) return bad("rows[" + std::to_string(index) + "].evidence", "an array of objects");
-        r.evidence.push_back(evidence_from_json(e));
+        r.evidence.push_back(
+            evidence_from_json(e, read, where + "evidence[" + std::to_string(item++) + "]."));
       }
     }
+    if (read.error()) return *read.error();
     summary.rows.push_back(std::move(r));
     ++index;
   }
+  if (read.error()) return *read.error();
   summarise_bench(summary);
   return summary;
 }

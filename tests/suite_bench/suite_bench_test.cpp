@@ -170,6 +170,24 @@ TEST(SuiteBench, TheDocumentRoundTripsAndBadInputNamesTheField) {
   ASSERT_FALSE(error);
   EXPECT_EQ(error.error().message, "x.json: rows[0]: expected an object with task and status");
   EXPECT_FALSE(bench_from_json(nlohmann::json{{"schema", "kopt.eval/1"}}, "y.json"));
+  // A field of the wrong type (found by fuzzing: a null device ended in an internal error) is an error
+  // naming the field, at the top level, in a row and in a row's evidence.
+  auto null_device = json;
+  null_device["device"] = nullptr;
+  auto const device = bench_from_json(null_device, "x.json");
+  ASSERT_FALSE(device);
+  EXPECT_EQ(device.error().message, "x.json: device: expected a string, got null");
+  auto wrong_flag = json;
+  wrong_flag["rows"][0]["largest"] = "yes";
+  auto const flag = bench_from_json(wrong_flag, "x.json");
+  ASSERT_FALSE(flag);
+  EXPECT_EQ(flag.error().message, "x.json: rows[0].largest: expected true or false, got string");
+  auto bad_evidence = json;
+  bad_evidence["rows"][0]["evidence"] = nlohmann::json::array({{{"subject", "kopt"}, {"kernels", -1}}});
+  auto const evidence = bench_from_json(bad_evidence, "x.json");
+  ASSERT_FALSE(evidence);
+  EXPECT_EQ(evidence.error().message,
+            "x.json: rows[0].evidence[0].kernels: expected a non-negative integer, got number");
 }
 
 TEST(SuiteBench, MergingKeepsTheLastRunOfATask) {
