@@ -12,7 +12,8 @@ namespace kopt::cli {
 int run_init(InitArgs const& args, Console const& console) {
   std::filesystem::path launcher(args.launcher);
   std::filesystem::path dir = args.out_dir.empty() ? launcher.stem() : std::filesystem::path(args.out_dir);
-  if (!args.force && std::filesystem::exists(dir / "task.toml")) {
+  std::error_code ec;  // a path kopt cannot look at (a symbolic-link loop) is init_task's error to report
+  if (!args.force && std::filesystem::exists(dir / "task.toml", ec)) {
     return report_error(
         make_error(ErrorCode::invalid_argument,
                    fmt::format("{} already exists; pass --force to overwrite it (and reference.cu)",

@@ -322,7 +322,8 @@ Result<StrategyLibrary> load_strategy_library(fs::path const& root) {
   std::error_code ec;
   for (auto const& entry : fs::directory_iterator(root, ec)) {
     auto const manifest = entry.path() / "strategies.toml";
-    if (entry.is_directory() && fs::exists(manifest)) manifests.push_back(manifest);
+    std::error_code unreadable;  // a folder that cannot be looked into holds no manifest
+    if (entry.is_directory(unreadable) && fs::exists(manifest, unreadable)) manifests.push_back(manifest);
   }
   if (ec) return make_error(ErrorCode::io_error, root.string() + ": " + ec.message());
   std::sort(manifests.begin(), manifests.end());

@@ -29,7 +29,7 @@ Result<std::vector<SuiteTask>> discover_suite_tasks(std::vector<std::filesystem:
           slash == std::string::npos ? fs::absolute(root).filename().string() : relative.substr(0, slash);
       tasks.push_back(std::move(t));
     };
-    if (fs::exists(root / "task.toml")) {
+    if (fs::exists(root / "task.toml", ec)) {
       add(root);
       continue;
     }

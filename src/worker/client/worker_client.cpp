@@ -31,7 +31,8 @@ std::vector<std::string> worker_environment() {
 }
 
 Result<WorkerClient> WorkerClient::start(WorkerOptions options) {
-  if (!std::filesystem::exists(options.worker_path)) {
+  std::error_code ec;
+  if (!std::filesystem::exists(options.worker_path, ec)) {
     return make_error(ErrorCode::not_found, "GPU worker executable not found at " +
                                                 options.worker_path.string() +
                                                 " (build target kopt-worker, or set KOPT_WORKER)");
