@@ -57,6 +57,26 @@ TEST(Options, ArchFlagAndGencodeShapes) {
   EXPECT_TRUE(check_gencode("arch=compute_90,code=sm_90").ok());
   EXPECT_TRUE(check_gencode("arch=compute_90a,code=[sm_90a,compute_90a]").ok());
   EXPECT_FALSE(check_gencode("sm_90").ok());
+  EXPECT_TRUE(check_gencode("arch=compute_100f,code=sm_100f").ok());
+  EXPECT_FALSE(check_gencode("arch=compute_9,code=sm_90").ok());
+  EXPECT_FALSE(check_gencode("arch=compute_90,code=[sm_90").ok());
+  EXPECT_FALSE(check_gencode("arch=compute_90,code=").ok());
+  EXPECT_FALSE(check_gencode("arch=compute_90,code=SM_90").ok());
+}
+
+// Option values of tens of kilobytes (found by fuzzing: `--gencode=` with one made the regular
+// expression recurse until the stack overflowed, SIGSEGV) are read in linear time, and the message
+// quotes only their start.
+TEST(Options, VeryLongValuesAreRefusedWithAShortMessage) {
+  std::string const long_code = "arch=compute_90,code=" + std::string(100000, 's') + "!";
+  auto const gencode = check_gencode(long_code);
+  ASSERT_FALSE(gencode.ok());
+  EXPECT_LT(gencode.error().message.size(), 300u) << gencode.error().message.substr(0, 300);
+  EXPECT_NE(gencode.error().message.find("(100022 characters)"), std::string::npos);
+  EXPECT_TRUE(check_gencode("arch=compute_90,code=" + std::string(100000, 's')).ok());
+  auto const arch = check_arch("sm_" + std::string(100000, '9'));
+  ASSERT_FALSE(arch.ok());
+  EXPECT_LT(arch.error().message.size(), 300u);
 }
 
 TEST(Options, EvalOptionsCarryEveryValue) {
