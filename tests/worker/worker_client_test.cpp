@@ -121,6 +121,25 @@ TEST(WorkerClient, HelloThenRequestReturnsTheReplyAndForwardsEvents) {
   EXPECT_EQ(fake.starts(), 1);
 }
 
+// A request holding bytes that are not UTF-8 (a file name is any bytes on Linux) cannot be sent as JSON:
+// a clear error, and the worker stays usable (nlohmann's dump threw type_error 316, an internal error).
+TEST(WorkerClient, ARequestThatIsNotUtf8IsAClearErrorAndTheWorkerStaysUsable) {
+  FakeWorker fake(kGoodWorker);
+  auto client = WorkerClient::start(fake.options());
+  ASSERT_TRUE(client) << client.error().message;
+  json request = evaluate_request();
+  request["task_dir"] = std::string("/tmp/task\xff");
+  auto refused = client->request(request, 10s);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument);
+  EXPECT_NE(refused.error().message.find("'evaluate' request is not valid UTF-8"), std::string::npos)
+      << refused.error().message;
+  auto reply = client->request(evaluate_request(), 10s);
+  ASSERT_TRUE(reply) << reply.error().message;
+  EXPECT_EQ(reply->body.value("reply", ""), "evaluate");
+  EXPECT_EQ(fake.starts(), 1);
+}
+
 TEST(WorkerClient, ShutdownSendsShutdownAndTheNextRequestStartsAFreshWorker) {
   FakeWorker fake(kGoodWorker);
   auto client = WorkerClient::start(fake.options());

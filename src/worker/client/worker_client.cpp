@@ -115,7 +115,18 @@ Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle
   std::int64_t const id = next_id_++;
   request["id"] = id;
   std::string const op = request.value("op", "");
-  if (auto st = child_.write_line(request.dump()); !st) {
+  // The protocol is JSON text: a path or name that is not valid UTF-8 (a file name is any bytes on Linux)
+  // cannot travel unaltered, and altering it would send the worker elsewhere.
+  std::string text;
+  try {
+    text = request.dump();
+  } catch (nlohmann::json::type_error const& e) {
+    return make_error(ErrorCode::invalid_argument,
+                      "a path or name in this '" + op +
+                          "' request is not valid UTF-8, so the GPU worker cannot be sent it; rename it (" +
+                          e.what() + ")");
+  }
+  if (auto st = child_.write_line(text); !st) {
     Reply reply;
     reply.worker_died = true;
     reply.exit = child_.kill_and_wait();
