@@ -105,6 +105,13 @@ class EntryReader {
     return value->get();
   }
 
+  // The signature's parameters, for checking the fields that name them. The element type T is a
+  // placeholder, read as float (a T the parser does not know made every check of `lengths` a no-op).
+  static Result<Signature> contract_of(std::string const& signature) {
+    std::string const typed = std::regex_replace(signature, std::regex(R"(\bT\b)"), "float");
+    return parse_signature("void kopt_contract" + typed.substr(std::min(typed.find('('), typed.size())));
+  }
+
   // `lengths = { out = "n", A = "M * N" }`: elements of each pointer role, over the integer roles.
   std::map<std::string, std::string, std::less<>> lengths(std::string const& signature) {
     std::map<std::string, std::string, std::less<>> out;
@@ -117,8 +124,7 @@ class EntryReader {
       fail("lengths", "is not a table", expected);
       return out;
     }
-    auto const contract = parse_signature("void kopt_contract" +
-                                          signature.substr(std::min(signature.find('('), signature.size())));
+    auto const contract = contract_of(signature);
     for (auto const& [key, value] : *table) {
       std::string const role(key.str());
       auto const* text = value.as_string();
@@ -160,10 +166,7 @@ class EntryReader {
       fail("defaults", "is not a table", expected);
       return out;
     }
-    // The element type T is a placeholder; any type reads the scalar roles.
-    std::string const typed = std::regex_replace(signature, std::regex(R"(\bT\b)"), "float");
-    auto const contract =
-        parse_signature("void kopt_contract" + typed.substr(std::min(typed.find('('), typed.size())));
+    auto const contract = contract_of(signature);
     for (auto const& [key, value] : *table) {
       std::string const role(key.str());
       auto const* text = value.as_string();

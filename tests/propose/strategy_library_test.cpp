@@ -160,6 +160,7 @@ families = ["rmsnorm"]
 template = "../maps/plain_map2.cu"
 signature = "void (T* out, const T* in, int n, float eps)"
 defaults = { eps = "small", out = "1", n = "k" }
+lengths = { out = "m", in = "n" }
 description = "x"
 applies_when = "y"
 )kopt");
@@ -172,6 +173,11 @@ applies_when = "y"
   EXPECT_NE(m.find("strategy[1].defaults.out: is not a scalar parameter of the signature"), std::string::npos)
       << m;
   EXPECT_NE(m.find("strategy[1].defaults.n: is not a value for the int role; expected an integer"),
+            std::string::npos)
+      << m;
+  // The lengths are checked against the same typed contract (a T the parser did not know once made
+  // this check a no-op).
+  EXPECT_NE(m.find("strategy[1].lengths.out: names 'm', which is not a scalar parameter of the signature"),
             std::string::npos)
       << m;
   EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
