@@ -31,6 +31,10 @@ struct LibraryStrategy {
   // Scalar roles a task need not pass, with the value they take then ({"eps": "1e-6"}: a norm whose
   // launcher has no eps gets the usual one; a task that passes its eps binds it instead).
   std::map<std::string, std::string, std::less<>> defaults;
+  // Output roles that may share a task's inout buffer with an input role ({"out": "in"}): an in-place
+  // `relu_(float* x, int n)` binds out = in = x. Declared only where the kernel reads every element of the
+  // input before, and in the same thread as, it writes that element of the output.
+  std::map<std::string, std::vector<std::string>, std::less<>> in_place;
   std::vector<DType> dtypes;  // the element types it supports (f32, bf16)
   int min_arch = 80;          // lowest sm
   std::string arch;  // the exact architecture it is built for ("sm_90a": wgmma); empty = the target's

@@ -139,6 +139,15 @@ class BindingEnumerator {
       if (!fits_some)
         return fmt::format("the task's '{}' ({}) fits no role of the contract", param.name, param.c_type);
     }
+    for (Param const& param : task_.signature.params) {
+      BufferSpec const* buffer = param.is_pointer ? task_.find_buffer(param.name) : nullptr;
+      if (buffer != nullptr && buffer->role == Role::inout && strategy_.in_place.empty()) {
+        return fmt::format(
+            "the task updates '{}' in place, and the strategy does not declare that its output may be its "
+            "input (in_place)",
+            param.name);
+      }
+    }
     return "its pointer roles would need the same buffer of the task twice";
   }
 
@@ -173,14 +182,41 @@ class BindingEnumerator {
     std::stable_partition(options.begin(), options.end(),
                           [&](RoleBinding const& o) { return same_name(role.name, o.parameter); });
     for (RoleBinding const& option : options) {
-      if (role.is_pointer && used_.contains(option.parameter)) continue;  // a buffer fills one role
+      // A buffer fills one role, or an output role and the input role it may be updated in place from.
+      if (role.is_pointer && used_.contains(option.parameter) && !shares_in_place(index, option.parameter))
+        continue;
       current_[index] = option;
       assigned_[index] = true;
-      if (role.is_pointer) used_.insert(option.parameter);
+      if (role.is_pointer) used_[option.parameter].push_back(index);
       if (decided_lengths_agree(index)) descend(depth + 1, out);
-      if (role.is_pointer) used_.erase(option.parameter);
+      if (role.is_pointer) {
+        auto const holder = used_.find(option.parameter);
+        holder->second.pop_back();
+        if (holder->second.empty()) used_.erase(holder);
+      }
       assigned_[index] = false;
     }
+  }
+
+  // Whether role `index` may take the task's buffer `parameter`, which one other role holds already: the
+  // two are an output and an input role the strategy declares `in_place`, and the task updates the buffer
+  // in place (an inout buffer).
+  bool shares_in_place(std::size_t index, std::string const& parameter) const {
+    auto const holder = used_.find(parameter);
+    if (holder == used_.end() || holder->second.size() != 1) return false;
+    Param const* param = task_param(parameter);
+    BufferSpec const* buffer = task_.find_buffer(parameter);
+    bool const inout =
+        param != nullptr && !param->is_const && (buffer != nullptr ? buffer->role == Role::inout : true);
+    if (!inout) return false;
+    std::string const& a = contract_.params[index].name;
+    std::string const& b = contract_.params[holder->second.front()].name;
+    auto const pair = [&](std::string const& written, std::string const& read) {
+      auto const it = strategy_.in_place.find(written);
+      return it != strategy_.in_place.end() &&
+             std::find(it->second.begin(), it->second.end(), read) != it->second.end();
+    };
+    return pair(a, b) || pair(b, a);
   }
 
   bool is_assigned(std::string_view role) const {
@@ -373,7 +409,7 @@ class BindingEnumerator {
   std::vector<RoleBinding> current_;
   std::vector<bool> assigned_;  // which roles of current_ the enumeration has filled at this point
   std::vector<std::vector<std::string>> length_roles_;  // per pointer role: the roles its length names
-  std::set<std::string, std::less<>> used_;
+  std::map<std::string, std::vector<std::size_t>, std::less<>> used_;  // task buffer -> the roles holding it
   std::size_t considered_ = 0;
   std::string reason_;
   std::string first_rejection_;

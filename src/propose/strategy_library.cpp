@@ -25,13 +25,13 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",   "families", "template", "signature", "lengths",     "params",      "defaults",
-        "dtypes", "min_arch", "arch",     "addresses", "description", "applies_when"};
+        "name",     "families", "template", "signature", "lengths",   "params",      "defaults",
+        "in_place", "dtypes",   "min_arch", "arch",      "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, lengths, params, defaults, dtypes, min_arch, "
-             "arch, addresses, description, applies_when");
+             "one of name, families, template, signature, lengths, params, defaults, in_place, dtypes, "
+             "min_arch, arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -42,6 +42,7 @@ class EntryReader {
     s.lengths = lengths(s.signature);
     s.params = list("params", false);
     s.defaults = defaults(s.signature);
+    s.in_place = in_place(s.signature);
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
     s.applies_when = text("applies_when", true, "the conditions where it pays off, in plain language");
@@ -190,6 +191,54 @@ class EntryReader {
         continue;
       }
       out[role] = text->get();
+    }
+    return out;
+  }
+
+  // `in_place = { out = "in" }` (or `{ c = ["a", "b"] }`): output roles that may be the same buffer as an
+  // input role (the kernel reads each element of the input before, and in the same thread as, it writes
+  // that element of the output).
+  std::map<std::string, std::vector<std::string>, std::less<>> in_place(std::string const& signature) {
+    std::map<std::string, std::vector<std::string>, std::less<>> out;
+    auto const* node = table_.get("in_place");
+    if (node == nullptr) return out;
+    std::string const expected =
+        "a table of output roles and the input role(s) each may share a buffer with, e.g. { out = \"in\" }";
+    auto const* table = node->as_table();
+    if (table == nullptr) {
+      fail("in_place", "is not a table", expected);
+      return out;
+    }
+    auto const contract = contract_of(signature);
+    auto const pointer_role = [&](std::string_view name) -> Param const* {
+      if (!contract) return nullptr;
+      for (Param const& p : contract->params) {
+        if (p.name == name && p.is_pointer) return &p;
+      }
+      return nullptr;
+    };
+    for (auto const& [key, value] : *table) {
+      std::string const role(key.str());
+      std::vector<std::string> reads;
+      if (auto const* one = value.as_string()) reads.push_back(one->get());
+      if (auto const* many = value.as_array()) {
+        for (auto const& item : *many)
+          reads.push_back(item.as_string() != nullptr ? item.as_string()->get() : "");
+      }
+      Param const* written = pointer_role(role);
+      if (written == nullptr || written->is_const) {
+        fail("in_place." + role, "is not a non-const pointer parameter of the signature", expected);
+        continue;
+      }
+      bool const valid = !reads.empty() && std::all_of(reads.begin(), reads.end(), [&](std::string const& r) {
+        Param const* read = pointer_role(r);
+        return read != nullptr && read->is_const && read->dtype == written->dtype;
+      });
+      if (!valid) {
+        fail("in_place." + role, "does not name const pointer parameters of the same element type", expected);
+        continue;
+      }
+      out[role] = std::move(reads);
     }
     return out;
   }

@@ -55,6 +55,7 @@ families = ["elementwise"]
 template = "map2.cu"
 signature = "void (T* c, const T* a, const T* b, int n)"
 lengths = { c = "n", a = "n", b = "n" }
+in_place = { c = "a" }
 params = ["op"]
 description = "x"
 applies_when = "y"
@@ -174,6 +175,51 @@ TEST_F(Binding, AKernelModeAdapterPassesTheTasksParametersInTheContractsOrder) {
   ASSERT_TRUE(plan.launch);
   ASSERT_EQ(plan.launch->args.size(), 4u);
   EXPECT_EQ(plan.launch->args[3].type, DType::i32);
+}
+
+// An in-place update (acc += delta, a residual add_) has one inout buffer where the contract has an output
+// and an input: a strategy that declares `in_place = { c = "a" }` binds both roles to it, and the adapter
+// passes the buffer twice. A buffer the task only writes, or only reads, is never shared, and a strategy
+// that does not declare it says why it does not bind.
+TEST_F(Binding, AnInoutBufferFillsAnOutputAndTheInputDeclaredInPlace) {
+  std::string const toml = R"kopt(name = "add_"
+description = "acc += delta"
+[entry]
+signature = 'extern "C" void add_(float* acc, const float* delta, int n)'
+[buffers.acc]
+length = "n"
+role = "ROLE"
+[buffers.delta]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+)kopt";
+  auto const with_role = [&](std::string const& role) {
+    std::string text = toml;
+    text.replace(text.find("ROLE"), 4, role);
+    return task(text);
+  };
+  TaskSpec const inout = with_role("inout");
+  EXPECT_EQ(described("map2", inout), (std::vector<std::string>{"c=acc, a=acc, b=delta, n=n"}));
+  auto text = instantiate_strategy(library, *library.find("map2"), inout, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("kernel=add_ args=(acc, acc, delta, n)\n"), std::string::npos) << *text;
+
+  // Declared for c and a only: the other input role cannot take the buffer too.
+  auto const launcher = check_applicability(*library.find("launcher_map2"), inout, 90);
+  EXPECT_FALSE(launcher.applies);
+  EXPECT_NE(launcher.reason.find("does not declare that its output may be its input (in_place)"),
+            std::string::npos)
+      << launcher.reason;
+
+  // An output the task does not read is not an input of the strategy.
+  auto const output = check_applicability(*library.find("map2"), with_role("output"), 90);
+  EXPECT_FALSE(output.applies) << output.bindings.front().describe();
 }
 
 TEST_F(Binding, TheIdentityNeedsNoAdapter) {

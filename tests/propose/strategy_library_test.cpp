@@ -189,6 +189,46 @@ applies_when = "y"
   EXPECT_EQ(loaded->find("norm_ok")->defaults.at("eps"), "1e-6");
 }
 
+// `in_place` pairs an output role with the input role(s) it may share a task's inout buffer with; both
+// must be pointer roles of the signature, the first written, the others read, of one element type.
+TEST_F(LibraryFixture, InPlacePairsAnOutputRoleWithInputRolesOfItsType) {
+  std::string const valid = R"kopt([[strategy]]
+name = "map_ok"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+in_place = { c = ["a", "b"] }
+description = "x"
+applies_when = "y"
+)kopt";
+  write_file(dir.path() / "lib" / "inplace" / "strategies.toml", valid + R"kopt(
+[[strategy]]
+name = "map_bad"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const int* idx, int n)"
+in_place = { a = "c", c = "idx", n = "a" }
+description = "x"
+applies_when = "y"
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("strategy[1].in_place.a: is not a non-const pointer parameter of the signature"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("strategy[1].in_place.c: does not name const pointer parameters of the same element type"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("strategy[1].in_place.n: is not a non-const pointer parameter"), std::string::npos) << m;
+  EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
+
+  write_file(dir.path() / "lib" / "inplace" / "strategies.toml", valid);
+  auto loaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(loaded->find("map_ok")->in_place.at("c"), (std::vector<std::string>{"a", "b"}));
+}
+
 TEST_F(LibraryFixture, AMissingCommonHeaderSaysWhatAFolderNeeds) {
   fs::remove(dir.path() / "lib" / "common" / "strategy.cuh");
   auto library = load_strategy_library(dir.path() / "lib");
