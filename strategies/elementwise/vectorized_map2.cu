@@ -40,63 +40,15 @@ __device__ __forceinline__ float apply_op(float a, float b) {
   return ({{op}});
 }
 
-template <typename T>
-struct Shape {
-  static constexpr int kPack = 16 / static_cast<int>(sizeof(T));
-  static constexpr int kVec = ITEMS < kPack ? ITEMS : kPack;  // elements per access
-  static constexpr int kVectors = ITEMS / kVec;               // accesses per thread and tile
-  static_assert(ITEMS % kVec == 0, "ITEMS is a multiple of the vector width");
+struct ApplyOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return apply_op(a, b); }
 };
 
-template <typename T>
-__device__ __forceinline__ void run(T* __restrict__ c, const T* __restrict__ a, const T* __restrict__ b,
-                                    int n) {
-  using S = Shape<T>;
-  using P = kopt_strategy::Pack<T, S::kVec>;
-  constexpr unsigned kBytes = sizeof(P);
-  long long const count = n;
-  long long const tile_elems = static_cast<long long>(BLOCK) * ITEMS;
-  long long const stride = static_cast<long long>(gridDim.x) * tile_elems;
-  bool const aligned = kopt_strategy::aligned_to(c, kBytes) && kopt_strategy::aligned_to(a, kBytes) &&
-                       kopt_strategy::aligned_to(b, kBytes);
-  for (long long tile = static_cast<long long>(blockIdx.x) * tile_elems; tile < count; tile += stride) {
-    if (aligned && tile + tile_elems <= count) {
-      // Full tile: every vector is in bounds. Load all, then compute and store.
-      P v[S::kVectors];
-      P w[S::kVectors];
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-        long long const first = tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec;
-        v[j] = kopt_strategy::load_pack<T, S::kVec>(a + first);
-        w[j] = kopt_strategy::load_pack<T, S::kVec>(b + first);
-      }
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-#pragma unroll
-        for (int e = 0; e < S::kVec; ++e)
-          v[j].v[e] = from_float<T>(apply_op(to_float(v[j].v[e]), to_float(w[j].v[e])));
-        kopt_strategy::store_pack<T, S::kVec>(
-            c + tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec, v[j]);
-      }
-    } else {
-      // Last partial tile, or unaligned buffers: the same layout, one element at a time.
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-        long long const first = tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec;
-#pragma unroll
-        for (int e = 0; e < S::kVec; ++e) {
-          if (first + e < count) {
-            c[first + e] = from_float<T>(apply_op(to_float(a[first + e]), to_float(b[first + e])));
-          }
-        }
-      }
-    }
-  }
-}
+// kopt:include map2_tile.cuh
 
 }  // namespace vectorized_map2
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
-  vectorized_map2::run<{{T}}>(c, a, b, n);
+  vectorized_map2::run<{{T}}>(c, a, b, n, vectorized_map2::ApplyOp{});
 }

@@ -38,7 +38,7 @@ std::set<std::string> const kFamilies = {
     "layernorm",   "rmsnorm",     "rope",      "attention", "cross_entropy", "spmv_csr",   "spmv_coo",
     "spmv_ell",    "spmm_csr",    "stencil2d", "stencil3d", "fft",           "conv1d",     "conv2d",
     "integration", "nbody",       "loss",      "pool2d",    "row_reduce",    "col_reduce", "batchnorm",
-    "reverse",     "row_argmax"};
+    "reverse",     "row_argmax",  "axpy"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
