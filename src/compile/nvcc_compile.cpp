@@ -110,6 +110,11 @@ Result<CompileOutcome> compile_launcher_nvcc(CompileRequest const& request, Buil
 
   std::vector<std::string> args = {
       context.nvcc.string(), "-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17",
+      // Each library keeps its own function-local statics and template statics: GCC makes them
+      // STB_GNU_UNIQUE, which the dynamic linker binds process-wide even under RTLD_LOCAL, so the second
+      // candidate in a worker got the first one's "shared memory already raised" flag and twiddle cache
+      // (found in the fft launchers, 2026-12-03), and a candidate could read a reference's cached state.
+      "-Xcompiler", "-fno-gnu-unique",
       // the worker times on cudaStreamPerThread
       "--default-stream", "per-thread",
       // one CUDA runtime in the worker process: the launcher shares the worker's libcudart

@@ -68,6 +68,43 @@ TEST(NvccCompile, BuildsSharedObjectWithLauncherSymbolAndCachesIt) {
   EXPECT_LT(again->compile_ms, 500.0);
 }
 
+// Two candidates loaded into one worker must not share state through the statics of inline functions
+// (GCC's STB_GNU_UNIQUE symbols are bound process-wide even under RTLD_LOCAL): the fft launchers cached
+// "shared memory raised" in such a static, and the second candidate skipped raising its own kernel's.
+TEST(NvccCompile, CandidatesLoadedTogetherKeepTheirOwnStatics) {
+  TempDir cache;
+  Compiler const compiler = make_compiler(cache.path());
+  auto const build = [&](char const* tag) {
+    std::string const source = std::string("// candidate ") + tag + R"(
+inline int& calls() {
+  static int count = 0;
+  return count;
+}
+extern "C" int next_call() { return ++calls(); }
+)";
+    auto outcome = compiler.compile(launcher_request(source, "next_call"));
+    EXPECT_TRUE(outcome && outcome->ok) << (outcome ? outcome->diagnostics : outcome.error().message);
+    return outcome ? outcome->artifact.path : std::filesystem::path();
+  };
+  std::filesystem::path const first = build("a");
+  std::filesystem::path const second = build("b");
+  ASSERT_NE(first, second);
+  void* a = dlopen(first.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* b = dlopen(second.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(a, nullptr) << dlerror();
+  ASSERT_NE(b, nullptr) << dlerror();
+  using Next = int (*)();
+  auto const next_a = reinterpret_cast<Next>(dlsym(a, "next_call"));
+  auto const next_b = reinterpret_cast<Next>(dlsym(b, "next_call"));
+  ASSERT_NE(next_a, nullptr);
+  ASSERT_NE(next_b, nullptr);
+  EXPECT_EQ(next_a(), 1);
+  EXPECT_EQ(next_a(), 2);
+  EXPECT_EQ(next_b(), 1) << "the second library saw the first one's static";
+  dlclose(b);
+  dlclose(a);
+}
+
 TEST(NvccCompile, LinksCublasWhenAsked) {
   TempDir cache;
   Compiler const compiler = make_compiler(cache.path());
