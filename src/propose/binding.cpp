@@ -385,10 +385,14 @@ class BindingEnumerator {
                  extent_group(r.role.name) == extent_group(r.parameter)) {
         binding.score += 2;
       }
-      // A pair of roles of one kind bound against the task's order (x, y filling b, a) costs one.
+      // A pair of roles of one kind (buffers, integer sizes, floating scalars) bound against the task's
+      // order (x, y filling b, a) costs one. Sizes and a float eps are not compared: a launcher that passes
+      // eps after its sizes where the contract has it before them is not reordered.
       for (std::size_t j = i + 1; j < binding.roles.size(); ++j) {
         RoleBinding const& later = binding.roles[j];
-        if (later.parameter.empty() || later.role.is_pointer != r.role.is_pointer) continue;
+        if (later.parameter.empty() || later.role.is_pointer != r.role.is_pointer ||
+            is_floating(later.role.dtype) != is_floating(r.role.dtype))
+          continue;
         if (position(later.parameter) < position(r.parameter)) binding.score -= 1;
       }
       identity = identity && params[i].name == r.parameter && params[i].dtype == r.role.dtype;

@@ -50,6 +50,16 @@ extern "C" void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {
 )kopt";
 
 std::string const kManifest = R"kopt([[strategy]]
+name = "scale_rows"
+families = ["scaled_copy"]
+template = "map1s.cu"
+signature = "void (T* y, const T* x, float s, int rows, int cols)"
+lengths = { y = "rows*cols", x = "rows*cols" }
+defaults = { s = "1.0" }
+description = "x"
+applies_when = "y"
+
+[[strategy]]
 name = "map2"
 families = ["elementwise"]
 template = "map2.cu"
@@ -220,6 +230,31 @@ op = "a + b"
   // An output the task does not read is not an input of the strategy.
   auto const output = check_applicability(*library.find("map2"), with_role("output"), 90);
   EXPECT_FALSE(output.applies) << output.bindings.front().describe();
+}
+
+// A float scalar the task passes after its sizes, where the contract has it before them, is not a
+// reordering: the task's own scalar ranks above the role's default (which would leave it unused).
+TEST_F(Binding, AFloatScalarAfterTheSizesStillOutranksTheDefault) {
+  TaskSpec const t = task(R"kopt(name = "scale"
+description = "y = epsilon * x over a matrix"
+[entry]
+signature = 'extern "C" void scale(float* y, const float* x, int rows, int cols, float epsilon)'
+[buffers.y]
+length = "rows*cols"
+[buffers.x]
+length = "rows*cols"
+[scalars]
+epsilon = 0.5
+[[sizes]]
+name = "small"
+rows = 10
+cols = 20
+[reference]
+source = "reference.cu"
+)kopt");
+  auto const a = check_applicability(*library.find("scale_rows"), t, 90);
+  ASSERT_TRUE(a.applies) << a.reason;
+  EXPECT_EQ(a.bindings.front().describe(), "y=y, x=x, s=epsilon, rows=rows, cols=cols");
 }
 
 TEST_F(Binding, TheIdentityNeedsNoAdapter) {
