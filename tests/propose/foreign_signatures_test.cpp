@@ -13,6 +13,7 @@
 #include "kopt/optimize.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/tuning.hpp"
+#include "propose/contract.hpp"
 #include "propose/propose_fixtures.hpp"
 
 namespace kopt {
@@ -81,7 +82,17 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
       return std::any_of(task->signature.params.begin(), task->signature.params.end(),
                          [&](Param const& p) { return p.is_pointer && p.dtype == d; });
     });
-    if (!element_supported || (!strategy.arch.empty() && strategy.min_arch != 90)) continue;
+    // A family may hold one strategy per index type (gather_rows: int32 and int64 indices): a strategy
+    // whose contract has an integer buffer of a type the task has none of is not this task's.
+    auto const contract = strategy_contract(strategy, DType::f32);
+    bool const index_types_present =
+        contract && std::all_of(contract->params.begin(), contract->params.end(), [&](Param const& role) {
+          return !role.is_pointer || is_floating(role.dtype) ||
+                 std::any_of(task->signature.params.begin(), task->signature.params.end(),
+                             [&](Param const& p) { return p.is_pointer && p.dtype == role.dtype; });
+        });
+    if (!element_supported || !index_types_present || (!strategy.arch.empty() && strategy.min_arch != 90))
+      continue;
     ++of_family;
     ASSERT_TRUE(a.applies) << strategy.name << " does not apply to " << c.dir.filename() << ": " << a.reason;
     auto const at = std::find_if(a.bindings.begin(), a.bindings.end(),
