@@ -1,0 +1,96 @@
+// Shared by row_cumsum-f32 and row_cumsum-bf16: out[r*cols + c] = in[r*cols] + ... + in[r*cols + c] for
+// every row r and column c of a row-major rows x cols matrix (an inclusive cumulative sum along the last
+// axis, torch.cumsum(x, dim=-1)).
+//
+// Reference: one thread per row walks its row in order, keeping the running sum in double (free in this
+// memory-bound loop, and it keeps the reference the accurate side of every comparison) and writing each
+// output rounded once. Neighbouring threads are a whole row apart, so loads and stores are uncoalesced, and
+// a few long rows leave the GPU almost idle: naive on purpose, but obviously correct. (One thread per output
+// element, the suites' usual naive form, would cost O(cols^2) per row.)
+//
+// Vendor baseline: cub::DeviceScan::InclusiveScanByKey over the whole matrix, the key of element i being
+// its row i / cols (a transform of a counting iterator, nothing stored), so the scan restarts at every row;
+// FP32 running sums (BF16 is widened to float by a transform iterator, each output rounded once). CUB's
+// temporary storage is the grow-only scratch of cub-scratch.cuh. Offsets are 32-bit when rows * cols fits
+// an int, else 64-bit.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdio>
+#include <cub/cub.cuh>
+#include <cuda/std/functional>
+
+#include "cub-scratch.cuh"
+
+template <typename T>
+__global__ void row_cumsum_reference_kernel(T* out, const T* in, int rows, int cols) {
+  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* x = in + row * cols;
+  T* y = out + row * cols;
+  double running = 0.0;
+  for (int c = 0; c < cols; ++c) {
+    running += static_cast<double>(static_cast<float>(x[c]));
+    y[c] = static_cast<T>(running);
+  }
+}
+
+template <typename T>
+void row_cumsum_reference(T* out, const T* in, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  int const block = 128;
+  row_cumsum_reference_kernel<T><<<(rows + block - 1) / block, block>>>(out, in, rows, cols);
+}
+
+// The row of flat element i (the scan's key).
+template <typename Index>
+struct RowOfElement {
+  Index cols;
+  __host__ __device__ Index operator()(Index i) const { return i / cols; }
+};
+
+struct WidenBf16 {
+  __host__ __device__ float operator()(__nv_bfloat16 v) const { return __bfloat162float(v); }
+};
+
+// The values CUB scans: FP32 as they are, BF16 widened to float (so the running sum is FP32).
+inline const float* row_cumsum_values(const float* in) {
+  return in;
+}
+inline auto row_cumsum_values(const __nv_bfloat16* in) {
+  return thrust::make_transform_iterator(in, WidenBf16{});
+}
+
+template <typename Index, typename T>
+void row_cumsum_cub(T* out, const T* in, Index n, Index cols) {
+  auto const keys =
+      thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), RowOfElement<Index>{cols});
+  auto const values = row_cumsum_values(in);
+  std::size_t bytes = 0;
+  if (cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, values, out, cuda::std::plus<float>{}, n,
+                                          cuda::std::equal_to<>{}, cudaStreamPerThread) != cudaSuccess)
+    return;
+  void* const storage = kopt_suite::cub_scratch(bytes);
+  if (storage == nullptr) return;
+  cudaError_t const status =
+      cub::DeviceScan::InclusiveScanByKey(storage, bytes, keys, values, out, cuda::std::plus<float>{}, n,
+                                          cuda::std::equal_to<>{}, cudaStreamPerThread);
+  if (status != cudaSuccess)
+    std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
+}
+
+template <typename T>
+void row_cumsum_baseline_cub(T* out, const T* in, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  long long const n = static_cast<long long>(rows) * cols;
+  if (n <= INT_MAX) {
+    row_cumsum_cub<int>(out, in, static_cast<int>(n), cols);
+  } else {
+    row_cumsum_cub<long long>(out, in, n, static_cast<long long>(cols));
+  }
+}
