@@ -1,0 +1,116 @@
+// The implicit-GEMM view of a multi-channel NCHW convolution shared by conv2d_nchw_implicit_gemm and
+// conv2d_nchw_implicit_gemm_mma (include lines, docs/strategies.md). The product is taken transposed,
+//   Y'[co][m] = sum_k W[co][k] * X'[k][m],
+// rows co < Cout (an output channel: W is the row-major Cout x Cin*K*K weight tensor as it lies in memory)
+// and columns m < N*Ho*Wo (an output pixel: image n = m / (Ho*Wo), position p = m % (Ho*Wo)), so that for
+// one channel consecutive columns are consecutive outputs y[n][co][p]. X' is never built: its element
+// (k, m), k = (ci*K + ky)*K + kx, is x[n][ci][oy + ky - pad][ox + kx - pad], 0 in the padding and past
+// k = Cin*K*K, gathered on the fly. A thread gathers a fixed pair of adjacent pixels (their image and window
+// origin worked out once) at consecutive reduction indices, walked by a (ci, ky, kx) cursor with two
+// conditional carries per step instead of divisions.
+
+namespace conv_nchw_gather {
+
+using Elem = {{T}};
+
+// The sizes of one call, with the output extents (Ho = H + 2*pad - K + 1) and the GEMM's.
+struct Geometry {
+  int Cin, Cout, H, W, K, pad, Ho, Wo;
+  int plane;         // H * W
+  int out_plane;     // Ho * Wo
+  int taps;          // Cin * K * K, the reduction length
+  long long pixels;  // N * Ho * Wo
+  long long image;   // Cin * H * W, elements of one input image
+};
+
+__device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, int W, int K, int pad) {
+  Geometry g;
+  g.Cin = Cin;
+  g.Cout = Cout;
+  g.H = H;
+  g.W = W;
+  g.K = K;
+  g.pad = pad;
+  g.Ho = H + 2 * pad - K + 1;
+  g.Wo = W + 2 * pad - K + 1;
+  g.plane = H * W;
+  g.out_plane = g.Ho * g.Wo;
+  g.taps = Cin > 0 && K > 0 ? Cin * K * K : 0;
+  g.pixels = static_cast<long long>(N) * g.out_plane;
+  g.image = static_cast<long long>(Cin) * H * W;
+  return g;
+}
+
+// Whether the call has any output (a "valid" convolution with K > H or K > W has none).
+__device__ __forceinline__ bool has_outputs(Geometry const& g, int N) {
+  return N > 0 && g.Cout > 0 && g.Ho > 0 && g.Wo > 0;
+}
+
+// A reduction index k = (ci*K + ky)*K + kx split into its input channel, filter row and filter column.
+struct Tap {
+  int ci, ky, kx;
+};
+
+// k as (ci, ky, kx); for a step d the parts are its own (ky, kx < K), so adding it (advance) needs one
+// carry into ky and one into ci.
+__device__ __forceinline__ Tap split(int k, int K) {
+  int const kk = K * K;
+  int const r = k % kk;
+  return Tap{k / kk, r / K, r % K};
+}
+
+__device__ __forceinline__ void advance(Tap& t, Tap const& step, int K) {
+  t.kx += step.kx;
+  int carry = 0;
+  if (t.kx >= K) {
+    t.kx -= K;
+    carry = 1;
+  }
+  t.ky += step.ky + carry;  // at most 2K - 1
+  carry = 0;
+  if (t.ky >= K) {
+    t.ky -= K;
+    carry = 1;
+  }
+  t.ci += step.ci + carry;
+}
+
+// One output pixel's view of x: its image, and the input row and column of its window's corner. A pixel
+// past the last one gets a corner so far outside that no tap of it is ever read.
+struct Pixel {
+  Elem const* image;
+  int iy0, ix0;
+};
+
+// The image of output column m (m < pixels): a 32-bit division when every column index fits in 32 bits.
+__device__ __forceinline__ long long image_of(Geometry const& g, long long m) {
+  if (g.pixels <= 0x7fffffffLL) return static_cast<unsigned>(m) / static_cast<unsigned>(g.out_plane);
+  return m / g.out_plane;
+}
+
+__device__ __forceinline__ Pixel pixel(Elem const* x, Geometry const& g, long long m) {
+  if (m >= g.pixels) return Pixel{x, -(1 << 30), -(1 << 30)};
+  long long const n = image_of(g, m);
+  int const p = static_cast<int>(m - n * g.out_plane);
+  int const oy = p / g.Wo;
+  int const ox = p - oy * g.Wo;
+  return Pixel{x + n * g.image, oy - g.pad, ox - g.pad};
+}
+
+// X'[k][m] for the tap t of pixel px: the input value, or 0 in the padding and past the last channel.
+__device__ __forceinline__ Elem tap(Pixel const& px, Tap const& t, Geometry const& g) {
+  int const iy = px.iy0 + t.ky;
+  int const ix = px.ix0 + t.kx;
+  bool const inside = t.ci < g.Cin && static_cast<unsigned>(iy) < static_cast<unsigned>(g.H) &&
+                      static_cast<unsigned>(ix) < static_cast<unsigned>(g.W);
+  return inside ? px.image[static_cast<long long>(t.ci) * g.plane + iy * g.W + ix]
+                : kopt_strategy::from_float<Elem>(0.0f);
+}
+
+// Where output column m lies in y, less the channel's co * Ho * Wo: n * Cout * Ho * Wo + p.
+__device__ __forceinline__ long long column_offset(Geometry const& g, long long m) {
+  long long const n = image_of(g, m);
+  return n * g.Cout * g.out_plane + (m - n * g.out_plane);
+}
+
+}  // namespace conv_nchw_gather

@@ -1,0 +1,141 @@
+// Shared by conv2d_nchw-f32 and conv2d_nchw-bf16: a CNN layer's forward convolution over NCHW tensors,
+//   y[n][co][oy][ox] = sum_{ci < Cin, ky < K, kx < K} x[n][ci][oy + ky - pad][ox + kx - pad] *
+//   w[co][ci][ky][kx]
+// x: N x Cin x H x W, w: Cout x Cin x K x K, y: N x Cout x Ho x Wo with Ho = H + 2*pad - K + 1 (likewise Wo),
+// stride 1, zero padding pad on every side (terms outside the image are 0; pad = 0 is a "valid"
+// convolution, pad = K/2 with odd K a "same" one), no bias: torch.nn.functional.conv2d(x, w, padding=pad).
+//
+// Reference: one thread per output, the window and the weights read straight from global memory, the
+// products summed in double in (ci, ky, kx) order (the product of two floats is exact in double, so the
+// reference stays the accurate side of every comparison, as the GEMM reference does) and rounded once to
+// the element type. Naive on purpose: every input is loaded Cout*K*K times.
+//
+// Vendor baseline: cuDNN is not installed, so the layer is done the way frameworks did before it: an
+// im2col kernel expands x into col[n][k][p] = x[n][ci][oy + ky - pad][ox + kx - pad] (k = (ci*K + ky)*K + kx,
+// p = oy*Wo + ox; Cin*K*K x Ho*Wo per image, in a grow-only scratch buffer allocated once per size), then
+// one strided-batched cuBLAS GEMM per call computes y[n] = w (Cout x Cin*K*K) * col[n] for every image
+// (cublasSgemmStridedBatched in FP32, no TF32; cublasGemmStridedBatchedEx with BF16 data and
+// CUBLAS_COMPUTE_32F). The time includes the im2col pass (it writes K*K times the input).
+#pragma once
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdio>
+
+#include "../algebra/cub-scratch.cuh"
+#include "../algebra/cublas-handle.cuh"
+#include "element.cuh"
+
+template <typename T>
+__global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H,
+                                             int W, int K, int pad) {
+  int const Ho = H + 2 * pad - K + 1;
+  int const Wo = W + 2 * pad - K + 1;
+  long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
+  long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= total) return;
+  int const ox = static_cast<int>(i % Wo);
+  int const oy = static_cast<int>((i / Wo) % Ho);
+  int const co = static_cast<int>((i / (static_cast<long long>(Wo) * Ho)) % Cout);
+  long long const n = i / (static_cast<long long>(Wo) * Ho * Cout);
+  double sum = 0.0;
+  for (int ci = 0; ci < Cin; ++ci) {
+    for (int ky = 0; ky < K; ++ky) {
+      int const iy = oy + ky - pad;
+      if (iy < 0 || iy >= H) continue;
+      for (int kx = 0; kx < K; ++kx) {
+        int const ix = ox + kx - pad;
+        if (ix < 0 || ix >= W) continue;
+        sum += scientific_suite::to_double(x[((n * Cin + ci) * H + iy) * W + ix]) *
+               scientific_suite::to_double(w[((static_cast<long long>(co) * Cin + ci) * K + ky) * K + kx]);
+      }
+    }
+  }
+  scientific_suite::store(&y[i], sum);
+}
+
+template <typename T>
+void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
+                           int pad) {
+  int const Ho = H + 2 * pad - K + 1;
+  int const Wo = W + 2 * pad - K + 1;
+  if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
+  long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
+  conv2d_nchw_reference_kernel<T>
+      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, K, pad);
+}
+
+// col[n][k][p] for every image n, tap k < Cin*K*K and output position p < Ho*Wo (0 in the padding): positions
+// along x of the grid (coalesced reads and writes), taps along y, images along z (grid-stride beyond 65535).
+template <typename T>
+__global__ void conv2d_nchw_im2col_kernel(T* col, const T* x, int N, int Cin, int H, int W, int K, int pad,
+                                          int Ho, int Wo) {
+  int const plane = Ho * Wo;
+  int const taps = Cin * K * K;
+  int const p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= plane) return;
+  int const oy = p / Wo;
+  int const ox = p - oy * Wo;
+  for (int n = static_cast<int>(blockIdx.z); n < N; n += static_cast<int>(gridDim.z)) {
+    for (int k = static_cast<int>(blockIdx.y); k < taps; k += static_cast<int>(gridDim.y)) {
+      int const ci = k / (K * K);
+      int const ky = (k / K) % K;
+      int const kx = k % K;
+      int const iy = oy + ky - pad;
+      int const ix = ox + kx - pad;
+      bool const inside = iy >= 0 && iy < H && ix >= 0 && ix < W;
+      col[(static_cast<long long>(n) * taps + k) * plane + p] =
+          inside ? x[((static_cast<long long>(n) * Cin + ci) * H + iy) * W + ix]
+                 : scientific_suite::from_float<T>(0.0f);
+    }
+  }
+}
+
+inline cublasStatus_t conv2d_nchw_gemm(cublasHandle_t handle, float* y, float const* w, float const* col,
+                                       int Cout, int plane, int taps, int N) {
+  float const alpha = 1.0f;
+  float const beta = 0.0f;
+  // Row-major y[n] (Cout x plane) = w (Cout x taps) * col[n] (taps x plane); cuBLAS is column-major, so
+  // y[n]^T = col[n]^T * w^T with the operands swapped and no transposition flags.
+  return cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, plane, Cout, taps, &alpha, col, plane,
+                                   static_cast<long long>(taps) * plane, w, taps, 0, &beta, y, plane,
+                                   static_cast<long long>(Cout) * plane, N);
+}
+
+inline cublasStatus_t conv2d_nchw_gemm(cublasHandle_t handle, __nv_bfloat16* y, __nv_bfloat16 const* w,
+                                       __nv_bfloat16 const* col, int Cout, int plane, int taps, int N) {
+  float const alpha = 1.0f;
+  float const beta = 0.0f;
+  return cublasGemmStridedBatchedEx(
+      handle, CUBLAS_OP_N, CUBLAS_OP_N, plane, Cout, taps, &alpha, col, CUDA_R_16BF, plane,
+      static_cast<long long>(taps) * plane, w, CUDA_R_16BF, taps, 0, &beta, y, CUDA_R_16BF, plane,
+      static_cast<long long>(Cout) * plane, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+template <typename T>
+void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
+                                 int pad) {
+  int const Ho = H + 2 * pad - K + 1;
+  int const Wo = W + 2 * pad - K + 1;
+  if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
+  int const taps = Cin > 0 && K > 0 ? Cin * K * K : 0;
+  int const plane = Ho * Wo;
+  if (taps == 0) {  // an empty sum: y = 0
+    cudaMemsetAsync(y, 0, sizeof(T) * static_cast<std::size_t>(N) * Cout * plane, cudaStreamPerThread);
+    return;
+  }
+  cublasHandle_t const handle = kopt_suite::cublas_handle();
+  if (handle == nullptr) return;
+  std::size_t const elements = static_cast<std::size_t>(N) * taps * plane;
+  auto* const col = static_cast<T*>(kopt_suite::cub_scratch(sizeof(T) * elements));
+  if (col == nullptr) return;
+  dim3 const grid(static_cast<unsigned>((plane + 255) / 256),
+                  static_cast<unsigned>(taps < 65535 ? taps : 65535),
+                  static_cast<unsigned>(N < 65535 ? N : 65535));
+  conv2d_nchw_im2col_kernel<T><<<grid, 256, 0, cudaStreamPerThread>>>(col, x, N, Cin, H, W, K, pad, Ho, Wo);
+  cublasStatus_t const status = conv2d_nchw_gemm(handle, y, w, col, Cout, plane, taps, N);
+  if (status != CUBLAS_STATUS_SUCCESS)
+    std::fprintf(stderr, "baseline_cublas.cu: strided-batched GEMM failed (%d)\n", static_cast<int>(status));
+}
