@@ -2,6 +2,8 @@
 // the shared-memory mixed-radix Stockham kernel, its direct-DFT fallback for N beyond shared memory, and
 // the host launcher stockham_shared::launch(out, in, N, B). stockham_shared.cu describes the algorithm.
 // The including template defines the macros THREADS, POINTS, MAX_RADIX and TWIDDLE first.
+// A template that defines STOCKHAM_SPLIT_LAYOUT gets only the layout-free parts (plan, passes, twiddles,
+// shared-memory limits): stockham_split.cuh then adds the split re/im kernels and stockham_split::launch.
 #include <cuda_runtime.h>
 
 #include <map>
@@ -213,6 +215,7 @@ __global__ void fill_table(float2* table, int n) {
 
 }  // namespace stockham_shared
 
+#ifndef STOCKHAM_SPLIT_LAYOUT  // the interleaved layout's kernels (stockham_split.cuh: split re/im)
 // Shared-memory Stockham FFT of tpb (power of two) transforms per block; `len` = padded buffer length.
 __global__ void __launch_bounds__(THREADS)
     stockham_shared_kernel({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int B, int tpb,
@@ -344,6 +347,8 @@ __global__ void stockham_shared_direct({{T}}* __restrict__ out, const {{T}}* __r
   out[2 * o + 1] = kopt_strategy::from_float<{{T}}>(static_cast<float>(im));
 }
 
+#endif  // STOCKHAM_SPLIT_LAYOUT
+
 namespace stockham_shared {
 
 // The twiddle table of n (TWIDDLE 1), computed once per n on the calling thread's default stream and
@@ -384,6 +389,7 @@ inline long long buffer_len(long long points) { return points + (points - 1) / 1
 inline long long shared_bytes(long long points) { return 2 * buffer_len(points) * 8; }
 
 
+#ifndef STOCKHAM_SPLIT_LAYOUT
 // The whole batched transform: the shared-memory Stockham kernel, or the direct DFT when one transform
 // does not fit shared memory. Any N >= 1 and B >= 1 (otherwise nothing to do).
 inline void launch({{T}}* out, const {{T}}* in, int N, int B) {
@@ -419,5 +425,6 @@ inline void launch({{T}}* out, const {{T}}* in, int N, int B) {
   stockham_shared_kernel<<<blocks, THREADS, static_cast<size_t>(bytes)>>>(out, in, B, tpb, group_log2,
                                                                           static_cast<int>(len), plan, table);
 }
+#endif  // STOCKHAM_SPLIT_LAYOUT
 
 }  // namespace stockham_shared
