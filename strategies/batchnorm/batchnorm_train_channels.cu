@@ -1,0 +1,137 @@
+// Strategy batchnorm_train_channels, batchnorm_train family (launcher mode): batch normalisation in training
+// mode, NCHW: the statistics of the batch, per channel c over its N planes of H*W elements,
+//   mean[c] = mean of x[.][c][.][.], var[c] = biased variance (divided by N*H*W, as PyTorch normalises),
+//   out[n][c][h][w] = (x[n][c][h][w] - mean[c]) / sqrt(var[c] + eps) * gamma[c] + beta[c],
+// mean and var written rounded once to T (the batch statistics, as PyTorch's save_mean and the variance
+// whose 1/sqrt(var + eps) is its save_invstd). Two kernels, in FP32 throughout for BF16 data:
+//   1. statistics (batchnorm_train_stats.cuh): blocks per channel walk its planes with 128-bit loads and
+//      UNROLL loads in flight per thread, sums of x - K and (x - K)^2 around a per-channel shift K, one pair
+//      per block, the last block of each channel (ticket) adds them in a fixed order and writes mean, var
+//      and the channel's FP32 constants;
+//   2. normalize: the same walk per channel (blockIdx.y the channel, its constants loaded once per block,
+//      no division per element), out = ((x - K) - (mean - K)) * scale + beta with one FMA, 128-bit loads and
+//      stores, the loads of a step all issued before the first store. It walks the planes first to last,
+//      the reverse of pass 1, so its first reads hit the planes pass 1 left in L2; with STREAM, x is read
+//      with the evict-first (last use) hint and out is stored streaming so that neither evicts the planes
+//      still to come.
+// H*W not a multiple of 4 (FP32) or 8 (BF16), or a misaligned buffer, goes element by element along the same
+// walk (coalesced within each plane), so any shape and any offset are correct. Deterministic.
+//
+// Knobs: BLOCK threads per block; UNROLL positions (packs) in flight per thread and step; BLOCKS_PER_SM the
+// blocks per SM both grids aim at (capped by occupancy); STREAM cache hints on pass 2.
+// kopt:knob BLOCK = [128, 256, 512]
+// kopt:knob UNROLL = [1, 2, 4, 8]
+// kopt:knob BLOCKS_PER_SM = [1, 2, 4, 8] resources=none
+// kopt:knob STREAM = [0, 1] resources=none
+// kopt:constraint BLOCK * BLOCKS_PER_SM <= 2048
+
+#include <cuda_runtime.h>
+
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+#ifndef BLOCKS_PER_SM
+#define BLOCKS_PER_SM 4
+#endif
+#ifndef STREAM
+#define STREAM 1
+#endif
+
+namespace batchnorm_train_channels {
+
+using T = {{T}};
+
+// kopt:include ../common/multiprocessors.cuh
+// kopt:include batchnorm_train_stats.cuh
+
+__device__ __forceinline__ Vec load_x(const T* p) {
+#if STREAM
+  uint4 const r = __ldcs(reinterpret_cast<uint4 const*>(p));
+  return *reinterpret_cast<Vec const*>(&r);
+#else
+  return kopt_strategy::load_pack<T, kVec>(p);
+#endif
+}
+
+__device__ __forceinline__ void store_out(T* p, Vec const& v) {
+#if STREAM
+  __stcs(reinterpret_cast<uint4*>(p), *reinterpret_cast<uint4 const*>(&v));
+#else
+  kopt_strategy::store_pack<T, kVec>(p, v);
+#endif
+}
+
+__device__ __forceinline__ float normalized(float v, float4 const& k) {
+  return fmaf((v - k.x) - k.y, k.z, k.w);
+}
+
+__global__ void __launch_bounds__(BLOCK)
+    normalize_kernel(T* __restrict__ out, const T* __restrict__ x, int N, int C, long long hw,
+                     float4 const* __restrict__ constants) {
+  bool const vec = hw % kVec == 0 && kopt_strategy::aligned_to(x, sizeof(Vec)) &&
+                   kopt_strategy::aligned_to(out, sizeof(Vec));
+  int const width = vec ? kVec : 1;
+  long long const stride = static_cast<long long>(gridDim.x) * BLOCK;
+  long long const first = static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x;
+  for (int c = static_cast<int>(blockIdx.y); c < C; c += static_cast<int>(gridDim.y)) {
+    float4 const k = constants[c];  // written by pass 1 (an earlier kernel)
+    Walk const w = make_walk(N, C, hw, width, stride, +1);
+    Cursor p = start(w, first, N, C, c, hw, width, +1);
+    if (vec) {
+      while (p.q < w.positions) {
+        Vec v[UNROLL];
+        long long at[UNROLL];
+        bool ok[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+          ok[u] = p.q < w.positions;
+          at[u] = p.at;
+          if (ok[u]) v[u] = load_x(x + p.at);
+          advance(p, w);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+          if (!ok[u]) continue;
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) v[u].v[e] = from_float<T>(normalized(to_float(v[u].v[e]), k));
+          store_out(out + at[u], v[u]);
+        }
+      }
+    } else {
+      while (p.q < w.positions) {
+        float v[UNROLL];
+        long long at[UNROLL];
+        bool ok[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+          ok[u] = p.q < w.positions;
+          at[u] = p.at;
+          if (ok[u]) v[u] = to_float(x[p.at]);
+          advance(p, w);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+          if (ok[u]) out[at[u]] = from_float<T>(normalized(v[u], k));
+      }
+    }
+  }
+}
+
+}  // namespace batchnorm_train_channels
+
+// clang-format off
+extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, const {{T}}* gamma,
+                          const {{T}}* beta, float eps, int N, int C, int H, int W) {
+  // clang-format on
+  using namespace batchnorm_train_channels;
+  if (N < 0 || C <= 0 || H < 0 || W < 0) return;
+  long long const hw = static_cast<long long>(H) * W;
+  int const splits = splits_for(N, C, hw);
+  Scratch s;
+  if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s)) return;  // out of memory: unwritten
+  dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(C < 65535 ? C : 65535));
+  normalize_kernel<<<grid, BLOCK>>>(out, x, N, C, hw, s.constants);
+}
