@@ -1,0 +1,54 @@
+// Strategy row_argmin_warp_per_row, row_argmin family (kernel mode): out[r] = the column of the smallest
+// in[r*cols + c] over c < cols, a row-major rows x cols matrix (nearest centroid or cheapest candidate per
+// row; torch.argmin(dim=-1) with 32-bit indices): the first such column on ties; a NaN wins over every
+// number, as PyTorch (argmin of a row holding a NaN is the first NaN's column). row_argmax_warp_per_row
+// with the comparison reversed (ARGMIN 1 in the shared body row_arg_warp.cuh): each row belongs to a group
+// of LANES threads of one warp, BLOCK / LANES rows per block, no shared memory and no barrier; when the row
+// starts on a 16-byte boundary and cols is a multiple of the pack width, lanes read 128-bit packs
+// p = lane, lane + LANES, ... (UNROLL independent loads in flight), otherwise element by element, still
+// coalesced. A lane's candidates come in increasing column order, so a strict comparison keeps the first;
+// lanes are combined by warp shuffles that compare the value, then the column. Every element is read once.
+//
+// Knobs: LANES threads per row; BLOCK threads per block; UNROLL 128-bit loads in flight per thread.
+// kopt:knob LANES = [8, 16, 32]
+// kopt:knob BLOCK = [128, 256, 512]
+// kopt:knob UNROLL = [1, 2, 4, 8]
+// kopt:launch grid=(max(1, ceil_div({{ARG2}}, BLOCK / LANES))) block=(BLOCK) kernel={{ENTRY}}
+
+#define ARGMIN 1
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef LANES
+#define LANES 32
+#endif
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+#ifndef UNROLL
+#define UNROLL 4
+#endif
+
+namespace row_argmin_warp_per_row {
+
+using T = {{T}};
+
+// kopt:include row_arg_warp.cuh
+
+}  // namespace row_argmin_warp_per_row
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
+  using namespace row_argmin_warp_per_row;
+  constexpr int kRowsPerBlock = BLOCK / LANES;
+  int const lane = static_cast<int>(threadIdx.x) % LANES;
+  long long const block_row = static_cast<long long>(blockIdx.x) * kRowsPerBlock;
+  long long const warp_row = block_row + (static_cast<int>(threadIdx.x) & ~31) / LANES;
+  if (warp_row >= rows) return;  // a whole warp past the end; the others shuffle with all 32 lanes
+  long long const row = block_row + static_cast<int>(threadIdx.x) / LANES;
+  bool const live = row < rows;
+  Best b{INFINITY, 0};
+  if (live && cols > 0) b = row_best(in + row * cols, cols, lane);
+  b = group_best(b);
+  if (live && lane == 0) out[row] = b.column;
+}

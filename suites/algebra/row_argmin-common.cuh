@@ -1,0 +1,58 @@
+// Shared by row_argmin-f32 and row_argmin-bf16: out[r] = the column of the smallest in[r*cols + c] over
+// c < cols (nearest centroid from a distance matrix, cheapest candidate per row; torch.argmin(dim=-1) with
+// 32-bit indices): the first such column on ties (BF16 values tie often), and a NaN wins over every number,
+// as PyTorch propagates it (the row's first NaN).
+//
+// Reference: one thread per row scanning its row in order: naive on purpose (uncoalesced), obviously right.
+// Vendor baseline: cub::DeviceSegmentedReduce::ArgMin (CUB keeps the smaller index on ties) over the rows as
+// segments, as row_argmax's baseline (../row_argmax-common.cuh: the offsets from a counting iterator, the
+// (index, value) pairs in the grow-only scratch, then a small kernel that keeps the indices).
+#pragma once
+#include "row_argmax-common.cuh"
+
+template <typename T>
+__global__ void row_argmin_reference_kernel(int* out, const T* in, int rows, int cols) {
+  long long const r = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const T* row = in + r * cols;
+  int best = 0;
+  float best_value = cols > 0 ? static_cast<float>(row[0]) : 0.0f;
+  for (int c = 1; c < cols; ++c) {
+    float const v = static_cast<float>(row[c]);
+    if (best_value != best_value) break;  // a NaN wins: the first one stays
+    if (v != v || v < best_value) {
+      best = c;
+      best_value = v;
+    }
+  }
+  out[r] = best;
+}
+
+template <typename T>
+void row_argmin_reference(int* out, const T* in, int rows, int cols) {
+  if (rows <= 0) return;
+  row_argmin_reference_kernel<T><<<(rows + 127) / 128, 128>>>(out, in, rows, cols);
+}
+
+template <typename T>
+void row_argmin_baseline_cub(int* out, const T* in, int rows, int cols) {
+  if (rows <= 0) return;
+  auto const values = thrust::make_transform_iterator(in, ToFloatValue<T>{});
+  auto const starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), RowStart{cols});
+  auto const ends = thrust::make_transform_iterator(thrust::counting_iterator<int>(1), RowStart{cols});
+  std::size_t bytes = 0;
+  if (cub::DeviceSegmentedReduce::ArgMin(nullptr, bytes, values, static_cast<IndexValue*>(nullptr), rows,
+                                         starts, ends, cudaStreamPerThread) != cudaSuccess)
+    return;
+  std::size_t const pairs_at = (bytes + 255) / 256 * 256;  // CUB's storage, then the (index, value) pairs
+  auto* const storage = static_cast<char*>(kopt_suite::cub_scratch(pairs_at + sizeof(IndexValue) * rows));
+  if (storage == nullptr) return;
+  auto* const pairs = reinterpret_cast<IndexValue*>(storage + pairs_at);
+  cudaError_t const status = cub::DeviceSegmentedReduce::ArgMin(storage, bytes, values, pairs, rows, starts,
+                                                                ends, cudaStreamPerThread);
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
+    return;
+  }
+  row_argmax_keys_kernel<<<(rows + 255) / 256, 256, 0, cudaStreamPerThread>>>(out, pairs, rows);
+}
