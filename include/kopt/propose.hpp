@@ -69,6 +69,9 @@ struct RoleBinding {
   std::string parameter;  // the task parameter it is bound to; empty when it is a value
   std::string value;      // otherwise an integer expression over the task's integer scalars, or a number
   bool derived = false;   // the value was read off a buffer's length (docs/strategies.md, "Binding")
+  // An input role given a copy of the task's inout buffer, which an output role of the same call writes:
+  // the launcher adapter copies the buffer before the call (an in-place sort bound to an out-of-place one).
+  bool copied = false;
 };
 
 // A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.

@@ -47,7 +47,11 @@ std::string role_text(Param const& p) {
 class BindingEnumerator {
  public:
   BindingEnumerator(LibraryStrategy const& strategy, TaskSpec const& task, Signature contract, DType element)
-      : strategy_(strategy), task_(task), contract_(std::move(contract)), element_(element) {
+      : strategy_(strategy),
+        task_(task),
+        contract_(std::move(contract)),
+        element_(element),
+        launcher_(!is_kernel_template(strategy.template_text)) {
     for (SizeCase const& size : task_.sizes) envs_.push_back(task_.env_for(size));
     // Pointers first: an integer role may be read off the length of the buffer a pointer role took.
     for (std::size_t i = 0; i < contract_.params.size(); ++i) {
@@ -144,7 +148,7 @@ class BindingEnumerator {
       if (buffer != nullptr && buffer->role == Role::inout && strategy_.in_place.empty()) {
         return fmt::format(
             "the task updates '{}' in place, and the strategy does not declare that its output may be its "
-            "input (in_place)",
+            "input (in_place); a kernel-mode strategy cannot be given a copy",
             param.name);
       }
     }
@@ -182,11 +186,16 @@ class BindingEnumerator {
     std::stable_partition(options.begin(), options.end(),
                           [&](RoleBinding const& o) { return same_name(role.name, o.parameter); });
     for (RoleBinding const& option : options) {
-      // A buffer fills one role, or an output role and the input role it may be updated in place from.
-      if (role.is_pointer && used_.contains(option.parameter) && !shares_in_place(index, option.parameter))
-        continue;
+      // A buffer fills one role, or an output role and the input role it may be updated in place from:
+      // the same pointer where the strategy declares it, otherwise a copy a launcher adapter makes.
+      std::optional<std::size_t> copied;  // the input role that reads a copy
+      if (role.is_pointer && used_.contains(option.parameter) && !shares_in_place(index, option.parameter)) {
+        copied = copy_reader(index, option.parameter);
+        if (!copied) continue;
+      }
       current_[index] = option;
       assigned_[index] = true;
+      if (copied) current_[*copied].copied = true;
       if (role.is_pointer) used_[option.parameter].push_back(index);
       if (decided_lengths_agree(index)) descend(depth + 1, out);
       if (role.is_pointer) {
@@ -194,6 +203,7 @@ class BindingEnumerator {
         holder->second.pop_back();
         if (holder->second.empty()) used_.erase(holder);
       }
+      if (copied) current_[*copied].copied = false;
       assigned_[index] = false;
     }
   }
@@ -217,6 +227,31 @@ class BindingEnumerator {
              std::find(it->second.begin(), it->second.end(), read) != it->second.end();
     };
     return pair(a, b) || pair(b, a);
+  }
+
+  // When role `index` and the one role holding the task's inout buffer `parameter` are an output and an
+  // input role of a launcher-mode strategy, the input role that will read a copy of the buffer (the
+  // adapter copies it before the call); nothing otherwise. The adapter computes the copy's size from the
+  // buffer's length, so that length must be a plain expression over the launcher's integer parameters.
+  std::optional<std::size_t> copy_reader(std::size_t index, std::string const& parameter) const {
+    auto const holder = used_.find(parameter);
+    if (!launcher_ || holder == used_.end() || holder->second.size() != 1) return std::nullopt;
+    Param const* param = task_param(parameter);
+    BufferSpec const* buffer = task_.find_buffer(parameter);
+    if (param == nullptr || param->is_const || buffer == nullptr || buffer->role != Role::inout)
+      return std::nullopt;
+    std::size_t const other = holder->second.front();
+    Param const& a = contract_.params[index];
+    Param const& b = contract_.params[other];
+    if (a.is_const == b.is_const) return std::nullopt;  // one writes the buffer, the other reads it
+    static std::regex const plain(R"([A-Za-z0-9_ +*/()-]+)");
+    std::string const length = buffer->length.text();
+    if (!std::regex_match(length, plain)) return std::nullopt;
+    for (std::string const& name : buffer->length.identifiers()) {
+      Param const* size = task_param(name);
+      if (size == nullptr || size->is_pointer || is_floating(size->dtype)) return std::nullopt;
+    }
+    return a.is_const ? index : other;
   }
 
   bool is_assigned(std::string_view role) const {
@@ -408,6 +443,7 @@ class BindingEnumerator {
   TaskSpec const& task_;
   Signature contract_;
   DType element_;
+  bool launcher_;  // a launcher-mode template: its adapter can copy an inout buffer before the call
   std::vector<ScalarEnv> envs_;
   std::vector<std::size_t> order_;
   std::vector<RoleBinding> current_;
@@ -442,7 +478,8 @@ RoleBinding const* StrategyBinding::find(std::string_view role) const {
 std::string StrategyBinding::describe() const {
   std::vector<std::string> parts;
   for (RoleBinding const& r : roles) {
-    parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter));
+    parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter) +
+                    (r.copied ? " (a copy)" : ""));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }

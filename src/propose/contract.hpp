@@ -8,4 +8,8 @@ namespace kopt {
 
 Result<Signature> strategy_contract(LibraryStrategy const& strategy, DType element);
 
+// Kernel mode: a `// kopt:launch` line, or the entry defined as a __global__ function; otherwise the
+// template is a launcher (docs/compile.md).
+bool is_kernel_template(std::string const& text);
+
 }  // namespace kopt

@@ -44,6 +44,30 @@ std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
   return fmt::format("args=({})", fmt::join(args, ", "));
 }
 
+// The adapter's copy of an inout buffer that the strategy reads while it writes the buffer itself (an
+// in-place sort bound to an out-of-place one): a device buffer kept for later calls, grown when a larger
+// one is needed, filled on the stream the candidate runs on. When it cannot be allocated the call does
+// nothing (the output stays as the evaluator poisoned it and fails verification).
+std::string input_copy(TaskSpec const& task, std::string const& parameter) {
+  BufferSpec const* buffer = task.find_buffer(parameter);
+  std::string const length = buffer != nullptr ? buffer->length.text() : "0";
+  return fmt::format(
+      "  // kopt: the strategy reads a copy of '{0}' while it writes '{0}' (updated in place)\n"
+      "  static void* kopt_copy_{0} = nullptr;\n"
+      "  static size_t kopt_copy_{0}_bytes = 0;\n"
+      "  size_t const kopt_bytes_{0} = sizeof(*{0}) * static_cast<size_t>({1});\n"
+      "  if (kopt_bytes_{0} > kopt_copy_{0}_bytes) {{\n"
+      "    cudaFree(kopt_copy_{0});\n"
+      "    kopt_copy_{0} = nullptr;\n"
+      "    kopt_copy_{0}_bytes = 0;\n"
+      "    if (cudaMalloc(&kopt_copy_{0}, kopt_bytes_{0}) != cudaSuccess) return;\n"
+      "    kopt_copy_{0}_bytes = kopt_bytes_{0};\n"
+      "  }}\n"
+      "  cudaMemcpyAsync(kopt_copy_{0}, {0}, kopt_bytes_{0}, cudaMemcpyDeviceToDevice, "
+      "cudaStreamPerThread);\n",
+      parameter, length);
+}
+
 // A launcher with the task's signature that calls the template's, renamed `inner`, in the contract's order.
 std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& binding, std::string const& inner) {
   std::vector<std::string> params;
@@ -56,15 +80,21 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
     }
   }
   std::vector<std::string> args;
+  std::string copies;
   for (RoleBinding const& r : binding.roles) {
+    if (r.copied) {
+      copies += input_copy(task, r.parameter);
+      args.push_back(fmt::format("static_cast<{}>(kopt_copy_{})", r.role.c_type, r.parameter));
+      continue;
+    }
     args.push_back(r.role.is_pointer ? r.parameter
                                      : fmt::format("static_cast<{}>({})", r.role.c_type, role_expression(r)));
   }
   return fmt::format(
       "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
-      "extern \"C\" void {}({}) {{\n{}  {}({});\n}}\n",
-      binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""), inner,
-      fmt::join(args, ", "));
+      "extern \"C\" void {}({}) {{\n{}{}  {}({});\n}}\n",
+      binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""), copies,
+      inner, fmt::join(args, ", "));
 }
 
 // [strategy_params] values name the task's scalars by the roles they fill (ELU's `alpha` is map1s's `s`).
@@ -96,13 +126,12 @@ std::string in_role_names(std::string const& text, StrategyBinding const& bindin
   return out;
 }
 
-// Kernel mode: a `// kopt:launch` line, or the entry defined as a __global__ function.
+}  // namespace
+
 bool is_kernel_template(std::string const& text) {
   return std::regex_search(text, std::regex(R"(//[ \t]*kopt:launch\b)")) ||
          std::regex_search(text, std::regex(R"(__global__[^;{(]*\{\{ENTRY\}\}\s*\()"));
 }
-
-}  // namespace
 
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
                                          TaskSpec const& task, int arch_sm, StrategyBinding const* chosen) {

@@ -220,12 +220,51 @@ op = "a + b"
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_NE(text->find("kernel=add_ args=(acc, acc, delta, n)\n"), std::string::npos) << *text;
 
-  // Declared for c and a only: the other input role cannot take the buffer too.
-  auto const launcher = check_applicability(*library.find("launcher_map2"), inout, 90);
-  EXPECT_FALSE(launcher.applies);
-  EXPECT_NE(launcher.reason.find("does not declare that its output may be its input (in_place)"),
+  // A launcher-mode strategy that does not declare in_place reads a copy its adapter makes before the
+  // call (the buffer's length over the launcher's sizes gives the bytes).
+  EXPECT_EQ(described("launcher_map2", inout),
+            (std::vector<std::string>{"c=acc, a=acc (a copy), b=delta, n=n",
+                                      "c=acc, a=delta, b=acc (a copy), n=n"}));
+  auto adapter = instantiate_strategy(library, *library.find("launcher_map2"), inout, 90);
+  ASSERT_TRUE(adapter) << adapter.error().message;
+  EXPECT_NE(adapter->find("size_t const kopt_bytes_acc = sizeof(*acc) * static_cast<size_t>(n);"),
             std::string::npos)
-      << launcher.reason;
+      << *adapter;
+  EXPECT_NE(adapter->find("cudaMemcpyAsync(kopt_copy_acc, acc, kopt_bytes_acc, cudaMemcpyDeviceToDevice, "
+                          "cudaStreamPerThread);"),
+            std::string::npos)
+      << *adapter;
+  EXPECT_NE(
+      adapter->find(
+          "kopt_bound_add_(acc, static_cast<const float*>(kopt_copy_acc), delta, static_cast<int>(n));"),
+      std::string::npos)
+      << *adapter;
+  auto const built = test::compile_as_evaluated(inout, "launcher_map2.cu", *adapter, {});
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_TRUE(built->ok) << built->diagnostics;
+
+  // A kernel-mode strategy cannot be given a copy: map1s (y, x, s, n) declares no in_place.
+  TaskSpec const scale = task(R"kopt(name = "scale_"
+description = "x *= s"
+[entry]
+signature = 'extern "C" void scale_(float* x, float s, int n)'
+[buffers.x]
+length = "n"
+role = "inout"
+[scalars]
+s = 2.0
+[[sizes]]
+name = "small"
+n = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "s * x"
+)kopt");
+  auto const kernel_mode = check_applicability(*library.find("map1s"), scale, 90);
+  EXPECT_FALSE(kernel_mode.applies);
+  EXPECT_NE(kernel_mode.reason.find("a kernel-mode strategy cannot be given a copy"), std::string::npos)
+      << kernel_mode.reason;
 
   // An output the task does not read is not an input of the strategy.
   auto const output = check_applicability(*library.find("map2"), with_role("output"), 90);
