@@ -100,6 +100,7 @@ struct WorkModel {
 // value of `type` computed for each size case.
 struct KernelArgument {
   std::string parameter;    // the task parameter's name; empty for a computed value
+  bool converted = false;   // `f32(alpha)`: the task's double parameter, rounded to `type` (f32)
   DType type = DType::i32;  // computed: i32, i64, u32, u64 (from `expression`), f32, f64 (from `number`)
   Expr expression;          // integer: over the size case's scalars
   double number = 0.0;      // floating: a constant

@@ -69,7 +69,8 @@ bool is_identifier(std::string_view name) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
-// `c`, `i32(rows * cols)`, `f32(0.5)`: a task parameter by name, or a typed computed value.
+// `c`, `i32(rows * cols)`, `f32(0.5)`, `f32(alpha)`: a task parameter by name, a typed computed value, or
+// a double parameter of the task rounded to float.
 Result<KernelArgument> parse_argument(std::size_t line, std::string const& text) {
   KernelArgument arg;
   arg.text = text;
@@ -85,11 +86,17 @@ Result<KernelArgument> parse_argument(std::size_t line, std::string const& text)
   if (!typed) {
     return annotation_error(line, "args",
                             fmt::format("'{}': expected a parameter name, or i32(..), i64(..), u32(..), "
-                                        "u64(..) of an integer expression, or f32(..), f64(..) of a number",
+                                        "u64(..) of an integer expression, f32(..), f64(..) of a number, or "
+                                        "f32(..) of a double parameter",
                                         text));
   }
   arg.type = *type;
   std::string const inner(trim(text.substr(open + 1, text.size() - open - 2)));
+  if (arg.type == DType::f32 && is_identifier(inner)) {  // a double parameter of the task, rounded
+    arg.parameter = inner;
+    arg.converted = true;
+    return arg;
+  }
   if (is_floating(arg.type)) {
     char* end = nullptr;
     arg.number = std::strtod(inner.c_str(), &end);

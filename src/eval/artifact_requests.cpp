@@ -147,8 +147,9 @@ worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan
   }
   for (worker::KernelArgumentRef const& a : ref.arguments) {
     ref.param_sizes.push_back(
-        a.parameter >= 0 ? size_of_param(task.signature.params[static_cast<std::size_t>(a.parameter)])
-                         : static_cast<int>(size_of(*dtype_from_string(a.type))));
+        a.parameter >= 0 && a.type.empty()
+            ? size_of_param(task.signature.params[static_cast<std::size_t>(a.parameter)])
+            : static_cast<int>(size_of(*dtype_from_string(a.type))));
   }
   return ref;
 }
@@ -175,6 +176,14 @@ Result<std::vector<worker::KernelArgumentRef>> kernel_arguments(TaskSpec const& 
                                       a.parameter, task.signature.function, fmt::join(names, ", ")));
       }
       ref.parameter = static_cast<int>(it - params.begin());
+      if (a.converted) {
+        if (it->is_pointer || it->dtype != DType::f64) {
+          return make_error(ErrorCode::invalid_spec,
+                            fmt::format("kopt:launch args: '{}': '{}' is not a double scalar of {}", a.text,
+                                        a.parameter, task.signature.function));
+        }
+        ref.type = std::string(to_string(a.type));
+      }
     } else if (is_floating(a.type)) {
       ref.type = std::string(to_string(a.type));
       ref.value = fmt::format("{}", a.number);

@@ -102,8 +102,11 @@ class BindingEnumerator {
   // Whether `param` can fill `role` by type alone.
   bool fits(Param const& role, Param const& param) const {
     if (role.is_pointer != param.is_pointer || role.dtype != param.dtype) {
-      // An integer role takes any integer scalar (the adapter converts it).
-      return !role.is_pointer && !param.is_pointer && !is_floating(role.dtype) && !is_floating(param.dtype);
+      // An integer role takes any integer scalar, and a float role a double one (the adapter converts it:
+      // static_cast in a launcher, `f32(alpha)` in a kernel's arguments).
+      if (role.is_pointer || param.is_pointer) return false;
+      if (role.dtype == DType::f32 && param.dtype == DType::f64) return true;
+      return !is_floating(role.dtype) && !is_floating(param.dtype);
     }
     if (!role.is_pointer) return true;
     BufferSpec const* buffer = task_.find_buffer(param.name);

@@ -160,6 +160,14 @@ TEST(LaunchAnnotation, ArgsNameParametersOrTypedComputedValues) {
   EXPECT_DOUBLE_EQ(spec->args[5].number, 0.5);
   EXPECT_DOUBLE_EQ(spec->args[6].number, -1e-3);
   EXPECT_EQ(spec->args[3].text, "i32(rows * cols / 100)");
+  EXPECT_FALSE(spec->args[5].converted);
+
+  // f32 of a name: the task's double parameter, rounded to float (a float role bound to a double scalar).
+  auto converted = apply_launch_annotation("// kopt:launch args=(c, f32(alpha))\n", base_launch());
+  ASSERT_TRUE(converted) << converted.error().message;
+  EXPECT_EQ(converted->args[1].parameter, "alpha");
+  EXPECT_TRUE(converted->args[1].converted);
+  EXPECT_EQ(converted->args[1].type, DType::f32);
 
   auto absent = apply_launch_annotation("// kopt:launch block=(64)\n", base_launch());
   ASSERT_TRUE(absent);
@@ -167,7 +175,7 @@ TEST(LaunchAnnotation, ArgsNameParametersOrTypedComputedValues) {
 }
 
 TEST(LaunchAnnotation, MalformedArgsNameTheArgument) {
-  for (char const* bad : {"args=(c, 2 * n)", "args=(c, f16(1.0))", "args=(c, f32(half))",
+  for (char const* bad : {"args=(c, 2 * n)", "args=(c, f16(1.0))", "args=(c, f64(half))",
                           "args=(c, i32(n +))", "args=(c, , n)", "args=(c, i32(n)x)"}) {
     auto spec = apply_launch_annotation(std::string("// kopt:launch ") + bad + "\n", base_launch());
     ASSERT_FALSE(spec) << bad;

@@ -119,6 +119,38 @@ TEST(PlanCandidate, LaunchArgsMapTheKernelsParametersToTheTasks) {
   EXPECT_EQ(ref.param_sizes, (std::vector<int>{8, 8, 8, 8, 4}));  // the kernel's, not the launcher's
 }
 
+// A task's double scalar given to a kernel's float parameter: `f32(alpha)` passes the parameter's index
+// with type f32 (the worker rounds it for each call), and the kernel's parameter is 4 bytes. An integer
+// or pointer parameter cannot be converted.
+TEST(PlanCandidate, ADoubleParameterIsRoundedToTheKernelsFloat) {
+  TaskSpec task = vector_add_task();
+  task.signature.params.push_back(Param{"alpha", "double", false, DType::f64, false, {}});
+  std::string const source =
+      "// kopt:launch args=(c, a, b, n, f32(alpha)) kernel=scaled_add\n"
+      "extern \"C\" __global__ void scaled_add(float* c, const float* a, const float* b, "
+      "int n, float s) {}\n";
+  CandidatePlan const plan = plan_candidate(task, source_named("k.cu", source), std::nullopt);
+  ASSERT_TRUE(plan.request) << plan.failure;
+  Artifact artifact;
+  artifact.mode = CandidateMode::kernel;
+  artifact.path = "/cache/abc.cubin";
+  artifact.symbol = "scaled_add";
+  worker::ArtifactRef const ref = artifact_ref(task, plan, artifact);
+  ASSERT_EQ(ref.arguments.size(), 5u);
+  EXPECT_EQ(ref.arguments[3].parameter, 3);
+  EXPECT_TRUE(ref.arguments[3].type.empty());
+  EXPECT_EQ(ref.arguments[4].parameter, 4);
+  EXPECT_EQ(ref.arguments[4].type, "f32");
+  EXPECT_EQ(ref.param_sizes, (std::vector<int>{8, 8, 8, 4, 4}));
+
+  std::string const wrong =
+      "// kopt:launch args=(c, a, b, f32(n)) kernel=scaled_add\n" + source.substr(source.find('\n') + 1);
+  CandidatePlan const refused = plan_candidate(task, source_named("k.cu", wrong), std::nullopt);
+  EXPECT_FALSE(refused.request);
+  EXPECT_NE(refused.failure.find("'n' is not a double scalar of vector_add"), std::string::npos)
+      << refused.failure;
+}
+
 TEST(PlanCandidate, LaunchArgsThatNameNoParameterFailBeforeCompiling) {
   TaskSpec const task = vector_add_task();
   std::string const unknown = "// kopt:launch args=(c, a, d, n)\n" + std::string(kKernelSource);

@@ -296,6 +296,37 @@ source = "reference.cu"
   EXPECT_EQ(a.bindings.front().describe(), "y=y, x=x, s=epsilon, rows=rows, cols=cols");
 }
 
+// A user's double scalar fills a float role: the kernel-mode adapter rounds it (`f32(alpha)`).
+TEST_F(Binding, ADoubleScalarFillsAFloatRoleRoundedByTheAdapter) {
+  TaskSpec const t = task(R"kopt(name = "scale"
+description = "y = alpha * x"
+[entry]
+signature = 'extern "C" void scale(float* y, const float* x, double alpha, int n)'
+[buffers.y]
+length = "n"
+[buffers.x]
+length = "n"
+[scalars]
+alpha = 0.5
+[[sizes]]
+name = "small"
+n = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "alpha * x"
+)kopt");
+  EXPECT_EQ(described("map1s", t), (std::vector<std::string>{"y=y, x=x, s=alpha, n=n"}));
+  auto text = instantiate_strategy(library, *library.find("map1s"), t, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("kernel=scale args=(y, x, f32(alpha), n)"), std::string::npos) << *text;
+  CandidateSource source;
+  source.name = "map1s.cu";
+  source.source = *text;
+  CandidatePlan const plan = plan_candidate(t, source, std::nullopt);
+  ASSERT_TRUE(plan.request) << plan.failure;
+}
+
 TEST_F(Binding, TheIdentityNeedsNoAdapter) {
   TaskSpec const t = task(test::add_task_toml("n") + "[strategy_params]\nop = \"a + b\"\n");
   auto const a = check_applicability(*library.find("map2"), t, 90);

@@ -28,7 +28,8 @@ inline constexpr int kExitProtocol = 6;     // malformed request
 // Kernel mode: one argument of the launch when the kernel does not take the task's parameters in order
 // (LaunchSpec::args): a task parameter passed unchanged, or a value computed for each size case.
 struct KernelArgumentRef {
-  int parameter = -1;  // >= 0: the task's parameter at this index, passed unchanged
+  int parameter = -1;  // >= 0: the task's parameter at this index, passed unchanged (type empty), or,
+                       // with type "f32", a double parameter rounded to float
   std::string type;    // otherwise "i32", "i64", "u32", "u64" (from an integer expression) or "f32", "f64"
   std::string value;   // the expression over the size case's scalars, or the number
 };

@@ -111,8 +111,14 @@ class KernelCallable final : public Callable {
     void** kernel_args = args;
     if (!ref_.arguments.empty()) {
       for (std::size_t i = 0; i < ref_.arguments.size(); ++i) {
-        int const parameter = ref_.arguments[i].parameter;
-        argument_pointers_[i] = parameter >= 0 ? args[parameter] : computed_[i].data();
+        KernelArgumentRef const& a = ref_.arguments[i];
+        if (a.parameter >= 0 && a.type == "f32") {  // a double parameter, rounded to the kernel's float
+          auto const value = static_cast<float>(*static_cast<double const*>(args[a.parameter]));
+          std::memcpy(computed_[i].data(), &value, sizeof value);
+          argument_pointers_[i] = computed_[i].data();
+          continue;
+        }
+        argument_pointers_[i] = a.parameter >= 0 ? args[a.parameter] : computed_[i].data();
       }
       kernel_args = argument_pointers_.data();
     }
@@ -162,7 +168,7 @@ class KernelCallable final : public Callable {
   std::array<unsigned, 3> grid_{1, 1, 1};
   std::array<unsigned, 3> block_{1, 1, 1};
   unsigned shared_ = 0;
-  std::vector<std::array<unsigned char, 8>> computed_;  // by kernel argument; used where parameter < 0
+  std::vector<std::array<unsigned char, 8>> computed_;  // by kernel argument: computed values, conversions
   std::vector<void*> argument_pointers_;
 };
 
