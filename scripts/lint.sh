@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Style and static checks for kopt's C++ sources.
-#   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/, tests/ and bench/, and
+#   clang-format --dry-run --Werror on every *.cpp / *.hpp under src/, include/, tests/, bench/ and fuzz/, and
 #   every *.cu / *.cuh under src/, tests/, bench/, examples/ and suites/ except tests/gpu/cheats/syntax_error.cu
 #   (a deliberate syntax error: its text is the test) and strategies/ (templates with {{placeholders}}, not
 #   C++ until instantiated: clang-format would split the braces; formatted by hand);
@@ -62,7 +62,7 @@ if ! command -v "$clang_format" >/dev/null; then
   exit 2
 fi
 mapfile -t format_files < <(
-  list_files src include tests bench -- -name '*.cpp' -o -name '*.hpp'
+  list_files src include tests bench fuzz -- -name '*.cpp' -o -name '*.hpp'
   list_files src tests bench examples suites -- -name '*.cu' -o -name '*.cuh' |
     grep -vxF tests/gpu/cheats/syntax_error.cu
 )

@@ -39,6 +39,8 @@ dependencies=(
   "libpng-dev=find_package(PNG)"
   "python3=find_package(Python3)"
   "bash=find_program(bash)"
+  "clang=-"                # the sanitizer and fuzzing build (KOPT_SANITIZE, KOPT_FUZZ; scripts/fuzz.sh)
+  "libclang-rt-14-dev=-"   # its runtimes: AddressSanitizer, UndefinedBehaviorSanitizer, libFuzzer
 )
 # Not a Debian package here: the CUDA toolkit (find_package(CUDAToolkit)), from NVIDIA's installer.
 

@@ -236,6 +236,11 @@ Result<ConfigFile> read_config_file(fs::path const& path, EnvironmentLookup cons
   std::stringstream text;
   text << in.rdbuf();
   std::string const content = text.str();
+  if (auto problem = detail::precheck_toml(content)) {  // text toml++ 3.3 must not see
+    return make_error(ErrorCode::invalid_argument,
+                      fmt::format("{}:{}:{}: not valid TOML: {}; expected {}", path.string(), problem->line,
+                                  problem->column, problem->what, problem->expected));
+  }
   toml::table root;
   try {
     root = toml::parse(content, path.string());

@@ -19,6 +19,10 @@ std::optional<double> PriceTable::cost(std::string const& model, LlmUsage const&
 }
 
 Result<PriceTable> parse_price_table(std::string_view toml_text, std::string const& origin) {
+  if (auto problem = detail::precheck_toml(toml_text)) {  // text toml++ 3.3 must not see
+    return make_error(ErrorCode::invalid_spec, origin + ":" + std::to_string(problem->line) + ": " +
+                                                   problem->what + "; expected " + problem->expected);
+  }
   toml::table root;
   try {
     root = toml::parse(toml_text, origin);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "kopt/detail/toml.hpp"
+#include "kopt/detail/toml_precheck.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/text.hpp"
 
@@ -318,6 +319,11 @@ void read_manifest(fs::path const& manifest, std::vector<LibraryStrategy>& out,
   auto text = read_text_file(manifest);
   if (!text) {
     errors.push_back(manifest.string() + ": cannot be read");
+    return;
+  }
+  if (auto problem = detail::precheck_toml(*text)) {  // text toml++ 3.3 must not see (docs/fuzzing.md)
+    errors.push_back(fmt::format("{}:{}:{}: {}; expected {}", manifest.string(), problem->line,
+                                 problem->column, problem->what, problem->expected));
     return;
   }
   toml::table root;

@@ -35,6 +35,10 @@ std::size_t after_binding_header(std::string const& text) {
 Result<BindingTableEdit> add_binding_entries(std::string const& toml_text,
                                              std::map<std::string, std::string, std::less<>> const& roles,
                                              std::string const& comment) {
+  if (auto problem = detail::precheck_toml(toml_text)) {  // text toml++ 3.3 must not see
+    return make_error(ErrorCode::invalid_spec, "task.toml is not valid TOML: line " +
+                                                   std::to_string(problem->line) + ": " + problem->what);
+  }
   toml::table root;
   try {
     root = toml::parse(toml_text);

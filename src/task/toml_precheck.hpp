@@ -1,22 +1,12 @@
-// A lexical pre-pass over task.toml text that rejects, with clear messages, invalid TOML on which
-// toml++ 3.3 violates its own preconditions (see kopt/detail/toml.hpp): table headers whose name does not
-// start with a key character ("[[", "[]", "[[[x]]]", "[<control character>"). Control characters
-// anywhere are rejected too, with their position.
+// The TOML pre-pass now lives in kopt_common (kopt/detail/toml_precheck.hpp), so that every reader of TOML
+// text runs it; this header keeps the task module's name for it.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
+#include "kopt/detail/toml_precheck.hpp"
 
 namespace kopt::task_detail {
 
-struct TomlProblem {
-  std::uint32_t line = 1;    // 1-based
-  std::uint32_t column = 1;  // 1-based, in code points
-  std::string what;
-  std::string expected;
-};
-
-std::optional<TomlProblem> precheck_toml(std::string const& text);
+using detail::precheck_toml;
+using detail::TomlProblem;
 
 }  // namespace kopt::task_detail

@@ -31,6 +31,8 @@ std::set<std::string> const kNotSettings{
     "KOPT_BINARY_DIR",                  // compile definition of the tests (CMake)
     "KOPT_VERSION",                     // compile definition of kopt_cli (CMake)
     "KOPT_HAVE_SECCOMP",                // compile definition of kopt_worker_confine (CMake: libseccomp found)
+    "KOPT_SANITIZE",                    // CMake option: the ASan+UBSan build (docs/fuzzing.md)
+    "KOPT_FUZZ",                        // CMake option: the libFuzzer harnesses (docs/fuzzing.md)
     "KOPT_RESTRICT",                    // macro of the generic tuning space's kernels (src/propose)
     "KOPT_BENCH_VARIANT",               // macro that makes bench/eval_throughput's sources distinct
     "KOPT_SCALING_VARIANT",             // macro that makes bench/compile_scaling's sources distinct

@@ -229,6 +229,16 @@ applies_when = "y"
   EXPECT_EQ(loaded->find("map_ok")->in_place.at("c"), (std::vector<std::string>{"a", "b"}));
 }
 
+// Text that toml++ 3.3 must not see (a non-ASCII character outside a string reaches undefined behaviour
+// in it; docs/fuzzing.md) is refused before parsing, with the manifest, line and column.
+TEST_F(LibraryFixture, AManifestToml33CannotReadIsRefusedBeforeParsing) {
+  write_file(dir.path() / "lib" / "bad" / "strategies.toml", "[[strategy]]\nname \xC2\xA1= \"x\"\n");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("strategies.toml:2:6: "), std::string::npos) << m;  // toml++ gives no column
+}
+
 TEST_F(LibraryFixture, AMissingCommonHeaderSaysWhatAFolderNeeds) {
   fs::remove(dir.path() / "lib" / "common" / "strategy.cuh");
   auto library = load_strategy_library(dir.path() / "lib");
