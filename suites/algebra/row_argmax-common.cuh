@@ -61,25 +61,38 @@ __global__ void row_argmax_keys_kernel(int* out, IndexValue const* pairs, int ro
   if (r < rows) out[r] = pairs[r].key;
 }
 
-template <typename T>
-void row_argmax_baseline_cub(int* out, const T* in, int rows, int cols) {
+// CUB's segmented ArgMax (or ArgMin) over the rows into (index, value) pairs, then the indices: the
+// baseline of row_argmax and row_argmin.
+template <bool kArgMin, typename T>
+void row_arg_baseline_cub(int* out, const T* in, int rows, int cols) {
   if (rows <= 0) return;
   auto const values = thrust::make_transform_iterator(in, ToFloatValue<T>{});
   auto const starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), RowStart{cols});
   auto const ends = thrust::make_transform_iterator(thrust::counting_iterator<int>(1), RowStart{cols});
+  auto const reduce = [&](void* storage, std::size_t& bytes, IndexValue* pairs) {
+    if constexpr (kArgMin) {
+      return cub::DeviceSegmentedReduce::ArgMin(storage, bytes, values, pairs, rows, starts, ends,
+                                                cudaStreamPerThread);
+    } else {
+      return cub::DeviceSegmentedReduce::ArgMax(storage, bytes, values, pairs, rows, starts, ends,
+                                                cudaStreamPerThread);
+    }
+  };
   std::size_t bytes = 0;
-  if (cub::DeviceSegmentedReduce::ArgMax(nullptr, bytes, values, static_cast<IndexValue*>(nullptr), rows,
-                                         starts, ends, cudaStreamPerThread) != cudaSuccess)
-    return;
+  if (reduce(nullptr, bytes, nullptr) != cudaSuccess) return;
   std::size_t const pairs_at = (bytes + 255) / 256 * 256;  // CUB's storage, then the (index, value) pairs
   auto* const storage = static_cast<char*>(kopt_suite::cub_scratch(pairs_at + sizeof(IndexValue) * rows));
   if (storage == nullptr) return;
   auto* const pairs = reinterpret_cast<IndexValue*>(storage + pairs_at);
-  cudaError_t const status = cub::DeviceSegmentedReduce::ArgMax(storage, bytes, values, pairs, rows, starts,
-                                                                ends, cudaStreamPerThread);
+  cudaError_t const status = reduce(storage, bytes, pairs);
   if (status != cudaSuccess) {
     std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
     return;
   }
   row_argmax_keys_kernel<<<(rows + 255) / 256, 256, 0, cudaStreamPerThread>>>(out, pairs, rows);
+}
+
+template <typename T>
+void row_argmax_baseline_cub(int* out, const T* in, int rows, int cols) {
+  row_arg_baseline_cub<false>(out, in, rows, cols);
 }

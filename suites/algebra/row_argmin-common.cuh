@@ -36,23 +36,5 @@ void row_argmin_reference(int* out, const T* in, int rows, int cols) {
 
 template <typename T>
 void row_argmin_baseline_cub(int* out, const T* in, int rows, int cols) {
-  if (rows <= 0) return;
-  auto const values = thrust::make_transform_iterator(in, ToFloatValue<T>{});
-  auto const starts = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), RowStart{cols});
-  auto const ends = thrust::make_transform_iterator(thrust::counting_iterator<int>(1), RowStart{cols});
-  std::size_t bytes = 0;
-  if (cub::DeviceSegmentedReduce::ArgMin(nullptr, bytes, values, static_cast<IndexValue*>(nullptr), rows,
-                                         starts, ends, cudaStreamPerThread) != cudaSuccess)
-    return;
-  std::size_t const pairs_at = (bytes + 255) / 256 * 256;  // CUB's storage, then the (index, value) pairs
-  auto* const storage = static_cast<char*>(kopt_suite::cub_scratch(pairs_at + sizeof(IndexValue) * rows));
-  if (storage == nullptr) return;
-  auto* const pairs = reinterpret_cast<IndexValue*>(storage + pairs_at);
-  cudaError_t const status = cub::DeviceSegmentedReduce::ArgMin(storage, bytes, values, pairs, rows, starts,
-                                                                ends, cudaStreamPerThread);
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
-    return;
-  }
-  row_argmax_keys_kernel<<<(rows + 255) / 256, 256, 0, cudaStreamPerThread>>>(out, pairs, rows);
+  row_arg_baseline_cub<true>(out, in, rows, cols);
 }
