@@ -111,14 +111,12 @@ class KernelCallable final : public Callable {
     void** kernel_args = args;
     if (!ref_.arguments.empty()) {
       for (std::size_t i = 0; i < ref_.arguments.size(); ++i) {
-        KernelArgumentRef const& a = ref_.arguments[i];
-        if (a.parameter >= 0 && a.type == "f32") {  // a double parameter, rounded to the kernel's float
-          auto const value = static_cast<float>(*static_cast<double const*>(args[a.parameter]));
+        int const parameter = ref_.arguments[i].parameter;
+        if (rounded_[i]) {  // a double parameter, rounded to the kernel's float
+          auto const value = static_cast<float>(*static_cast<double const*>(args[parameter]));
           std::memcpy(computed_[i].data(), &value, sizeof value);
-          argument_pointers_[i] = computed_[i].data();
-          continue;
         }
-        argument_pointers_[i] = a.parameter >= 0 ? args[a.parameter] : computed_[i].data();
+        argument_pointers_[i] = parameter >= 0 && !rounded_[i] ? args[parameter] : computed_[i].data();
       }
       kernel_args = argument_pointers_.data();
     }
@@ -134,8 +132,10 @@ class KernelCallable final : public Callable {
   Status compute_arguments(ScalarEnv const& env) {
     computed_.assign(ref_.arguments.size(), {});
     argument_pointers_.assign(ref_.arguments.size(), nullptr);
+    rounded_.assign(ref_.arguments.size(), false);
     for (std::size_t i = 0; i < ref_.arguments.size(); ++i) {
       KernelArgumentRef const& a = ref_.arguments[i];
+      rounded_[i] = a.parameter >= 0 && a.type == "f32";  // decided here, not on every launch
       if (a.parameter >= 0) continue;
       auto& bytes = computed_[i];
       auto const store = [&bytes](auto value) { std::memcpy(bytes.data(), &value, sizeof value); };
@@ -169,6 +169,7 @@ class KernelCallable final : public Callable {
   std::array<unsigned, 3> block_{1, 1, 1};
   unsigned shared_ = 0;
   std::vector<std::array<unsigned char, 8>> computed_;  // by kernel argument: computed values, conversions
+  std::vector<bool> rounded_;  // by kernel argument: a double parameter passed to a float (`f32(alpha)`)
   std::vector<void*> argument_pointers_;
 };
 
