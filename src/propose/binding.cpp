@@ -99,6 +99,19 @@ class BindingEnumerator {
     return nullptr;
   }
 
+  // How the task uses a pointer parameter: its buffer's role, or from its const-ness when it has no
+  // [buffers] entry.
+  Role direction_of(Param const& param) const {
+    BufferSpec const* buffer = task_.find_buffer(param.name);
+    return buffer != nullptr ? buffer->role : (param.is_const ? Role::input : Role::inout);
+  }
+
+  // Whether the task reads and writes its buffer `parameter` (an in-place update).
+  bool updated_in_place(std::string const& parameter) const {
+    Param const* param = task_param(parameter);
+    return param != nullptr && param->is_pointer && !param->is_const && direction_of(*param) == Role::inout;
+  }
+
   // Whether `param` can fill `role` by type alone.
   bool fits(Param const& role, Param const& param) const {
     if (role.is_pointer != param.is_pointer || role.dtype != param.dtype) {
@@ -109,8 +122,7 @@ class BindingEnumerator {
       return !is_floating(role.dtype) && !is_floating(param.dtype);
     }
     if (!role.is_pointer) return true;
-    BufferSpec const* buffer = task_.find_buffer(param.name);
-    Role const direction = buffer != nullptr ? buffer->role : (param.is_const ? Role::input : Role::inout);
+    Role const direction = direction_of(param);
     if (role.is_const) return direction != Role::output;  // it reads the buffer
     return !param.is_const && direction != Role::input;   // it writes the buffer
   }
@@ -217,11 +229,7 @@ class BindingEnumerator {
   bool shares_in_place(std::size_t index, std::string const& parameter) const {
     auto const holder = used_.find(parameter);
     if (holder == used_.end() || holder->second.size() != 1) return false;
-    Param const* param = task_param(parameter);
-    BufferSpec const* buffer = task_.find_buffer(parameter);
-    bool const inout =
-        param != nullptr && !param->is_const && (buffer != nullptr ? buffer->role == Role::inout : true);
-    if (!inout) return false;
+    if (!updated_in_place(parameter)) return false;
     std::string const& a = contract_.params[index].name;
     std::string const& b = contract_.params[holder->second.front()].name;
     auto const pair = [&](std::string const& written, std::string const& read) {
@@ -239,10 +247,8 @@ class BindingEnumerator {
   std::optional<std::size_t> copy_reader(std::size_t index, std::string const& parameter) const {
     auto const holder = used_.find(parameter);
     if (!launcher_ || holder == used_.end() || holder->second.size() != 1) return std::nullopt;
-    Param const* param = task_param(parameter);
-    BufferSpec const* buffer = task_.find_buffer(parameter);
-    if (param == nullptr || param->is_const || buffer == nullptr || buffer->role != Role::inout)
-      return std::nullopt;
+    BufferSpec const* buffer = task_.find_buffer(parameter);  // the copy's size is its length
+    if (!updated_in_place(parameter) || buffer == nullptr) return std::nullopt;
     std::size_t const other = holder->second.front();
     Param const& a = contract_.params[index];
     Param const& b = contract_.params[other];
