@@ -34,6 +34,16 @@ set(KOPT_DEPENDENCY_Threads "find_dependency(Threads)")
 set(KOPT_DEPENDENCY_OpenSSL "find_dependency(OpenSSL COMPONENTS Crypto)")
 set(KOPT_DEPENDENCY_SQLite "find_dependency(SQLite3)")
 set(KOPT_DEPENDENCY_CURL "find_dependency(CURL)")
+# kopt's own imported targets are looked up one by one (key: the name with _ for ::). kopt::re2 is RE2's
+# static archive: the installed cmake/KoptRE2.cmake finds it again on the consumer's side.
+string(CONCAT KOPT_DEPENDENCY_kopt_re2
+       "include(\"\${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake\")\n"
+       "if(NOT KoptRE2_FOUND)\n"
+       "  set(kopt_FOUND FALSE)\n"
+       "  string(CONCAT kopt_NOT_FOUND_MESSAGE \"kopt links RE2's static archive, libre2.a, which was not \"\n"
+       "         \"found (pkg-config re2, then find_library; Debian: apt-get install libre2-dev pkg-config)\")\n"
+       "  return()\n"
+       "endif()")
 
 # The link dependency `item` as a target name, or empty when it is not a target (a plain library such as
 # dl, or a generator expression other than $<LINK_ONLY:...>, which cannot be followed here). A name with
@@ -87,6 +97,9 @@ function(kopt_collect_export_closure roots targets_var namespaces_var)
       endif()
       if(imported)
         string(REGEX REPLACE "::.*$" "" namespace "${dependency}")
+        if(namespace STREQUAL "kopt")
+          string(REPLACE "::" "_" namespace "${dependency}")  # kopt::re2 -> kopt_re2 (see above)
+        endif()
         list(APPEND namespaces ${namespace})
       elseif(NOT dependency IN_LIST KOPT_BUILD_ONLY_TARGETS)
         list(APPEND pending ${dependency})
@@ -187,6 +200,7 @@ install(TARGETS ${kopt_exported_libraries} EXPORT koptTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kopt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp" PATTERN "detail" EXCLUDE)
 install(EXPORT koptTargets NAMESPACE kopt:: DESTINATION ${KOPT_INSTALL_CMAKEDIR})
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake DESTINATION ${KOPT_INSTALL_CMAKEDIR})  # kopt::re2
 
 # The find_dependency() lines of koptConfig.cmake, one per namespace the exported libraries link.
 set(KOPT_CONFIG_DEPENDENCIES "")
@@ -247,7 +261,8 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++")
 # What find_package(kopt) needs beyond the runtime: the development packages of the exported libraries'
 # dependencies.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "cmake, nlohmann-json3-dev, libfmt-dev, libssl-dev, libsqlite3-dev, libcurl4-openssl-dev | libcurl-dev")
+    "cmake, nlohmann-json3-dev, libfmt-dev, libssl-dev, libsqlite3-dev, libcurl4-openssl-dev | libcurl-dev, "
+    "libre2-dev, pkg-config")
 # `cpack --config CPackSourceConfig.cmake`: the checkout without build folders, git data or run state.
 set(CPACK_SOURCE_GENERATOR TGZ)
 set(CPACK_SOURCE_IGNORE_FILES "^${PROJECT_SOURCE_DIR}/\\.git/" "^${PROJECT_SOURCE_DIR}/build[^/]*/"

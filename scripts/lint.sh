@@ -5,6 +5,7 @@
 #   (a deliberate syntax error: its text is the test) and strategies/ (templates with {{placeholders}}, not
 #   C++ until instantiated: clang-format would split the braces; formatted by hand);
 #   ShellCheck at severity warning on scripts/*.sh and .ci/run (when it is installed);
+#   scripts/check_banned.sh: no std::regex under src/, include/, fuzz/ and bench/ (RE2 instead);
 #   clang-tidy on src/**/*.cpp (.clang-tidy in the repository root: a deny-list) and tests/**/*.cpp
 #   (tests/.clang-tidy: the bug-finding core), using <build dir>/compile_commands.json: the sources are
 #   read in their unity batches (8 files per translation unit, each header parsed once per batch: about a
@@ -87,6 +88,12 @@ if command -v "$shellcheck" >/dev/null; then
   fi
 else
   echo "shellcheck: not installed, scripts not checked (apt-get install shellcheck)"
+fi
+
+# --- banned constructs ----------------------------------------------------------------------------
+# std::regex overflows the stack on long outside text; kopt uses RE2 (scripts/check_banned.sh says why).
+if ! "$root/scripts/check_banned.sh"; then
+  failed+=("check_banned (std::regex: use RE2)")
 fi
 
 # --- clang-tidy -----------------------------------------------------------------------------------

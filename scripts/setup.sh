@@ -37,6 +37,7 @@ dependencies=(
   "libseccomp-dev=pkg_check_modules(libseccomp)"
   "libdtl-dev=find_path(dtl/dtl.hpp)"
   "libpng-dev=find_package(PNG)"
+  "libre2-dev=pkg_check_modules(re2)"  # linked from its static archive (docs/building.md, "RE2")
   "python3=find_package(Python3)"
   "bash=find_program(bash)"
   "clang=-"                # the sanitizer and fuzzing build (KOPT_SANITIZE, KOPT_FUZZ; scripts/fuzz.sh)

@@ -1,12 +1,12 @@
 #include "cli/options.hpp"
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <regex>
 #include <string_view>
 
 namespace kopt::cli {
@@ -118,8 +118,8 @@ Status check_size_names(std::vector<std::string> const& requested, std::vector<s
 }
 
 Status check_arch(std::string const& arch) {
-  static std::regex const kArch("sm_[0-9]{2,3}[af]?");
-  if (arch.size() > 8 || !std::regex_match(arch, kArch)) {  // short: the regex never sees a long value
+  static RE2 const kArch("sm_[0-9]{2,3}[af]?", RE2::Latin1);
+  if (arch.size() > 8 || !RE2::FullMatch(arch, kArch)) {  // short: the regex never sees a long value
     return invalid(
         fmt::format("--arch: expected a GPU architecture such as sm_90 or sm_90a, got '{}'", shown(arch)));
   }

@@ -2,13 +2,13 @@
 #include "compile/compile_server.hpp"
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <chrono>
 #include <exception>
 #include <filesystem>
 #include <istream>
 #include <ostream>
-#include <regex>
 
 #include "compile/backends.hpp"
 #include "compile/compile_json.hpp"
@@ -17,8 +17,8 @@ namespace kopt::detail {
 namespace {
 
 Status check_request(ServerRequest const& request) {
-  static std::regex const key_form("[0-9a-f]{32}");
-  if (!std::regex_match(request.key, key_form)) {
+  static RE2 const key_form("[0-9a-f]{32}", RE2::Latin1);
+  if (!RE2::FullMatch(request.key, key_form)) {
     return make_error(
         ErrorCode::invalid_argument,
         fmt::format("kopt-compile request {}: field 'key': expected 32 lowercase hex digits, got '{}'",

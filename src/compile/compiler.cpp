@@ -1,6 +1,7 @@
 // Compiler: resolves the toolchain once, then builds candidates (cached) one by one or in parallel.
 #include <fmt/format.h>
 #include <nvrtc.h>
+#include <re2/re2.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,7 +10,6 @@
 #include <exception>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <thread>
 
 #include "compile/arch_directive.hpp"
@@ -35,10 +35,10 @@ std::optional<std::string> nvrtc_version() {
 std::optional<std::string> nvcc_release(std::filesystem::path const& nvcc) {
   CommandResult const run = run_program({nvcc.string(), "--version"}, std::chrono::seconds(30));
   if (run.exit_code != 0) return std::nullopt;
-  static std::regex const release(R"(release [0-9]+\.[0-9]+, V[0-9.]+)");
-  std::smatch match;
-  if (!std::regex_search(run.output, match, release)) return std::nullopt;
-  return match[0].str();
+  static RE2 const release(R"((release [0-9]+\.[0-9]+, V[0-9.]+))", RE2::Latin1);
+  std::string match;
+  if (!RE2::PartialMatch(run.output, release, &match)) return std::nullopt;
+  return match;
 }
 
 bool is_executable(std::filesystem::path const& path) {
@@ -107,8 +107,8 @@ void disable_driver_compile_cache() {
 
 Result<Compiler> Compiler::create(CompileOptions options) {
   if (options.arch.empty()) options.arch = kDefaultArch;
-  static std::regex const real_arch(R"(sm_[0-9]+[a-z]?)");
-  if (!std::regex_match(options.arch, real_arch)) {
+  static RE2 const real_arch(R"(sm_[0-9]+[a-z]?)", RE2::Latin1);
+  if (!RE2::FullMatch(options.arch, real_arch)) {
     return make_error(
         ErrorCode::invalid_argument,
         fmt::format("CompileOptions.arch: expected a real GPU architecture such as sm_90, got '{}'",

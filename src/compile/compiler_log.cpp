@@ -1,8 +1,8 @@
 // trim_compiler_log: the part of a compiler log that a person needs to fix a candidate.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -36,9 +36,9 @@ bool mentions_error(std::string const& lowered) {
 
 // "cand.cu(12): ..." (nvcc, NVRTC) or "cand.cu:12:" (gcc, ld).
 bool has_location(std::string const& line) {
-  static std::regex const paren_location(R"([^\s():]+\(\d+\):)");
-  static std::regex const colon_location(R"([^\s:]+:\d+:)");
-  return std::regex_search(line, paren_location) || std::regex_search(line, colon_location);
+  static RE2 const paren_location(R"([^\s():]+\(\d+\):)", RE2::Latin1);
+  static RE2 const colon_location(R"([^\s:]+:\d+:)", RE2::Latin1);
+  return RE2::PartialMatch(line, paren_location) || RE2::PartialMatch(line, colon_location);
 }
 
 // A line with only spaces and a caret: NVRTC/nvcc mark the column under the echoed source line.

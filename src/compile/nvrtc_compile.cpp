@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nvrtc.h>
+#include <re2/re2.h>
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,8 +29,8 @@ class ProgramGuard {
 
 // NVRTC optimises by default and rejects -O flags.
 bool is_optimisation_level(std::string const& flag) {
-  static std::regex const level(R"(-O[0-9s]?)");
-  return std::regex_match(flag, level);
+  static RE2 const level(R"(-O[0-9s]?)", RE2::Latin1);
+  return RE2::FullMatch(flag, level);
 }
 
 std::string program_log(nvrtcProgram program) {

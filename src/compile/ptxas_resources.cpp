@@ -5,33 +5,30 @@
 //   ptxas info    : Used 32 registers, used 1 barriers, 4096 bytes smem, 360 bytes cmem[0]
 #include "compile/ptxas_resources.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 namespace kopt::detail {
 namespace {
 
-int int_match(std::string const& line, std::regex const& pattern, int fallback) {
-  std::smatch match;
-  if (!std::regex_search(line, match, pattern)) return fallback;
-  try {
-    return std::stoi(match[1].str());
-  } catch (std::exception const&) {
-    return fallback;  // absurdly large numbers: leave the field unknown
-  }
+int int_match(std::string const& line, RE2 const& pattern, int fallback) {
+  int value = 0;
+  // RE2 refuses a number that does not fit an int (absurdly large numbers): leave the field unknown.
+  return RE2::PartialMatch(line, pattern, &value) ? value : fallback;
 }
 
 }  // namespace
 
 std::map<std::string, ResourceUsage> parse_ptxas_resources(std::string const& log, std::string const& arch) {
-  static std::regex const entry_re(R"(Compiling entry function '([^']+)'(?: for '([^']+)')?)");
-  static std::regex const properties_re(R"(Function properties for (\S+))");
-  static std::regex const registers_re(R"(Used (\d+) registers)");
-  static std::regex const smem_re(R"((\d+) bytes smem)");
-  static std::regex const stack_re(R"((\d+) bytes stack frame)");
-  static std::regex const spill_stores_re(R"((\d+) bytes spill stores)");
-  static std::regex const spill_loads_re(R"((\d+) bytes spill loads)");
+  static RE2 const entry_re(R"(Compiling entry function '([^']+)'(?: for '([^']+)')?)", RE2::Latin1);
+  static RE2 const properties_re(R"(Function properties for (\S+))", RE2::Latin1);
+  static RE2 const registers_re(R"(Used (\d+) registers)", RE2::Latin1);
+  static RE2 const smem_re(R"((\d+) bytes smem)", RE2::Latin1);
+  static RE2 const stack_re(R"((\d+) bytes stack frame)", RE2::Latin1);
+  static RE2 const spill_stores_re(R"((\d+) bytes spill stores)", RE2::Latin1);
+  static RE2 const spill_loads_re(R"((\d+) bytes spill loads)", RE2::Latin1);
 
   std::map<std::string, ResourceUsage> entries;
   std::map<std::string, ResourceUsage> frames;  // stack/spills per function, entry or not
@@ -41,20 +38,18 @@ std::map<std::string, ResourceUsage> parse_ptxas_resources(std::string const& lo
   std::istringstream lines(log);
   std::string line;
   while (std::getline(lines, line)) {
-    std::smatch match;
-    if (std::regex_search(line, match, entry_re)) {
-      bool const wanted = arch.empty() || !match[2].matched || match[2].str() == arch;
+    re2::StringPiece entry;
+    re2::StringPiece entry_arch;  // no data() when the line names no architecture
+    if (RE2::PartialMatch(line, entry_re, &entry, &entry_arch)) {
+      bool const wanted = arch.empty() || entry_arch.data() == nullptr || entry_arch == arch;
       skipping = !wanted;
-      current_entry = wanted ? match[1].str() : std::string();
+      current_entry = wanted ? std::string(entry) : std::string();
       if (wanted) entries.try_emplace(current_entry);
       current_function.clear();
       continue;
     }
     if (skipping) continue;
-    if (std::regex_search(line, match, properties_re)) {
-      current_function = match[1].str();
-      continue;
-    }
+    if (RE2::PartialMatch(line, properties_re, &current_function)) continue;
     if (line.find("bytes stack frame") != std::string::npos && !current_function.empty()) {
       ResourceUsage& frame = frames[current_function];
       frame.stack_bytes = int_match(line, stack_re, frame.stack_bytes);

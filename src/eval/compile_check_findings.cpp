@@ -2,9 +2,9 @@
 // facts and the occupancy estimated from them (as the metrics Nsight Compute would report for it), so the
 // findings read exactly as they do under `kopt profile`.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
-#include <regex>
 
 #include "eval/static_facts.hpp"
 #include "kopt/compile_check.hpp"
@@ -28,8 +28,8 @@ Metrics occupancy_metrics(OccupancyEstimate const& estimate, ResourceUsage const
 // Whether the source puts __launch_bounds__ on the kernel (or on any kernel: in a launcher with several,
 // the aggregate cannot tell which one is meant).
 bool has_launch_bounds(std::string const& source) {
-  static std::regex const bounds(R"(__launch_bounds__\s*\()");
-  return std::regex_search(source, bounds);
+  static RE2 const bounds(R"(__launch_bounds__\s*\()", RE2::Latin1);
+  return RE2::PartialMatch(source, bounds);
 }
 
 std::optional<Finding> run_tool(std::string_view name, Metrics const& metrics, StaticFacts const& facts) {

@@ -1,7 +1,11 @@
 #include "eval/sanitizer.hpp"
 
-#include <regex>
+#include <re2/re2.h>
+
+#include <charconv>
+#include <limits>
 #include <sstream>
+#include <string_view>
 
 #include "eval/trial_under_tool.hpp"
 #include "kopt/toolchain.hpp"
@@ -12,15 +16,27 @@ namespace kopt {
 
 using nlohmann::json;
 
+namespace {
+
+// A summary's count; one too large for an int is still that many errors, counted as INT_MAX.
+int summary_count(std::string_view digits) {
+  int value = 0;
+  auto const parsed = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return parsed.ec == std::errc::result_out_of_range ? std::numeric_limits<int>::max() : value;
+}
+
+}  // namespace
+
 std::optional<int> sanitizer_error_count(std::string const& log) {
-  static std::regex const error_summary(R"(ERROR SUMMARY:\s+(\d+)\s+error)");
+  static RE2 const error_summary(R"(ERROR SUMMARY:\s+(\d+)\s+error)", RE2::Latin1);
   // "RACECHECK SUMMARY: 3 hazards displayed (1 errors, 2 warnings)": warnings are not races.
-  static std::regex const race_errors(R"(RACECHECK SUMMARY:[^(\n]*\((\d+)\s+error)");
-  static std::regex const race_summary(R"(RACECHECK SUMMARY:\s+(\d+)\s+hazard)");
-  std::smatch m;
-  if (std::regex_search(log, m, race_errors)) return std::stoi(m[1].str());
-  if (std::regex_search(log, m, race_summary)) return std::stoi(m[1].str());
-  if (std::regex_search(log, m, error_summary)) return std::stoi(m[1].str());
+  static RE2 const race_errors(R"(RACECHECK SUMMARY:[^(\n]*\((\d+)\s+error)", RE2::Latin1);
+  static RE2 const race_summary(R"(RACECHECK SUMMARY:\s+(\d+)\s+hazard)", RE2::Latin1);
+  re2::StringPiece count;
+  if (RE2::PartialMatch(log, race_errors, &count) || RE2::PartialMatch(log, race_summary, &count) ||
+      RE2::PartialMatch(log, error_summary, &count)) {
+    return summary_count(count);
+  }
   return std::nullopt;
 }
 

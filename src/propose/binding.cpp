@@ -3,12 +3,12 @@
 // assignments that the buffers' lengths allow are ranked by how plausible they are.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "kopt/propose.hpp"
@@ -253,9 +253,9 @@ class BindingEnumerator {
     Param const& a = contract_.params[index];
     Param const& b = contract_.params[other];
     if (a.is_const == b.is_const) return std::nullopt;  // one writes the buffer, the other reads it
-    static std::regex const plain(R"([A-Za-z0-9_ +*/()-]+)");
+    static RE2 const plain(R"([A-Za-z0-9_ +*/()-]+)", RE2::Latin1);
     std::string const length = buffer->length.text();
-    if (!std::regex_match(length, plain)) return std::nullopt;
+    if (!RE2::FullMatch(length, plain)) return std::nullopt;
     for (std::string const& name : buffer->length.identifiers()) {
       Param const* size = task_param(name);
       if (size == nullptr || size->is_pointer || is_floating(size->dtype)) return std::nullopt;
@@ -333,7 +333,9 @@ class BindingEnumerator {
       auto const op = task_.strategy_params.find(key);
       if (op == task_.strategy_params.end()) continue;
       for (Param const& p : task_.signature.params) {
-        if (p.is_pointer || !std::regex_search(op->second, std::regex("\\b" + p.name + "\\b"))) continue;
+        if (p.is_pointer) continue;
+        RE2 const word("\\b" + RE2::QuoteMeta(p.name) + "\\b", RE2::Latin1);
+        if (!RE2::PartialMatch(op->second, word)) continue;
         bool const taken = std::any_of(current_.begin(), current_.end(),
                                        [&](RoleBinding const& r) { return r.parameter == p.name; });
         if (!taken) {
@@ -466,9 +468,15 @@ class BindingEnumerator {
 
 }  // namespace
 
+std::string with_element_type(std::string signature, std::string const& type) {
+  static RE2 const element(R"(\bT\b)", RE2::Latin1);
+  RE2::GlobalReplace(&signature, element, type);  // a rewrite reads '\' (\1: a group); no type holds one
+  return signature;
+}
+
 Result<Signature> strategy_contract(LibraryStrategy const& strategy, DType element) {
-  std::string const type = element == DType::bf16 ? "__nv_bfloat16" : "float";
-  std::string text = std::regex_replace(strategy.signature, std::regex(R"(\bT\b)"), type);
+  std::string text =
+      with_element_type(strategy.signature, element == DType::bf16 ? "__nv_bfloat16" : "float");
   auto const open = text.find('(');
   if (open == std::string::npos) {
     return make_error(ErrorCode::invalid_spec, strategy.manifest.string() + ": strategy '" + strategy.name +

@@ -2,9 +2,9 @@
 // candidate the block size, __launch_bounds__ and __restrict__ (docs/strategies.md, "Kernels without a
 // family"). Text rewrites, each guarded by a knob so the search can also leave the kernel as it was.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -19,9 +19,11 @@ namespace {
 std::string without_launch_annotation(std::string const& source) {
   std::string out;
   std::istringstream lines(source);
-  static std::regex const annotation(R"(^\s*//\s*kopt:launch(\s.*)?$)");
+  // [^\r]*, not .*: a line ending in '\r' (CRLF) is kept, as before RE2 (ECMAScript's '.' excludes '\r';
+  // RE2's does not).
+  static RE2 const annotation(R"(^\s*//\s*kopt:launch(\s[^\r]*)?$)", RE2::Latin1);
   for (std::string line; std::getline(lines, line);) {
-    if (!std::regex_match(line, annotation)) out += line + "\n";
+    if (!RE2::FullMatch(line, annotation)) out += line + "\n";
   }
   return out;
 }
@@ -29,10 +31,11 @@ std::string without_launch_annotation(std::string const& source) {
 // Inserts `__launch_bounds__(BLOCK)` before the kernel's name and KOPT_RESTRICT after the last '*' of each
 // pointer parameter in the kernel's definition. Empty when the definition is not found.
 std::optional<std::string> rewrite_kernel(std::string const& source, std::string const& kernel, bool bounds) {
-  std::regex const definition("__global__([^;{(]*?)\\b" + kernel + R"(\s*\()");
-  std::smatch match;
-  if (!std::regex_search(source, match, definition)) return std::nullopt;
-  auto const name_at = static_cast<std::size_t>(match.position(0) + match.length(0)) - 1;  // at '('
+  RE2 const definition("__global__([^;{(]*?)\\b" + RE2::QuoteMeta(kernel) + R"(\s*\()", RE2::Latin1);
+  re2::StringPiece match;
+  if (!definition.Match(source, 0, source.size(), RE2::UNANCHORED, &match, 1)) return std::nullopt;
+  auto const match_at = static_cast<std::size_t>(match.data() - source.data());
+  auto const name_at = match_at + match.size() - 1;  // at '('
   auto const close = source.find(')', name_at);
   if (close == std::string::npos) return std::nullopt;
   std::string params = source.substr(name_at + 1, close - name_at - 1);
@@ -52,7 +55,7 @@ std::optional<std::string> rewrite_kernel(std::string const& source, std::string
   }
   std::string out = source.substr(0, name_at + 1) + rewritten + source.substr(close);
   if (bounds) {
-    auto const name_start = static_cast<std::size_t>(match.position(0)) + match.str(0).rfind(kernel);
+    auto const name_start = match_at + std::string_view(match).rfind(kernel);
     out.insert(name_start, "__launch_bounds__(BLOCK) ");
   }
   return out;
@@ -94,9 +97,12 @@ Result<GenericSpace> generic_tuning_space(std::string const& source, TaskSpec co
     }
     if (literal) {
       // The literal block size becomes the knob wherever it appears as a token in the grid.
-      std::regex const token("\\b" + std::to_string(*literal) + "\\b");
+      RE2 const token("\\b" + std::to_string(*literal) + "\\b", RE2::Latin1);
       std::vector<std::string> grid;
-      for (auto const& g : launch->grid) grid.push_back(std::regex_replace(g.text(), token, "BLOCK"));
+      for (auto const& g : launch->grid) {
+        grid.push_back(g.text());
+        RE2::GlobalReplace(&grid.back(), token, "BLOCK");
+      }
       std::set<std::int64_t> values{64, 128, 256, 512, 1024};
       values.insert(*literal);
       std::string list;

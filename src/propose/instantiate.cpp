@@ -2,11 +2,11 @@
 // placeholders replaced (docs/strategies.md, "Placeholders").
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 
 #include "kopt/propose.hpp"
 
@@ -129,8 +129,9 @@ std::string in_role_names(std::string const& text, StrategyBinding const& bindin
 }  // namespace
 
 bool is_kernel_template(std::string const& text) {
-  return std::regex_search(text, std::regex(R"(//[ \t]*kopt:launch\b)")) ||
-         std::regex_search(text, std::regex(R"(__global__[^;{(]*\{\{ENTRY\}\}\s*\()"));
+  static RE2 const launch_line(R"(//[ \t]*kopt:launch\b)", RE2::Latin1);
+  static RE2 const entry_kernel(R"(__global__[^;{(]*\{\{ENTRY\}\}\s*\()", RE2::Latin1);
+  return RE2::PartialMatch(text, launch_line) || RE2::PartialMatch(text, entry_kernel);
 }
 
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
@@ -193,15 +194,15 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   if (binding.identity) return out;
   if (!kernel_mode) return out + launcher_adapter(task, binding, inner);
   // The template's launch line gets the kernel's arguments in the contract's order.
-  std::smatch match;
-  std::regex const launch_line(R"((//[ \t]*kopt:launch\b[^\n]*))");
-  if (!std::regex_search(out, match, launch_line)) {
+  static RE2 const launch_line(R"((//[ \t]*kopt:launch\b[^\n]*))", RE2::Latin1);
+  re2::StringPiece line;
+  if (!RE2::PartialMatch(out, launch_line, &line)) {
     // The template launches with the task's [launch]: the arguments get a line of their own.
     auto const body = out.find("#line 1 ");
     out.insert(body == std::string::npos ? 0 : body, "// kopt:launch " + kernel_args(task, binding) + "\n");
     return out;
   }
-  auto const end = static_cast<std::size_t>(match.position(1) + match.length(1));
+  auto const end = static_cast<std::size_t>(line.data() - out.data()) + line.size();
   out.insert(end, " " + kernel_args(task, binding));
   return out;
 }

@@ -1,9 +1,9 @@
 // Loading the strategy library: every <root>/*/strategies.toml, each entry checked field by field, and
 // the template each names read. docs/strategies.md ("strategies.toml").
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -11,6 +11,7 @@
 #include "kopt/detail/toml_precheck.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/text.hpp"
+#include "propose/contract.hpp"
 
 namespace kopt {
 namespace {
@@ -66,12 +67,12 @@ class EntryReader {
     }
     if (table_.get("arch") != nullptr) {
       s.arch = text("arch", false, "an architecture-specific target such as \"sm_90a\"");
-      static std::regex const specific(R"(sm_([0-9]+)a)");
-      std::smatch match;
-      if (!s.arch.empty() && !std::regex_match(s.arch, match, specific)) {
+      static RE2 const specific(R"(sm_([0-9]+)a)", RE2::Latin1);
+      int number = 0;  // RE2 refuses a number that does not fit an int
+      if (!s.arch.empty() && !RE2::FullMatch(s.arch, specific, &number)) {
         fail("arch", "'" + s.arch + "' is not an architecture-specific target", "a value such as \"sm_90a\"");
       } else if (!s.arch.empty()) {
-        s.min_arch = std::stoi(match[1].str());
+        s.min_arch = number;
       }
     }
     if (!template_file.empty()) {
@@ -110,7 +111,7 @@ class EntryReader {
   // The signature's parameters, for checking the fields that name them. The element type T is a
   // placeholder, read as float (a T the parser does not know made every check of `lengths` a no-op).
   static Result<Signature> contract_of(std::string const& signature) {
-    std::string const typed = std::regex_replace(signature, std::regex(R"(\bT\b)"), "float");
+    std::string const typed = with_element_type(signature, "float");
     return parse_signature("void kopt_contract" + typed.substr(std::min(typed.find('('), typed.size())));
   }
 
@@ -272,18 +273,18 @@ class EntryReader {
   // included file may not include). Strategies of one family share their body this way and each
   // instantiation is still one self-contained source.
   std::string expand_includes(std::string const& text, fs::path const& path) {
-    static std::regex const include(R"(^[ \t]*//[ \t]*kopt:include[ \t]+(\S+)[ \t]*$)");
+    static RE2 const include(R"(^[ \t]*//[ \t]*kopt:include[ \t]+(\S+)[ \t]*$)", RE2::Latin1);
     std::string out;
     std::istringstream lines(text);
     std::size_t number = 0;
     for (std::string line; std::getline(lines, line);) {
       ++number;
-      std::smatch match;
-      if (!std::regex_match(line, match, include)) {
+      std::string included;
+      if (!RE2::FullMatch(line, include, &included)) {
         out += line + "\n";
         continue;
       }
-      auto const file = path.parent_path() / match[1].str();
+      auto const file = path.parent_path() / included;
       auto body = read_text_file(file);
       if (!body) {
         fail("template",
@@ -294,7 +295,7 @@ class EntryReader {
       std::istringstream nested(*body);
       bool includes = false;
       for (std::string inner; std::getline(nested, inner) && !includes;)
-        includes = std::regex_match(inner, include);
+        includes = RE2::FullMatch(inner, include);
       if (includes) {
         fail("template", fmt::format("{}: includes another file", file.string()),
              "one level of kopt:include");

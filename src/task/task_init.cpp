@@ -1,9 +1,10 @@
 // `kopt init`: a task skeleton (task.toml with TODOs + reference.cu) from a launcher source.
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <string_view>
 
@@ -91,11 +92,12 @@ struct Found {
 // The first extern "C" host function, either `extern "C" void f(...)` or inside `extern "C" { ... }`.
 Result<Found> find_launcher(std::string const& source, std::string const& file) {
   std::string const code = strip_comments(source);
-  static std::regex const kExtern(R"(extern\s*"C"\s*(\{)?)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), kExtern); it != std::sregex_iterator();
-       ++it) {
-    auto pos = static_cast<std::size_t>(it->position(0) + it->length(0));
-    bool block = (*it)[1].matched;
+  static RE2 const kExtern(R"(extern\s*"C"\s*(\{)?)", RE2::Latin1);
+  re2::StringPiece rest(code);  // the code after the last match
+  re2::StringPiece brace;       // no data() when the match has no '{'
+  while (RE2::FindAndConsume(&rest, kExtern, &brace)) {
+    auto pos = static_cast<std::size_t>(rest.data() - code.data());  // the end of the match
+    bool block = brace.data() != nullptr;
     while (pos < code.size()) {
       while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos])) != 0) ++pos;
       if (pos >= code.size() || code[pos] == '}') break;  // the block ended without a launcher
@@ -131,14 +133,14 @@ std::optional<std::string> default_value(Param const& p) {
   }
   if (text.empty() || text.size() > 100) return std::nullopt;
   bool const floating = is_floating(p.dtype);
-  static std::regex const kInteger(R"([-+]?[0-9]{1,19})");
-  static std::regex const kFloating(
-      R"([-+]?([0-9]{1,40}\.?[0-9]{0,40}|\.[0-9]{1,40})([eE][-+]?[0-9]{1,4})?)");
-  if (std::regex_match(text, kInteger)) {
+  static RE2 const kInteger(R"([-+]?[0-9]{1,19})", RE2::Latin1);
+  static RE2 const kFloating(R"([-+]?([0-9]{1,40}\.?[0-9]{0,40}|\.[0-9]{1,40})([eE][-+]?[0-9]{1,4})?)",
+                             RE2::Latin1);
+  if (RE2::FullMatch(text, kInteger)) {
     if (!floating) return text;
     return text + ".0";
   }
-  if (floating && std::regex_match(text, kFloating)) {
+  if (floating && RE2::FullMatch(text, kFloating)) {
     if (auto const dot = text.find('.');
         dot != std::string::npos && (dot + 1 == text.size() || text[dot + 1] < '0' || text[dot + 1] > '9'))
       text.insert(dot + 1, "0");

@@ -1,11 +1,11 @@
 // The registry (src/cli/settings.cpp) against the sources and the docs: every KOPT_ variable the code
 // reads is registered, every registered one is read somewhere, and docs/configuration.md has each row.
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,7 +51,7 @@ std::set<std::string> const kNotSettings{
 // Every KOPT_ name in the source, script and test files, with the first file that holds it.
 std::map<std::string, std::string> kopt_names_in_sources(bool skip_registry) {
   static std::set<std::string> const kExtensions{".cpp", ".hpp", ".h", ".cu", ".cuh", ".sh", ".py"};
-  std::regex const name("KOPT_[A-Z0-9_]*");
+  static RE2 const name("(KOPT_[A-Z0-9_]*)", RE2::Latin1);
   std::map<std::string, std::string> found;
   fs::path const root(KOPT_SOURCE_DIR);
   for (char const* folder : {"src", "include", "scripts", "bench", "tests"}) {
@@ -64,9 +64,8 @@ std::map<std::string, std::string> kopt_names_in_sources(bool skip_registry) {
         continue;
       }
       std::string const text = slurp(entry.path());
-      for (std::sregex_iterator it(text.begin(), text.end(), name), end; it != end; ++it) {
-        found.emplace(it->str(), relative.string());
-      }
+      re2::StringPiece rest(text);
+      for (std::string word; RE2::FindAndConsume(&rest, name, &word);) found.emplace(word, relative.string());
     }
   }
   return found;

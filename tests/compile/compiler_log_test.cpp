@@ -40,6 +40,14 @@ TEST(TrimCompilerLog, CapsWithACount) {
   EXPECT_EQ(trim_compiler_log("all good\nnothing to see\n"), "");
 }
 
+// Outside text (issue #23): a compiler log line with a 1 MiB token is read in linear time. std::regex
+// recursed once per character of a repetition and overflowed the stack; RE2 does not recurse.
+TEST(TrimCompilerLog, AMegabyteTokenIsReadNotACrash) {
+  std::string const token(std::size_t{1} << 20, 'x');
+  std::string const log = token + "\n" + token + "(12): note: here\n" + token + ".cu:7: note: there\n";
+  EXPECT_EQ(trim_compiler_log(log), token + "(12): note: here\n" + token + ".cu:7: note: there\n");
+}
+
 TEST(PtxasResources, ParsesEntriesForTheRequestedArch) {
   std::string const log =
       "ptxas info    : 0 bytes gmem\n"
@@ -73,6 +81,26 @@ TEST(PtxasResources, ParsesEntriesForTheRequestedArch) {
   EXPECT_EQ(worst.static_shared_bytes, 4096);
   EXPECT_EQ(detail::max_resources({}).registers, -1);
   EXPECT_TRUE(detail::parse_ptxas_resources("no ptxas output here", "sm_90").empty());
+}
+
+// 1 MiB names and numbers in ptxas's output: the names are read whole, and a number too large for an int
+// leaves its field unknown.
+TEST(PtxasResources, MegabyteNamesAndNumbersAreReadNotACrash) {
+  std::string const name(std::size_t{1} << 20, 'k');
+  std::string const digits(std::size_t{1} << 20, '9');
+  std::string const log = "ptxas info    : Compiling entry function '" + name + "' for 'sm_90'\n" +
+                          "ptxas info    : Function properties for " + name + "\n" + "    " + digits +
+                          " bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n" +
+                          "ptxas info    : Used " + digits + " registers, used 0 barriers, 4096 bytes smem\n";
+  auto const entries = detail::parse_ptxas_resources(log, "sm_90");
+  ASSERT_EQ(entries.size(), 1u);
+  ASSERT_EQ(entries.count(name), 1u);
+  ResourceUsage const& k = entries.at(name);
+  EXPECT_EQ(k.registers, -1);
+  EXPECT_EQ(k.stack_bytes, -1);
+  EXPECT_EQ(k.spill_stores_bytes, 8);
+  EXPECT_EQ(k.spill_loads_bytes, 4);
+  EXPECT_EQ(k.static_shared_bytes, 4096);
 }
 
 TEST(CandidateMode, Names) {

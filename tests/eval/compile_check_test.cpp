@@ -124,6 +124,21 @@ TEST(StaticFindings, RegisterLimitedOccupancyWithoutLaunchBoundsSaysSo) {
   EXPECT_EQ(bounded[0].explanation.find("no __launch_bounds__"), std::string::npos);
 }
 
+// Outside text (issue #23): 1 MiB of spaces after __launch_bounds__ in a candidate is read in linear time
+// (std::regex recursed once per character and overflowed the stack).
+TEST(StaticFindings, AMegabyteOfSpacesAfterLaunchBoundsIsReadNotACrash) {
+  auto const kernel = kernel_with(usage(128), 256);
+  std::string const spaces(std::size_t{1} << 20, ' ');
+  auto const bounded =
+      static_findings(kernel, "__global__ void __launch_bounds__" + spaces + "(256) k(float* x) {}");
+  ASSERT_EQ(bounded.size(), 1u);
+  EXPECT_EQ(bounded[0].explanation.find("no __launch_bounds__"), std::string::npos);
+  auto const mentioned =
+      static_findings(kernel, "// __launch_bounds__" + spaces + "\n__global__ void k(float* x) {}");
+  ASSERT_EQ(mentioned.size(), 1u);
+  EXPECT_NE(mentioned[0].explanation.find("no __launch_bounds__"), std::string::npos);
+}
+
 TEST(StaticFindings, FullOccupancyAndNoLocalMemoryFindNothing) {
   EXPECT_TRUE(static_findings(kernel_with(usage(32), 256), "").empty());
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace kopt {
 namespace {
 
@@ -33,6 +35,19 @@ TEST(SanitizerErrorCount, RacecheckSummaryWinsOverTheErrorSummary) {
       "========= RACECHECK SUMMARY: 4 hazards displayed (4 errors, 0 warnings)\n"
       "========= ERROR SUMMARY: 0 errors\n";
   EXPECT_EQ(sanitizer_error_count(log), 4);
+}
+
+// Outside text (issue #23): 1 MiB runs inside the summary lines are read in linear time (std::regex recursed
+// once per character and overflowed the stack), and a count too large for an int is still errors.
+TEST(SanitizerErrorCount, MegabyteSummaryLinesAreReadNotACrash) {
+  std::size_t const mib = std::size_t{1} << 20;
+  EXPECT_EQ(sanitizer_error_count("========= ERROR SUMMARY:" + std::string(mib, ' ') + "3 errors\n"), 3);
+  EXPECT_EQ(sanitizer_error_count("========= RACECHECK SUMMARY: 2 hazards" + std::string(mib, 'x') +
+                                  " (2 errors, 0 warnings)\n"),
+            2);
+  EXPECT_EQ(sanitizer_error_count("========= ERROR SUMMARY: " + std::string(mib, '9') + " errors\n"),
+            std::numeric_limits<int>::max());
+  EXPECT_EQ(sanitizer_error_count("========= ERROR SUMMARY: " + std::string(mib, '0') + "1 error\n"), 1);
 }
 
 TEST(SanitizerErrorCount, NoSummaryIsNullopt) {

@@ -7,6 +7,7 @@
 #include "eval/artifact_requests.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/propose.hpp"
+#include "propose/contract.hpp"
 #include "propose/propose_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
@@ -187,12 +188,8 @@ TEST_F(Binding, AKernelModeAdapterPassesTheTasksParametersInTheContractsOrder) {
   EXPECT_EQ(plan.launch->args[3].type, DType::i32);
 }
 
-// An in-place update (acc += delta, a residual add_) has one inout buffer where the contract has an output
-// and an input: a strategy that declares `in_place = { c = "a" }` binds both roles to it, and the adapter
-// passes the buffer twice. A buffer the task only writes, or only reads, is never shared, and a strategy
-// that does not declare it says why it does not bind.
-TEST_F(Binding, AnInoutBufferFillsAnOutputAndTheInputDeclaredInPlace) {
-  std::string const toml = R"kopt(name = "add_"
+// acc += delta: `acc` is read and written (ROLE: its role, inout or another).
+std::string const kAddInPlace = R"kopt(name = "add_"
 description = "acc += delta"
 [entry]
 signature = 'extern "C" void add_(float* acc, const float* delta, int n)'
@@ -209,8 +206,14 @@ source = "reference.cu"
 [strategy_params]
 op = "a + b"
 )kopt";
+
+// An in-place update (acc += delta, a residual add_) has one inout buffer where the contract has an output
+// and an input: a strategy that declares `in_place = { c = "a" }` binds both roles to it, and the adapter
+// passes the buffer twice. A buffer the task only writes, or only reads, is never shared, and a strategy
+// that does not declare it says why it does not bind.
+TEST_F(Binding, AnInoutBufferFillsAnOutputAndTheInputDeclaredInPlace) {
   auto const with_role = [&](std::string const& role) {
-    std::string text = toml;
+    std::string text = kAddInPlace;
     text.replace(text.find("ROLE"), 4, role);
     return task(text);
   };
@@ -273,6 +276,37 @@ op = "s * x"
 
 // A float scalar the task passes after its sizes, where the contract has it before them, is not a
 // reordering: the task's own scalar ranks above the role's default (which would leave it unused).
+// Outside text (issue #23): 1 MiB runs of what the patterns repeat over, in a template given with
+// --strategies (between `//` and `kopt:launch`, after the launch line, between __global__ and {{ENTRY}}) and
+// in a task (a buffer's length). std::regex recursed once per character and overflowed the stack; RE2 reads
+// them in linear time and the binding and instantiation are the usual ones.
+TEST_F(Binding, MegabyteRunsInATemplateAndATaskAreReadNotACrash) {
+  std::string const spaces(std::size_t{1} << 20, ' ');
+  EXPECT_TRUE(is_kernel_template("//" + spaces + "kopt:launch grid=(1) block=(1)\n"));
+  EXPECT_TRUE(
+      is_kernel_template("extern \"C\" __global__" + spaces + "void {{ENTRY}}" + spaces + "(float* x) {}"));
+  EXPECT_FALSE(is_kernel_template("__global__" + spaces + "void other(float* x) {}\n"));
+
+  std::string map2 = kMap2;
+  map2.replace(map2.find("// kopt:launch"), 14, "//" + spaces + "kopt:launch");
+  map2.replace(map2.find("kernel={{ENTRY}}"), 16, "kernel={{ENTRY}}" + spaces);
+  write_file(dir.path() / "lib" / "maps" / "map2.cu", map2);
+  auto loaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(loaded) << loaded.error().message.substr(0, 500);
+  auto text = instantiate_strategy(*loaded, *loaded->find("map2"), task(kReordered), 90);
+  ASSERT_TRUE(text) << text.error().message.substr(0, 500);
+  EXPECT_NE(text->find("kernel=vadd" + spaces + " args=(z, x, y, i32(count))\n"), std::string::npos);
+
+  // The length of an inout buffer, which a launcher-mode adapter copies: 1 MiB of spaces after `n`.
+  std::string toml = kAddInPlace;
+  toml.replace(toml.find("ROLE"), 4, "inout");
+  toml.replace(toml.find("length = \"n\""), 12, "length = \"n" + spaces + "\"");
+  auto const bindings = described("launcher_map2", task(toml));  // then n=(the length), its own option
+  ASSERT_GE(bindings.size(), 2u);
+  EXPECT_EQ(bindings[0], "c=acc, a=acc (a copy), b=delta, n=n");
+  EXPECT_EQ(bindings[1], "c=acc, a=delta, b=acc (a copy), n=n");
+}
+
 TEST_F(Binding, AFloatScalarAfterTheSizesStillOutranksTheDefault) {
   TaskSpec const t = task(R"kopt(name = "scale"
 description = "y = epsilon * x over a matrix"

@@ -69,6 +69,31 @@ TEST(GenericSpace, AKernelGetsBlockSizeBoundsRestrictAndFlags) {
   }
 }
 
+// Outside text (issue #23): 1 MiB between __global__ and the kernel's name (`__global__ a a a ...`) and after
+// the launch annotation. std::regex recursed once per character of a repetition: `kopt optimize --from` died
+// with SIGSEGV on such a source. RE2 reads it in linear time and the rewrite is the usual one.
+TEST(GenericSpace, MegabyteRunsInTheSourceAreRewrittenNotACrash) {
+  auto task = load_task(kTaskDir);
+  ASSERT_TRUE(task) << task.error().message;
+  std::string run;
+  for (int i = 0; i < 512 * 1024; ++i) run += "a ";
+  std::string const source = "// kopt:launch grid=(ceil_div(n, 256)) block=(256)" +
+                             std::string(std::size_t{1} << 20, ' ') + "\n__global__ " + run + "\n" +
+                             kNaiveKernel.substr(kNaiveKernel.find('\n') + 1);
+  auto generic = generic_tuning_space(source, *task);
+  ASSERT_TRUE(generic) << generic.error().message.substr(0, 500);
+  auto const& text = generic->source;
+  EXPECT_NE(text.find("// kopt:launch grid=(ceil_div(n, BLOCK)) block=(BLOCK) shared=(0) kernel=vector_add"),
+            std::string::npos);
+  EXPECT_EQ(text.find("block=(256)"), std::string::npos) << "the old annotation is gone";
+  EXPECT_NE(text.find("__global__ " + run + "\n"), std::string::npos);
+  EXPECT_NE(
+      text.find("__global__ void __launch_bounds__(BLOCK) vector_add(float* KOPT_RESTRICT c, const float* "
+                "KOPT_RESTRICT a, const float* KOPT_RESTRICT b, int n)"),
+      std::string::npos);
+  EXPECT_EQ(generic->added.size(), 5u);
+}
+
 TEST(GenericSpace, ALauncherGetsTheFlagsOnly) {
   auto task = load_task(kTaskDir);
   ASSERT_TRUE(task) << task.error().message;

@@ -400,6 +400,33 @@ TEST_F(LibraryFixture, IncludeLinesSpliceASharedBodyIntoTheTemplate) {
       << missing.error().message;
 }
 
+// Outside text (issue #23): 1 MiB runs in a library given with --strategies, around an include line and in
+// an architecture's number. std::regex recursed once per character and overflowed the stack; RE2 reads them
+// in linear time: the include is spliced, and a number too large is a clear error.
+TEST_F(LibraryFixture, MegabyteRunsInATemplateAndAManifestAreReadNotACrash) {
+  std::string const spaces(std::size_t{1} << 20, ' ');
+  write_file(dir.path() / "lib" / "maps" / "body.cuh", "// shared body\n");
+  write_file(
+      dir.path() / "lib" / "maps" / "plain_map2.cu",
+      "// head\n" + spaces + "//" + spaces + "kopt:include" + spaces + "body.cuh" + spaces + "\n// tail\n");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message.substr(0, 500);
+  EXPECT_EQ(library->find("plain_map2")->template_text, "// head\n// shared body\n// tail\n");
+
+  std::string const manifest =
+      "[[strategy]]\nname = \"wgmma_map\"\nfamilies = [\"elementwise\"]\n"
+      "template = \"../maps/plain_map2.cu\"\n"
+      "signature = \"void (T* c, const T* a, const T* b, int n)\"\narch = \"sm_" +
+      std::string(std::size_t{1} << 20, '9') + "a\"\ndescription = \"x\"\napplies_when = \"y\"\n";
+  write_file(dir.path() / "lib" / "hopper" / "strategies.toml", manifest);
+  auto big = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("strategy[0].arch: 'sm_999"), std::string::npos)
+      << big.error().message.substr(0, 500);
+  EXPECT_NE(big.error().message.find("a' is not an architecture-specific target"), std::string::npos)
+      << big.error().message.substr(0, 500);
+}
+
 TEST_F(LibraryFixture, ProfilerSignalsPutTheStrategiesThatAddressThemFirst) {
   auto library = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(library) << library.error().message;

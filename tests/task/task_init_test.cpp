@@ -204,6 +204,22 @@ TEST_F(TaskInit, ErrorsForMissingSourceAndNoLauncher) {
   EXPECT_NE(bad.error().message.find("expected void"), std::string::npos) << bad.error().message;
 }
 
+// Outside text (issue #23): 1 MiB of spaces after `extern` is read in linear time (std::regex recursed once
+// per character and overflowed the stack).
+TEST_F(TaskInit, AMegabyteOfSpacesAfterExternIsReadNotACrash) {
+  std::string const spaces(std::size_t{1} << 20, ' ');
+  write_text(root_ / "fill.cu", "extern" + spaces + "\"C\"" + spaces + "void fill(double* out) { }\n");
+  auto init = init_task(root_ / "fill.cu", root_ / "fill", false);
+  ASSERT_TRUE(init.ok()) << init.error().message.substr(0, 500);
+  EXPECT_NE(read_text(root_ / "fill" / "task.toml").find("void fill(double* out)"), std::string::npos);
+
+  write_text(root_ / "none.cu", "extern" + spaces + "int x;\n");
+  auto none = init_task(root_ / "none.cu", root_ / "none", false);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("no extern \"C\" host function"), std::string::npos)
+      << none.error().message.substr(0, 500);
+}
+
 TEST_F(TaskInit, NoScalarsAndOnlyOutputs) {
   write_text(root_ / "fill.cu", "extern \"C\" void fill(double* __restrict__ out) { }\n");
   auto init = init_task(root_ / "fill.cu", root_ / "fill", false);
