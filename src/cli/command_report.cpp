@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "cli/printable_text.hpp"
 #include "kopt/json_values.hpp"
 #include "kopt/report.hpp"
 #include "kopt/run_report.hpp"
@@ -85,8 +86,8 @@ int run_report(ReportArgs const& args, Console const& console) {
   }
   if (!args.out.empty()) {
     (args.json ? console.err : console.out)
-        << fmt::format("wrote {} ({}): {}\n", args.out, *format == ReportFormat::html ? "html" : "markdown",
-                       rendered->summary);
+        << fmt::format("wrote {} ({}): {}\n", printable_text(args.out),
+                       *format == ReportFormat::html ? "html" : "markdown", rendered->summary);
   }
   return to_int(ExitCode::success);
 }

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "cli/printable_text.hpp"
 #include "kopt/json_values.hpp"
 
 namespace kopt::cli {
@@ -12,7 +13,9 @@ nlohmann::json error_to_json(Error const& error, ExitCode exit_code) {
 }
 
 int report_error(Error const& error, ExitCode exit_code, bool json, std::ostream& out, std::ostream& err) {
-  err << "kopt: error: " << error.message << '\n';
+  // The message may quote what the user gave (a path, an option value): printable, never a terminal
+  // control sequence, and shortened when a line is very long. --json keeps it whole.
+  err << "kopt: error: " << printable_text(error.message) << '\n';
   if (exit_code == ExitCode::internal) {
     err << "kopt: this is a bug in kopt; please report it with the command line and the message above.\n";
   }

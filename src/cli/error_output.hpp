@@ -12,7 +12,8 @@ namespace kopt::cli {
 
 nlohmann::json error_to_json(Error const& error, ExitCode exit_code);
 
-// Prints the error; internal errors also ask to report the bug. Returns the exit code as an int.
+// Prints the error (its message through printable_text on the terminal, whole in JSON); internal errors
+// also ask to report the bug. Returns the exit code as an int.
 int report_error(Error const& error, ExitCode exit_code, bool json, std::ostream& out, std::ostream& err);
 
 }  // namespace kopt::cli
