@@ -225,7 +225,7 @@ ParsedCommandLine parse_command_line(int argc, char const* const* argv, std::ost
                                                   "'kopt " + args.command + "' is not a registered command"),
                                        ExitCode::internal, json, out, err)};
   }
-  for (std::string const& note : args.notes) err << "kopt: warning: " << note << '\n';
+  for (std::string const& note : args.notes) report_warning(note, err);
   return {std::move(args), 0};
 }
 

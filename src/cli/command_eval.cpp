@@ -72,8 +72,7 @@ int run_eval_compile_only(EvalArgs const& args, Console const& console) {
   print_compile_check(*report, args.json, console);
   if (!args.out.empty()) {
     if (auto status = write_json_file(args.out, to_json(*report)); !status) {
-      console.err << "kopt: error: " << status.error().message << '\n';
-      return to_int(ExitCode::usage);
+      return report_error(status.error(), ExitCode::usage, false, console.out, console.err);
     }
   }
   return to_int(all_candidates_compiled(*report) ? ExitCode::success : ExitCode::rejected);
@@ -125,9 +124,8 @@ int run_eval(EvalArgs const& args, Console const& console) {
   }
   if (!args.out.empty()) {
     if (auto status = write_json_file(args.out, json); !status) {
-      // The report is already printed; the failure to keep a copy is still an error.
-      console.err << "kopt: error: " << status.error().message << '\n';
-      return to_int(ExitCode::usage);
+      // The report is already printed (its JSON too): the failure to keep a copy is an error on stderr only.
+      return report_error(status.error(), ExitCode::usage, false, console.out, console.err);
     }
   }
   return to_int(exit_code_for(*report));

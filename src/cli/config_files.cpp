@@ -16,6 +16,7 @@
 #include <system_error>
 #include <variant>
 
+#include "cli/error_output.hpp"
 #include "kopt/detail/toml.hpp"
 #include "kopt/text.hpp"
 
@@ -378,7 +379,7 @@ Result<Configuration> load_configuration(std::ostream& warnings) {
   if (ec) start.clear();  // a deleted working folder: no project file
   auto configuration = resolve_configuration(start, process_environment());
   if (!configuration) return configuration;
-  for (auto const& warning : configuration->warnings) warnings << "kopt: warning: " << warning << "\n";
+  for (auto const& warning : configuration->warnings) report_warning(warning, warnings);
   export_to_environment(*configuration);
   return configuration;
 }

@@ -23,4 +23,8 @@ int report_error(Error const& error, ExitCode exit_code, bool json, std::ostream
   return to_int(exit_code);
 }
 
+void report_warning(std::string_view message, std::ostream& err) {
+  err << "kopt: warning: " << printable_text(message) << '\n';
+}
+
 }  // namespace kopt::cli

@@ -309,9 +309,9 @@ Outcome run_kopt(fs::path const& kopt, fs::path const& work, fs::path const& hom
   }
   std::error_code size_error;
   outcome.err_bytes = fs::file_size(err_path, size_error);
-  outcome.err = slurp_prefix(err_path, 4000);
-  outcome.stderr_has_escape = slurp_prefix(err_path, 1 << 20).find('\x1b') != std::string::npos;
-  if (outcome.err.empty()) outcome.err = slurp_prefix(out_path, 4000);
+  std::string const err = slurp_prefix(err_path, 1 << 20);
+  outcome.stderr_has_escape = err.find('\x1b') != std::string::npos;
+  outcome.err = err.empty() ? slurp_prefix(out_path, 4000) : err.substr(0, 4000);
   return outcome;
 }
 

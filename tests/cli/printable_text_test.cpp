@@ -67,5 +67,11 @@ TEST(PrintableText, ErrorsOnTheTerminalArePrintableAndWholeInJson) {
   EXPECT_NE(out.str().find(std::string(5000, 'x')), std::string::npos);  // the document keeps it whole
 }
 
+TEST(PrintableText, WarningsAreShownAsErrorsAre) {
+  std::ostringstream err;
+  report_warning("setting from '\x1b[2Jkopt.toml'", err);
+  EXPECT_EQ(err.str(), "kopt: warning: setting from '\\x1b[2Jkopt.toml'\n");
+}
+
 }  // namespace
 }  // namespace kopt::cli
