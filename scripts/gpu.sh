@@ -9,7 +9,8 @@
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
 # --kernel-tuner: bench/kernel_tuner/compare.py (extra arguments in KOPT_KT_ARGS).
-# --suites: `kopt task check` of every suites/**/task.toml (reference and vendor baseline on every size case);
+# --suites: `kopt task check` of every suites/**/task.toml (reference and vendor baseline on every size case; only the
+#   paths matching the extended regular expression KOPT_SUITES_FILTER when it is set);
 #   a Markdown table in $OUT/suites/table.md.
 # --suite-bench: `kopt calibrate`, then `kopt bench suites/ $KOPT_BENCH_ARGS --out $OUT/suite-bench` (the built-in
 #   proposer on every task; e.g. KOPT_BENCH_ARGS="--filter llm/ --budget 8"); docs/bench.md.
@@ -201,7 +202,7 @@ if [ $RUN_SUITES = 1 ]; then
     echo "$n $?" >> "$OUT_DIR/suites/exit.txt"
   }
   export -f check_one; export KOPT OUT_DIR
-  find suites -name task.toml | sort | xargs -P "${KOPT_SUITES_JOBS:-6}" -I{} bash -c 'check_one {}'
+  find suites -name task.toml | sort | grep -E "${KOPT_SUITES_FILTER:-.}" | xargs -P "${KOPT_SUITES_JOBS:-6}" -I{} bash -c 'check_one {}'
   sort -o "$OUT_DIR/suites/exit.txt" "$OUT_DIR/suites/exit.txt"
   add "suite task check" "$(python3 - "$OUT_DIR/suites" <<'PY'
 import json, os, sys

@@ -77,6 +77,7 @@ struct RoleBinding {
 // A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.
 struct StrategyBinding {
   DType element = DType::f32;      // the contract's T
+  std::optional<DType> index;      // the contract's index type I (i32 or i64), where it has one
   std::vector<RoleBinding> roles;  // in the contract's order
   int score = 0;                   // higher is more plausible (names, order, nothing left unused)
   // Whether the task's entry is the contract itself: same parameters in the same order with the same

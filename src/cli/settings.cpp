@@ -299,6 +299,13 @@ std::span<Setting const> registered_settings() {
        .default_text = "6",
        .meaning = "scripts/gpu.sh: task checks of the suites run at once",
        .doc = "docs/suites.md"},
+      {.env = "KOPT_SUITES_FILTER",
+       .scope = script,
+       .type = text,
+       .default_text = "every task",
+       .meaning = "scripts/gpu.sh --suites: an extended regular expression; only task folders whose path "
+                  "matches are checked",
+       .doc = "docs/suites.md"},
       {.env = "KOPT_BENCH_ARGS",
        .scope = script,
        .type = text,

@@ -46,11 +46,13 @@ std::string role_text(Param const& p) {
 // Enumerates the assignments for one element type.
 class BindingEnumerator {
  public:
-  BindingEnumerator(LibraryStrategy const& strategy, TaskSpec const& task, Signature contract, DType element)
+  BindingEnumerator(LibraryStrategy const& strategy, TaskSpec const& task, Signature contract, DType element,
+                    std::optional<DType> index)
       : strategy_(strategy),
         task_(task),
         contract_(std::move(contract)),
         element_(element),
+        index_(index),
         launcher_(!is_kernel_template(strategy.template_text)) {
     for (SizeCase const& size : task_.sizes) envs_.push_back(task_.env_for(size));
     // Pointers first: an integer role may be read off the length of the buffer a pointer role took.
@@ -321,6 +323,7 @@ class BindingEnumerator {
     if (!lengths_agree() || !ops_see_their_scalars()) return;
     StrategyBinding binding;
     binding.element = element_;
+    binding.index = index_;
     binding.roles = current_;
     score(binding);
     out.push_back(std::move(binding));
@@ -454,6 +457,7 @@ class BindingEnumerator {
   TaskSpec const& task_;
   Signature contract_;
   DType element_;
+  std::optional<DType> index_;
   bool launcher_;  // a launcher-mode template: its adapter can copy an inout buffer before the call
   std::vector<ScalarEnv> envs_;
   std::vector<std::size_t> order_;
@@ -474,9 +478,25 @@ std::string with_element_type(std::string signature, std::string const& type) {
   return signature;
 }
 
-Result<Signature> strategy_contract(LibraryStrategy const& strategy, DType element) {
-  std::string text =
-      with_element_type(strategy.signature, element == DType::bf16 ? "__nv_bfloat16" : "float");
+bool has_index_type(std::string const& signature) {
+  static RE2 const index(R"(\bI\b)", RE2::Latin1);
+  return RE2::PartialMatch(signature, index);
+}
+
+std::string with_index_type(std::string signature, std::string const& type) {
+  static RE2 const index(R"(\bI\b)", RE2::Latin1);
+  RE2::GlobalReplace(&signature, index, type);
+  return signature;
+}
+
+std::string_view index_type_spelling(DType index) {
+  return index == DType::i64 ? "long long" : "int";
+}
+
+Result<Signature> strategy_contract(LibraryStrategy const& strategy, DType element, DType index) {
+  std::string text = with_index_type(
+      with_element_type(strategy.signature, element == DType::bf16 ? "__nv_bfloat16" : "float"),
+      std::string(index_type_spelling(index)));
   auto const open = text.find('(');
   if (open == std::string::npos) {
     return make_error(ErrorCode::invalid_spec, strategy.manifest.string() + ": strategy '" + strategy.name +
@@ -509,20 +529,27 @@ BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const
     return p.is_pointer && (p.dtype == DType::f32 || p.dtype == DType::bf16);
   });
   DType const task_element = first_float == params.end() ? DType::f32 : first_float->dtype;
+  // A contract with an index type I is enumerated for int32 and int64 indices; the reason given is the
+  // first index type's, unless the other binds.
+  bool const indexed = has_index_type(strategy.signature);
+  std::vector<std::optional<DType>> indices{std::nullopt};
+  if (indexed) indices = {DType::i32, DType::i64};
   for (DType element : {DType::f32, DType::bf16}) {
-    auto contract = strategy_contract(strategy, element);
-    if (!contract) {
-      search.reason = "its signature does not parse: " + contract.error().message;
-      return search;
-    }
-    BindingEnumerator enumerator(strategy, task, std::move(*contract), element);
-    std::vector<StrategyBinding> found;
-    enumerator.run(found);
-    search.considered += enumerator.considered();
-    if (!found.empty()) {
-      search.bindings.insert(search.bindings.end(), found.begin(), found.end());
-    } else if (element == task_element) {
-      search.reason = enumerator.reason();
+    for (std::optional<DType> const& index : indices) {
+      auto contract = strategy_contract(strategy, element, index.value_or(DType::i32));
+      if (!contract) {
+        search.reason = "its signature does not parse: " + contract.error().message;
+        return search;
+      }
+      BindingEnumerator enumerator(strategy, task, std::move(*contract), element, index);
+      std::vector<StrategyBinding> found;
+      enumerator.run(found);
+      search.considered += enumerator.considered();
+      if (!found.empty()) {
+        search.bindings.insert(search.bindings.end(), found.begin(), found.end());
+      } else if (element == task_element && search.reason.empty()) {
+        search.reason = enumerator.reason();
+      }
     }
   }
   std::stable_sort(search.bindings.begin(), search.bindings.end(),

@@ -147,6 +147,7 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   std::map<std::string, std::string, std::less<>> values;
   for (auto const& [key, text] : task.strategy_params) values[key] = in_role_names(text, binding);
   values["T"] = binding.element == DType::bf16 ? "__nv_bfloat16" : "float";
+  if (binding.index) values["I"] = std::string(index_type_spelling(*binding.index));
   values["ENTRY"] = binding.identity || kernel_mode ? task.signature.function : inner;
   for (std::size_t i = 0; i < binding.roles.size(); ++i) {
     values[fmt::format("ARG{}", i)] = role_expression(binding.roles[i]);
@@ -183,7 +184,8 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
     if (!is_identifier(name) || value == values.end()) {
       return make_error(
           ErrorCode::invalid_spec,
-          fmt::format("{}:{}: unknown placeholder '{{{{{}}}}}'; expected T, ENTRY, ARG0..ARG{} or a "
+          fmt::format("{}:{}: unknown placeholder '{{{{{}}}}}'; expected T, ENTRY, ARG0..ARG{}, I (where the "
+                      "signature has an index type I) or a "
                       "[strategy_params] key of {}",
                       strategy.template_path.string(), line, name,
                       binding.roles.empty() ? 0 : binding.roles.size() - 1, task.name));

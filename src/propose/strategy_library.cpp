@@ -108,10 +108,11 @@ class EntryReader {
     return value->get();
   }
 
-  // The signature's parameters, for checking the fields that name them. The element type T is a
-  // placeholder, read as float (a T the parser does not know made every check of `lengths` a no-op).
+  // The signature's parameters, for checking the fields that name them. The element type T and the index
+  // type I are placeholders, read as float and int (a type the parser does not know made every check of
+  // `lengths` a no-op).
   static Result<Signature> contract_of(std::string const& signature) {
-    std::string const typed = with_element_type(signature, "float");
+    std::string const typed = with_index_type(with_element_type(signature, "float"), "int");
     return parse_signature("void kopt_contract" + typed.substr(std::min(typed.find('('), typed.size())));
   }
 

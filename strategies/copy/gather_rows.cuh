@@ -1,4 +1,4 @@
-// Row gather shared by gather_rows_lanes (int32 indices) and gather_rows_lanes_i64 (int64 indices), spliced
+// Row gather of gather_rows_lanes (int32 or int64 indices: the index type of its contract), spliced
 // by `// kopt:include gather_rows.cuh` after the knobs LANES, BLOCK, ROWS, UNROLL and SPLIT:
 // out[i][d] = table[idx[i]][d] for i < n, d < dim (an embedding lookup; indices are trusted to lie in the
 // table, as the reference does). A group of LANES lanes of one warp owns ROWS consecutive output rows: it

@@ -1,12 +1,12 @@
 // Strategy gather_rows_lanes, gather_rows family (kernel mode): an embedding lookup / row gather with int32
-// indices, out[i][d] = table[idx[i]][d] for i < n, d < dim (torch.nn.functional.embedding, index_select
-// over dim 0 of a row-major table). A group of LANES lanes of one warp owns ROWS consecutive output rows:
+// or int64 indices (the index type I), out[i][d] = table[idx[i]][d] for i < n, d < dim
+// (torch.nn.functional.embedding, index_select over dim 0 of a row-major table). A group of LANES lanes of one warp owns ROWS consecutive output rows:
 // it reads their indices once, then copies the rows chunk by chunk with 128-bit loads and stores when a
 // row is a whole number of 16-byte words and both matrices are 16-byte aligned (element by element
 // otherwise, still coalesced), ROWS * UNROLL loads in flight per lane before any store. SPLIT blocks share
 // a block's rows and take their column chunks in turn, so a small batch of long rows (a few thousand
 // tokens of 4096 values) still fills 132 SMs. Bits are copied unchanged; no shared memory, no barrier;
-// 64-bit offsets. The body is gather_rows.cuh (shared with gather_rows_lanes_i64).
+// 64-bit offsets. The body is gather_rows.cuh.
 //
 // Knobs: LANES lanes per row; BLOCK threads per block; ROWS rows per group in flight; UNROLL words per
 // lane and row in flight; SPLIT blocks per row block (column parts).
@@ -38,6 +38,6 @@
 // kopt:include gather_rows.cuh
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}({{T}}* out, const {{T}}* table, const int* idx, int n, int dim) {
-  gather_rows::run<{{T}}, int>(out, table, idx, n, dim);
+    {{ENTRY}}({{T}}* out, const {{T}}* table, const {{I}}* idx, int n, int dim) {
+  gather_rows::run<{{T}}, {{I}}>(out, table, idx, n, dim);
 }

@@ -1,4 +1,5 @@
-// Strategy vectorized_map1: out[i] = op(in[i]) with 128-bit loads and stores (activation family).
+// Strategy vectorized_map1: out[i] = op(in[i]) with 128-bit loads and stores (activation family); the body
+// is map1_tile.cuh.
 // Each thread moves ITEMS consecutive-in-a-warp elements per tile: ITEMS / VEC vectors of VEC elements,
 // VEC = min(ITEMS, 16 / sizeof(T)) (a float4 or eight bf16 in one access). Vector j of a tile starts at
 // element (j * BLOCK + thread) * VEC, so a warp's accesses are contiguous, and every load of the tile is
@@ -31,60 +32,15 @@ namespace vectorized_map1 {
 using kopt_strategy::from_float;
 using kopt_strategy::to_float;
 
-__device__ __forceinline__ float apply_op(float x) {
-  return ({{op}});
-}
-
-template <typename T>
-struct Shape {
-  static constexpr int kPack = 16 / static_cast<int>(sizeof(T));
-  static constexpr int kVec = ITEMS < kPack ? ITEMS : kPack;  // elements per access
-  static constexpr int kVectors = ITEMS / kVec;               // accesses per thread and tile
-  static_assert(ITEMS % kVec == 0, "ITEMS is a multiple of the vector width");
+struct ApplyOp {
+  __device__ __forceinline__ float operator()(float x) const { return ({{op}}); }
 };
 
-template <typename T>
-__device__ __forceinline__ void run(T* __restrict__ out, const T* __restrict__ in, int n) {
-  using S = Shape<T>;
-  using P = kopt_strategy::Pack<T, S::kVec>;
-  constexpr unsigned kBytes = sizeof(P);
-  long long const count = n;
-  long long const tile_elems = static_cast<long long>(BLOCK) * ITEMS;
-  long long const stride = static_cast<long long>(gridDim.x) * tile_elems;
-  bool const aligned = kopt_strategy::aligned_to(out, kBytes) && kopt_strategy::aligned_to(in, kBytes);
-  for (long long tile = static_cast<long long>(blockIdx.x) * tile_elems; tile < count; tile += stride) {
-    if (aligned && tile + tile_elems <= count) {
-      // Full tile: every vector is in bounds. Load all, then compute and store.
-      P v[S::kVectors];
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-        v[j] = kopt_strategy::load_pack<T, S::kVec>(
-            in + tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec);
-      }
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-#pragma unroll
-        for (int e = 0; e < S::kVec; ++e) v[j].v[e] = from_float<T>(apply_op(to_float(v[j].v[e])));
-        kopt_strategy::store_pack<T, S::kVec>(
-            out + tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec, v[j]);
-      }
-    } else {
-      // Last partial tile, or unaligned buffers: the same layout, one element at a time.
-#pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
-        long long const first = tile + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec;
-#pragma unroll
-        for (int e = 0; e < S::kVec; ++e) {
-          if (first + e < count) out[first + e] = from_float<T>(apply_op(to_float(in[first + e])));
-        }
-      }
-    }
-  }
-}
+// kopt:include map1_tile.cuh
 
 }  // namespace vectorized_map1
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}({{T}}* out, const {{T}}* in, int n) {
-  vectorized_map1::run<{{T}}>(out, in, n);
+  vectorized_map1::run<{{T}}>(out, in, n, vectorized_map1::ApplyOp{});
 }

@@ -82,16 +82,20 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
       return std::any_of(task->signature.params.begin(), task->signature.params.end(),
                          [&](Param const& p) { return p.is_pointer && p.dtype == d; });
     });
-    // A family may hold one strategy per index type (gather_rows: int32 and int64 indices): a strategy
-    // whose contract has an integer buffer of a type the task has none of is not this task's.
-    auto const contract = strategy_contract(strategy, DType::f32);
-    bool const index_types_present =
-        contract && std::all_of(contract->params.begin(), contract->params.end(), [&](Param const& role) {
-          return !role.is_pointer || is_floating(role.dtype) ||
-                 std::any_of(task->signature.params.begin(), task->signature.params.end(),
-                             [&](Param const& p) { return p.is_pointer && p.dtype == role.dtype; });
-        });
-    if (!element_supported || !index_types_present || (!strategy.arch.empty() && strategy.min_arch != 90))
+    // A strategy whose contract has an integer buffer of a type the task has none of is not this task's
+    // (a fixed int32 index where the task's are int64); a contract with the index type I takes either.
+    auto const index_types_present = [&](DType index) {
+      auto const contract = strategy_contract(strategy, DType::f32, index);
+      return contract &&
+             std::all_of(contract->params.begin(), contract->params.end(), [&](Param const& role) {
+               return !role.is_pointer || is_floating(role.dtype) ||
+                      std::any_of(task->signature.params.begin(), task->signature.params.end(),
+                                  [&](Param const& p) { return p.is_pointer && p.dtype == role.dtype; });
+             });
+    };
+    bool const indices_present = index_types_present(DType::i32) ||
+                                 (has_index_type(strategy.signature) && index_types_present(DType::i64));
+    if (!element_supported || !indices_present || (!strategy.arch.empty() && strategy.min_arch != 90))
       continue;
     ++of_family;
     ASSERT_TRUE(a.applies) << strategy.name << " does not apply to " << c.dir.filename() << ": " << a.reason;
