@@ -80,7 +80,14 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "batchnorm_train",
                                          "col_argmax",
                                          "row_argmin",
-                                         "col_argmin"};
+                                         "col_argmin",
+                                         "axpby",
+                                         "two_scalar_map",
+                                         "col_scan",
+                                         "scatter_rows",
+                                         "scatter_add_rows",
+                                         "copy2d",
+                                         "matrix_power"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
