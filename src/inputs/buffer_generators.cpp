@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 #include <vector>
 
 #include "inputs/parallel_for.hpp"
@@ -162,19 +163,70 @@ Status fill_sorted_offsets(ParamReader const& params, RandomStream const& stream
   return Ok{};
 }
 
-// A uniformly random permutation of 0..n-1 (Fisher-Yates, draw i from counter i).
+// n distinct values of 0..high in random order (high = n-1 by default: a permutation of 0..n-1). A
+// partial Fisher-Yates shuffle of 0..high run from the top: step i (i = high down to high+1-n) draws j in
+// [0, i] from counter i and swaps slots i and j; slot i then holds the element i-(high+1-n) of the buffer.
+// With high = n-1 this is the whole shuffle. The slots live in an array of high+1 values, or, when the
+// buffer is short against the range, in a hash map of the displaced slots only (at most one entry per
+// step); both give the same bytes.
 Status fill_permutation(ParamReader const& params, RandomStream const& stream, TypedBuffer const& out,
                         std::string const& buffer_name) {
   std::size_t const n = out.count();
+  auto high = params.integer("high", static_cast<std::int64_t>(n) - 1);
+  if (!high) return std::move(high).error();
+  if (*high < 0 && n > 0)
+    return params.error("parameter 'high' is " + std::to_string(*high) + "; expected high >= 0");
   if (n == 0) return Ok{};
-  if (auto ok = check_fits(params, out, buffer_name, 0, static_cast<std::int64_t>(n - 1)); !ok) return ok;
-  std::vector<std::int64_t> values(n);
-  std::iota(values.begin(), values.end(), std::int64_t{0});
-  for (std::size_t i = n - 1; i > 0; --i) {
-    auto const j = static_cast<std::size_t>(stream.below(i, i + 1));
-    std::swap(values[i], values[j]);
+  auto const range = static_cast<std::uint64_t>(*high) + 1;  // values 0..high
+  if (range < n) {
+    return params.error("parameter 'high' is " + std::to_string(*high) + ": buffer '" + buffer_name +
+                        "' has " + std::to_string(n) + " elements, more than the " + std::to_string(range) +
+                        " distinct values of [0, high]; expected high >= " + std::to_string(n - 1));
   }
-  for (std::size_t i = 0; i < n; ++i) out.set_integer(i, values[i]);
+  if (auto ok = check_fits(params, out, buffer_name, 0, *high); !ok) return ok;
+  // The array costs 4 or 8 bytes per value of the range, the map some 50 bytes per element.
+  constexpr std::uint64_t kArrayValues = std::uint64_t{1} << 28;  // 1 GiB of 32-bit slots
+  constexpr std::uint64_t kMapDraws = std::uint64_t{1} << 22;
+  bool const sparse = n <= kMapDraws && range / 16 > n;
+  if (!sparse && range > kArrayValues && range > 4 * static_cast<std::uint64_t>(n)) {
+    return params.error("parameter 'high' is " + std::to_string(*high) + ": drawing the " +
+                        std::to_string(n) + " distinct values of buffer '" + buffer_name + "' from " +
+                        std::to_string(range) + " would shuffle an array of them all; expected high < " +
+                        std::to_string(kArrayValues) + " or high < 4 * " + std::to_string(n) +
+                        " (or a buffer of at most " + std::to_string(kMapDraws) + " elements)");
+  }
+  std::uint64_t const first = range - n;  // the lowest slot drawn into
+  if (sparse) {
+    std::unordered_map<std::uint64_t, std::uint64_t> moved;  // slot -> value, where not the identity
+    moved.reserve(n);
+    auto const at = [&](std::uint64_t slot) {
+      auto const it = moved.find(slot);
+      return it == moved.end() ? slot : it->second;
+    };
+    for (std::uint64_t i = range - 1;; --i) {
+      std::uint64_t const j = stream.below(i, i + 1);
+      std::uint64_t const drawn = at(j);
+      std::uint64_t const top = at(i);
+      moved.erase(i);  // slot i is never read again
+      if (j != i) moved[j] = top;
+      out.set_integer(static_cast<std::size_t>(i - first), static_cast<std::int64_t>(drawn));
+      if (i == first) break;
+    }
+    return Ok{};
+  }
+  auto const shuffle = [&](auto values) {
+    std::iota(values.begin(), values.end(), typename decltype(values)::value_type{0});
+    for (std::uint64_t i = range - 1;; --i) {
+      std::swap(values[i], values[static_cast<std::size_t>(stream.below(i, i + 1))]);
+      if (i == first) break;
+    }
+    for (std::size_t i = 0; i < n; ++i) out.set_integer(i, static_cast<std::int64_t>(values[first + i]));
+  };
+  if (range <= (std::uint64_t{1} << 32)) {
+    shuffle(std::vector<std::uint32_t>(range));
+  } else {
+    shuffle(std::vector<std::uint64_t>(range));
+  }
   return Ok{};
 }
 

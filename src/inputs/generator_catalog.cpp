@@ -13,7 +13,7 @@ std::vector<GeneratorKind> const& catalog() {
       {"constant", false, {"value"}, {}, {}, false},
       {"arange", false, {}, {"start", "step"}, {}, false},
       {"sorted_offsets", false, {"total"}, {}, {}, false},
-      {"permutation", false, {}, {}, {}, false},
+      {"permutation", false, {}, {"high"}, {}, false},
       {"probability_rows", false, {"cols"}, {}, {}, true},
       {"csr",
        true,

@@ -42,6 +42,60 @@ TEST(SequenceGenerators, PermutationIsAPermutation) {
   EXPECT_LT(fixed_points, 10u) << "shuffled, not the identity";
 }
 
+// permutation with `high`: n distinct values of [0, high] (distinct row indices for a scatter), the same
+// bytes for the same seed, and high = n-1 the plain permutation. A range far wider than the buffer is
+// shuffled in a hash map of the displaced slots, a narrower one in an array: both are checked.
+TEST(SequenceGenerators, PermutationWithHighDrawsDistinctValuesInRange) {
+  for (std::int64_t const high : {std::int64_t{11999}, std::int64_t{99999999}}) {
+    auto const spec = task(
+        {buffer("idx", Role::input, DType::i32, "N", {gen("permutation", {{"high", std::string("R-1")}})})},
+        {"N", "R"});
+    auto const at = size({{"N", 5000}, {"R", high + 1}});
+    auto const values = values_of<std::int32_t>(generate_ok(spec, at), 0);
+    ASSERT_EQ(values.size(), 5000u);
+    std::vector<std::int32_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "distinct, high " << high;
+    EXPECT_GE(sorted.front(), 0);
+    EXPECT_LE(sorted.back(), high);
+    EXPECT_GT(sorted.back(), high / 2) << "spread over the range, not 0..n-1";
+    EXPECT_EQ(values_of<std::int32_t>(generate_ok(spec, at), 0), values) << "deterministic";
+    EXPECT_NE(values_of<std::int32_t>(generate_ok(spec, at, 8), 0), values) << "another seed";
+  }
+  auto const plain =
+      task({buffer("p", Role::input, DType::i64, "N", {gen("permutation")}),
+            buffer("q", Role::input, DType::i64, "N", {gen("permutation", {{"high", std::string("N-1")}})})});
+  auto const inputs = generate_ok(plain, size({{"N", 3000}}));
+  auto p = values_of<std::int64_t>(inputs, 0);
+  std::sort(p.begin(), p.end());
+  for (std::size_t i = 0; i < p.size(); ++i) ASSERT_EQ(p[i], static_cast<std::int64_t>(i));
+  auto q = values_of<std::int64_t>(inputs, 1);
+  std::sort(q.begin(), q.end());
+  EXPECT_EQ(p, q) << "high = n-1 is a permutation of 0..n-1";
+}
+
+TEST(SequenceGenerators, PermutationWithTooSmallOrTooLargeAHighIsAnError) {
+  auto const spec = task(
+      {buffer("idx", Role::input, DType::i32, "N", {gen("permutation", {{"high", std::string("R-1")}})})},
+      {"N", "R"});
+  auto few = generate_inputs(spec, size({{"N", 100}, {"R", 99}}), 1, 0, 1);
+  ASSERT_FALSE(few.ok());
+  EXPECT_NE(few.error().message.find("/tasks/test/task.toml: buffers.idx.generator: parameter 'high' is 98: "
+                                     "buffer 'idx' has 100 elements, more than the 99 distinct values of "
+                                     "[0, high]; expected high >= 99"),
+            std::string::npos)
+      << few.error().message;
+  // Beyond 2^28 values, and more than 2^22 elements: no array of the range is allocated.
+  auto const wide =
+      task({buffer("idx", Role::input, DType::i64, "N", {gen("permutation", {{"high", 1099511627775.0}})})});
+  auto many = generate_inputs(wide, size({{"N", 5000000}}), 1, 0, 1);
+  ASSERT_FALSE(many.ok());
+  EXPECT_NE(many.error().message.find("buffers.idx.generator: parameter 'high' is 1099511627775: drawing the "
+                                      "5000000 distinct values of buffer 'idx'"),
+            std::string::npos)
+      << many.error().message;
+}
+
 TEST(SequenceGenerators, ProbabilityRowsArePositiveAndSumToOne) {
   auto const spec = task(
       {buffer("p", Role::input, DType::f32, "R*C", {gen("probability_rows", {{"cols", std::string("C")}})}),

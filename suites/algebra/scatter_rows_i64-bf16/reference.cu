@@ -1,0 +1,10 @@
+// Reference for suites/algebra/scatter_rows_i64-bf16: the naive kernel of ../scatter_rows-common.cuh for
+// __nv_bfloat16, launched on the default stream (kopt builds launchers with per-thread default streams).
+#include <cstdint>
+
+#include "../scatter_rows-common.cuh"
+
+extern "C" void scatter_rows_i64(__nv_bfloat16* out, const __nv_bfloat16* src, const int64_t* idx, int n,
+                                 int dim) {
+  algebra_scatter_rows::reference(out, src, idx, n, dim);
+}

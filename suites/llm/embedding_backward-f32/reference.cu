@@ -1,0 +1,7 @@
+// Reference for suites/llm/embedding_backward-f32: the naive kernel of ../embedding_backward-common.cuh
+// for float, launched on the default stream (kopt builds launchers with per-thread default streams).
+#include "../embedding_backward-common.cuh"
+
+extern "C" void embedding_backward(float* out, const float* src, const int* idx, int n, int dim) {
+  llm_embedding_backward::launch(out, src, idx, n, dim);
+}
