@@ -35,6 +35,9 @@ struct LibraryStrategy {
   // `relu_(float* x, int n)` binds out = in = x. Declared only where the kernel reads every element of the
   // input before, and in the same thread as, it writes that element of the output.
   std::map<std::string, std::vector<std::string>, std::less<>> in_place;
+  // Macros defined before the template's text ({"ARGMIN": "1"}): two strategies that differ in one
+  // constant share one template (col_argmax_strip and col_argmin_strip).
+  std::map<std::string, std::string, std::less<>> defines;
   std::vector<DType> dtypes;  // the element types it supports (f32, bf16)
   int min_arch = 80;          // lowest sm
   std::string arch;  // the exact architecture it is built for ("sm_90a": wgmma); empty = the target's
@@ -83,6 +86,9 @@ struct StrategyBinding {
   // Whether the task's entry is the contract itself: same parameters in the same order with the same
   // types, so the template is used as it is, with no adapter.
   bool identity = false;
+  // The identity whose parameter names contradict it (another binding's names agree better): ranked by
+  // its names like any other binding, not trusted without verification.
+  bool identity_contradicted = false;
 
   RoleBinding const* find(std::string_view role) const;
   std::string describe() const;  // "out=y, in=x, n=n" (roles whose parameter has the role's name too)

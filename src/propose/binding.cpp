@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 namespace kopt {
 namespace {
 
+constexpr int kIdentityBonus = 100;            // the task's entry is the contract itself
 constexpr std::size_t kMaxAssignments = 4096;  // complete assignments looked at per element type
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -450,7 +452,7 @@ class BindingEnumerator {
       if (!bound.contains(p.name)) binding.score -= p.is_pointer ? 3 : 1;
     }
     binding.identity = identity;
-    if (identity) binding.score += 100;
+    if (identity) binding.score += kIdentityBonus;
   }
 
   LibraryStrategy const& strategy_;
@@ -550,6 +552,19 @@ BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const
       } else if (element == task_element && search.reason.empty()) {
         search.reason = enumerator.reason();
       }
+    }
+  }
+  // The identity outranks everything only where the names do not say otherwise: a launcher whose types
+  // line up with the contract but whose names contradict it (fft(out, a, batch, n) against (out, in, N,
+  // B)) is not the contract itself, and is then ranked by its names like any other binding (and probed).
+  int best_other = std::numeric_limits<int>::min();
+  for (StrategyBinding const& b : search.bindings) {
+    if (!b.identity) best_other = std::max(best_other, b.score);
+  }
+  for (StrategyBinding& b : search.bindings) {
+    if (b.identity && b.score - kIdentityBonus < best_other) {
+      b.score -= kIdentityBonus;
+      b.identity_contradicted = true;
     }
   }
   std::stable_sort(search.bindings.begin(), search.bindings.end(),

@@ -37,7 +37,8 @@ std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding co
 
 bool needs_verification(Applicability const& applicability) {
   StrategyBinding const& first = applicability.bindings.front();
-  return applicability.family_inferred || (!first.identity && applicability.bindings.size() > 1);
+  bool const trusted = first.identity && !first.identity_contradicted;
+  return applicability.family_inferred || (!trusted && applicability.bindings.size() > 1);
 }
 
 VerifiedBinding const* find_verified_binding(std::vector<VerifiedBinding> const& verified,

@@ -161,6 +161,7 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   if (!strategy.arch.empty()) out += "// kopt:arch " + strategy.arch + "\n";
   out += library.common_header;
   if (!out.empty() && out.back() != '\n') out += '\n';
+  for (auto const& [name, value] : strategy.defines) out += "#define " + name + " " + value + "\n";
   out += "#line 1 \"" + strategy.template_path.filename().string() + "\"\n";
   std::size_t pos = 0;
   while (pos < text.size()) {

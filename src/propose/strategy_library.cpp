@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -27,13 +29,13 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",     "families", "template", "signature", "lengths",   "params",      "defaults",
-        "in_place", "dtypes",   "min_arch", "arch",      "addresses", "description", "applies_when"};
+        "name",    "families", "template", "signature", "lengths",   "params",      "defaults",    "in_place",
+        "defines", "dtypes",   "min_arch", "arch",      "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, lengths, params, defaults, in_place, dtypes, "
-             "min_arch, arch, addresses, description, applies_when");
+             "one of name, families, template, signature, lengths, params, defaults, in_place, defines, "
+             "dtypes, min_arch, arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -45,6 +47,7 @@ class EntryReader {
     s.params = list("params", false);
     s.defaults = defaults(s.signature);
     s.in_place = in_place(s.signature);
+    s.defines = defines();
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
     s.applies_when = text("applies_when", true, "the conditions where it pays off, in plain language");
@@ -79,6 +82,13 @@ class EntryReader {
       s.template_path = manifest_.parent_path() / template_file;
       if (auto body = read_text_file(s.template_path)) {
         s.template_text = expand_includes(*body, s.template_path);
+        // A knob is set by the tuner's -D flag: a define of the same name would override it unseen.
+        for (auto const& [name, value] : s.defines) {
+          RE2 const knob("//[ \\t]*kopt:knob[ \\t]+" + RE2::QuoteMeta(name) + "\\b", RE2::Latin1);
+          if (RE2::PartialMatch(s.template_text, knob)) {
+            fail("defines." + name, "is a knob of the template", "a name that is not a `// kopt:knob`");
+          }
+        }
       } else {
         fail("template", "'" + s.template_path.string() + "' cannot be read", "an existing template file");
       }
@@ -154,6 +164,50 @@ class EntryReader {
         }
       }
       out[role] = text->get();
+    }
+    return out;
+  }
+
+  // `defines = { ARGMIN = 1 }`: macros defined before the template's text. A name is an upper-case C
+  // identifier; a value an integer, or a string of letters, digits, '_' and '.' (one preprocessor token).
+  std::map<std::string, std::string, std::less<>> defines() {
+    std::map<std::string, std::string, std::less<>> out;
+    auto const* node = table_.get("defines");
+    if (node == nullptr) return out;
+    std::string const expected = "a table of macro names and values, e.g. { ARGMIN = 1 }";
+    auto const* table = node->as_table();
+    if (table == nullptr) {
+      fail("defines", "is not a table", expected);
+      return out;
+    }
+    auto const is_name = [](std::string_view t) {
+      return !t.empty() && (std::isupper(static_cast<unsigned char>(t[0])) != 0 || t[0] == '_') &&
+             std::all_of(t.begin(), t.end(), [](char c) {
+               return std::isupper(static_cast<unsigned char>(c)) != 0 ||
+                      std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '_';
+             });
+    };
+    auto const is_token = [](std::string_view t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.';
+      });
+    };
+    for (auto const& [key, value] : *table) {
+      std::string const name(key.str());
+      if (!is_name(name)) {
+        fail("defines." + name, "is not an upper-case macro name",
+             "letters A-Z, digits and '_', e.g. ARGMIN");
+        continue;
+      }
+      std::optional<std::string> text;
+      if (auto const* integer = value.as_integer()) text = std::to_string(integer->get());
+      if (auto const* string = value.as_string(); string != nullptr && is_token(string->get()))
+        text = string->get();
+      if (!text) {
+        fail("defines." + name, "is not a value for a macro", "an integer, or one token such as \"1.5f\"");
+        continue;
+      }
+      out[name] = *text;
     }
     return out;
   }

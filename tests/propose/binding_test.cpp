@@ -4,6 +4,8 @@
 // strategy's).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "eval/artifact_requests.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/propose.hpp"
@@ -371,6 +373,40 @@ TEST_F(Binding, TheIdentityNeedsNoAdapter) {
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_EQ(text->find("args="), std::string::npos) << *text;
   EXPECT_EQ(text->find("kopt binding"), std::string::npos);
+}
+
+// A launcher whose types line up with the contract but whose names say the sizes come the other way
+// (cols, rows where the contract has rows, cols; the lengths cannot tell: rows*cols either way) is not the
+// contract itself: the names rank first, and the strategy is probed, not trusted.
+TEST_F(Binding, AnIdentityWhoseNamesContradictItIsNeitherFirstNorTrusted) {
+  TaskSpec const t = task(R"kopt(name = "scale"
+description = "y = s x over a matrix, sizes as cols, rows"
+[entry]
+signature = 'extern "C" void scale(float* y, const float* x, float s, int cols, int rows)'
+[buffers.y]
+length = "rows*cols"
+[buffers.x]
+length = "rows*cols"
+[scalars]
+s = 2.0
+[[sizes]]
+name = "small"
+rows = 16
+cols = 64
+[reference]
+source = "reference.cu"
+)kopt");
+  auto const a = check_applicability(*library.find("scale_rows"), t, 90);
+  ASSERT_TRUE(a.applies) << a.reason;
+  ASSERT_GE(a.bindings.size(), 2u);
+  EXPECT_EQ(a.bindings.front().describe(), "y=y, x=x, s=s, rows=rows, cols=cols");
+  EXPECT_FALSE(a.bindings.front().identity);
+  auto const positional =
+      std::find_if(a.bindings.begin(), a.bindings.end(), [](StrategyBinding const& b) { return b.identity; });
+  ASSERT_NE(positional, a.bindings.end());
+  EXPECT_EQ(positional->describe(), "y=y, x=x, s=s, rows=cols, cols=rows");
+  EXPECT_TRUE(positional->identity_contradicted);
+  EXPECT_TRUE(needs_verification(a));
 }
 
 TEST_F(Binding, LengthsRejectSwappedSizesOnANonSquareCase) {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include "kopt/propose.hpp"
 #include "kopt/tuning.hpp"
@@ -227,6 +228,53 @@ applies_when = "y"
   auto loaded = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_EQ(loaded->find("map_ok")->in_place.at("c"), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(LibraryFixture, DefinesAreMacrosBeforeTheTemplateAndNeverAKnob) {
+  std::string const valid = R"kopt([[strategy]]
+name = "map_reversed"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+defines = { REVERSED = 1, SCALE = "1.5f" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+)kopt";
+  write_file(dir.path() / "lib" / "defines" / "strategies.toml", valid + R"kopt(
+[[strategy]]
+name = "map_bad"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+defines = { lower = 1, SPACED = "1 + 2", BLOCK = 64, TABLE = [1] }
+description = "x"
+applies_when = "y"
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("strategy[1].defines.lower: is not an upper-case macro name"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[1].defines.SPACED: is not a value for a macro"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[1].defines.TABLE: is not a value for a macro"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[1].defines.BLOCK: is a knob of the template"), std::string::npos) << m;
+  EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
+
+  write_file(dir.path() / "lib" / "defines" / "strategies.toml", valid);
+  auto loaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto const* reversed = loaded->find("map_reversed");
+  EXPECT_EQ(reversed->defines,
+            (std::map<std::string, std::string, std::less<>>{{"REVERSED", "1"}, {"SCALE", "1.5f"}}));
+  auto text = instantiate_strategy(*loaded, *reversed, task, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  auto const defines = text->find("#define REVERSED 1\n#define SCALE 1.5f\n#line 1 \"plain_map2.cu\"\n");
+  EXPECT_NE(defines, std::string::npos) << *text;
+  EXPECT_LT(text->find("// common header"), defines) << *text;
+  // The strategy without defines sharing the template gets none.
+  auto plain = instantiate_strategy(*loaded, *loaded->find("plain_map2"), task, 90);
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(plain->find("#define"), std::string::npos) << *plain;
 }
 
 // Text that toml++ 3.3 must not see (a non-ASCII character outside a string reaches undefined behaviour

@@ -1,13 +1,15 @@
-// Strategy col_argmin_strip, col_argmin family (kernel mode): out[c] = the row of the smallest
-// in[r*cols + c] over r < rows, a row-major rows x cols matrix (torch.argmin(dim=0) with 32-bit indices): the
-// first such row on ties; a NaN wins over every number, as PyTorch (the column's first NaN). A block owns a
-// strip of STRIP consecutive columns and walks every row of it: its threads across the strip read one
-// row's stretch with contiguous 128-bit loads (kVec columns per thread), its threads down the strip take
-// every (BLOCK / (STRIP / kVec))-th row with UNROLL loads in flight, each keeping a (value, row) pair per
-// column in registers; the pairs are merged over the block in shared memory (value, then row: a total
-// order, so the tree keeps the first row) and each column's row is written. One kernel, no cross-block
-// step, no atomics; any rows, cols and alignment (element loads when rows do not start on 16-byte
-// boundaries). col_arg_strip.cuh holds the body (shared with the col_argmax strategies; ARGMIN 1 here).
+// Template of the strategies col_argmax_strip (col_argmax family) and col_argmin_strip (col_argmin family:
+// the manifest's defines set ARGMIN = 1, the comparison reversed: the smallest value wins, a NaN still wins
+// over every number, the first on ties), kernel mode. out[c] = the row of the largest in[r*cols + c] over r <
+// rows, a row-major rows x cols matrix (torch.argmax(dim=0) with 32-bit indices): the first such row on ties;
+// a NaN wins over every number, as PyTorch (the column's first NaN). A block owns a strip of STRIP
+// consecutive columns and walks every row of it: its threads across the strip read one row's stretch with
+// contiguous 128-bit loads (kVec columns per thread), its threads down the strip take every (BLOCK / (STRIP /
+// kVec))-th row with UNROLL loads in flight, each keeping a (value, row) pair per column in registers; the
+// pairs are merged over the block in shared memory (value, then row: a total order, so the tree keeps the
+// first row) and each column's row is written. One kernel, no cross-block step, no atomics; any rows, cols
+// and alignment (element loads when rows do not start on 16-byte boundaries). col_arg_strip.cuh holds the
+// body (ARGMIN picks the direction).
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; UNROLL rows in flight per thread; HINT the
 // loads' cache policy (2: L2 evict-first + 256-byte fetches, 1: ld.global.cs, 0: ld.global.nc).
@@ -21,7 +23,6 @@
 // kopt:constraint STRIP <= 4 * BLOCK && BLOCK * UNROLL <= 4096
 // kopt:launch grid=(max(1, ceil_div({{ARG3}}, STRIP))) block=(BLOCK) kernel={{ENTRY}}
 
-#define ARGMIN 1
 #ifndef STRIP
 #define STRIP 128
 #endif
@@ -35,18 +36,18 @@
 #define HINT 2
 #endif
 
-namespace col_argmin_strip {
+namespace col_argext_strip {
 
 using T = {{T}};
 
 // kopt:include ../reduction/hinted_loads.cuh
 // kopt:include col_arg_strip.cuh
 
-}  // namespace col_argmin_strip
+}  // namespace col_argext_strip
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
-  using namespace col_argmin_strip;
+  using namespace col_argext_strip;
   __shared__ StripValues values;
   __shared__ StripRows at_rows;
   int const tx = static_cast<int>(threadIdx.x) % kLanes;

@@ -1,18 +1,19 @@
-// Strategy col_argmin_split_rows, col_argmin family (kernel mode): out[c] = the row of the smallest
-// in[r*cols + c] over r < rows, a row-major rows x cols matrix (torch.argmin(dim=0) with 32-bit indices): the
-// first such row on ties; a NaN wins over every number, as PyTorch (the column's first NaN). For shapes
-// whose column strips alone are too few to fill the GPU (tall-skinny matrices of a few hundred columns or
-// fewer and millions of rows; square ones), the grid is strips x pieces: block (x, y) owns the strip of
-// STRIP columns x and the y-th of `pieces` equal stretches of rows (the launch line picks pieces so that
-// about GRID blocks run, at least 64 rows each). Inside a block it is col_argmin_strip: contiguous 128-bit
-// loads across the strip, UNROLL rows in flight per thread, a (value, row) pair per column in registers,
-// merged over the block in shared memory. Each block then stores its strip's pairs in __device__ arrays,
-// fences and draws a ticket from its strip's __device__ counter (atomicInc, self-resetting); the strip's
-// last block merges the pieces' pairs from L2 (float4 / int4 loads over all its threads, then a
-// shared-memory tree) and writes each column's row. Pairs merge by value, then row (a total order), so the
-// first row wins ties whatever the order pieces finish in: deterministic, one kernel, no pre-initialised
-// output; one piece means no ticket at all. col_arg_strip.cuh holds the body (shared with the col_argmax
-// strategies; ARGMIN 1 here).
+// Template of the strategies col_argmax_split_rows (col_argmax family) and col_argmin_split_rows (col_argmin
+// family: the manifest's defines set ARGMIN = 1, the comparison reversed: the smallest value wins, a NaN
+// still wins over every number, the first on ties), kernel mode. out[c] = the row of the largest in[r*cols +
+// c] over r < rows, a row-major rows x cols matrix (torch.argmax(dim=0) with 32-bit indices): the first such
+// row on ties; a NaN wins over every number, as PyTorch (the column's first NaN). For shapes whose column
+// strips alone are too few to fill the GPU (tall-skinny matrices of a few hundred columns or fewer and
+// millions of rows; square ones), the grid is strips x pieces: block (x, y) owns the strip of STRIP columns x
+// and the y-th of `pieces` equal stretches of rows (the launch line picks pieces so that about GRID blocks
+// run, at least 64 rows each). Inside a block it is col_argmax_strip: contiguous 128-bit loads across the
+// strip, UNROLL rows in flight per thread, a (value, row) pair per column in registers, merged over the block
+// in shared memory. Each block then stores its strip's pairs in __device__ arrays, fences and draws a ticket
+// from its strip's __device__ counter (atomicInc, self-resetting); the strip's last block merges the pieces'
+// pairs from L2 (float4 / int4 loads over all its threads, then a shared-memory tree) and writes each
+// column's row. Pairs merge by value, then row (a total order), so the first row wins ties whatever the order
+// pieces finish in: deterministic, one kernel, no pre-initialised output; one piece means no ticket at all.
+// col_arg_strip.cuh holds the body (ARGMIN picks the direction).
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; UNROLL rows in flight per thread; GRID the
 // blocks aimed at (multiples of the H200's 132 SMs); HINT the loads' cache policy (2: L2 evict-first +
@@ -28,7 +29,6 @@
 // kopt:constraint STRIP <= 4 * BLOCK && BLOCK * UNROLL <= 4096
 // kopt:launch grid=(max(1, ceil_div({{ARG3}}, STRIP)), max(1, min(ceil_div({{ARG2}}, 64), ceil_div(GRID, max(1, ceil_div({{ARG3}}, STRIP)))))) block=(BLOCK) kernel={{ENTRY}}
 
-#define ARGMIN 1
 #ifndef STRIP
 #define STRIP 64
 #endif
@@ -45,7 +45,7 @@
 #define HINT 2
 #endif
 
-namespace col_argmin_split_rows {
+namespace col_argext_split_rows {
 
 using T = {{T}};
 
@@ -58,11 +58,11 @@ __device__ __align__(16) float partial_values[2 * GRID * STRIP];
 __device__ __align__(16) int partial_rows[2 * GRID * STRIP];
 __device__ unsigned int tickets[GRID];
 
-}  // namespace col_argmin_split_rows
+}  // namespace col_argext_split_rows
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
-  using namespace col_argmin_split_rows;
+  using namespace col_argext_split_rows;
   __shared__ __align__(16) StripValues values;
   __shared__ __align__(16) StripRows at_rows;
   int const tx = static_cast<int>(threadIdx.x) % kLanes;
