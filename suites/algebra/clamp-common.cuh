@@ -1,8 +1,8 @@
-// Shared by clamp-f32 and clamp-bf16: y[i] = min(max(x[i], lo), hi) (torch.clamp / hardtanh with both bounds),
-// one thread per element, scalar loads. Naive on purpose but obviously correct. BF16 values are widened to
-// float, clamped in float and rounded back (exact: a clamped value is x or a bound rounded to BF16).
-// Vendor baseline: thrust::transform with the same functor (CCCL's transform kernels) on the per-thread
-// default stream kopt times on, without a synchronisation (par_nosync).
+// Shared by clamp-f32 and clamp-bf16: y[i] = min(max(x[i], lo), hi) (torch.clamp / hardtanh with both
+// bounds), one thread per element, scalar loads. Naive on purpose but obviously correct. BF16 values are
+// widened to float, clamped in float and rounded back (exact: a clamped value is x or a bound rounded to
+// BF16). Vendor baseline: thrust::transform with the same functor (CCCL's transform kernels) on the
+// per-thread default stream kopt times on, without a synchronisation (par_nosync).
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>

@@ -11,8 +11,8 @@
 
 #include "../cublas-handle.cuh"
 
-extern "C" void axpby(__nv_bfloat16* z, const __nv_bfloat16* x, const __nv_bfloat16* y, float alpha, float beta,
-                      int n) {
+extern "C" void axpby(__nv_bfloat16* z, const __nv_bfloat16* x, const __nv_bfloat16* y, float alpha,
+                      float beta, int n) {
   cublasHandle_t const handle = kopt_suite::cublas_handle();
   if (handle == nullptr || n <= 0) return;
   cudaStream_t stream = nullptr;

@@ -1,4 +1,6 @@
 // Reference for clamp-f32 (kernel in ../clamp-common.cuh).
 #include "../clamp-common.cuh"
 
-extern "C" void clamp(float* y, const float* x, float lo, float hi, int n) { clamp_reference(y, x, lo, hi, n); }
+extern "C" void clamp(float* y, const float* x, float lo, float hi, int n) {
+  clamp_reference(y, x, lo, hi, n);
+}

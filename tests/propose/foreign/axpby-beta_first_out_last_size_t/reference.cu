@@ -1,7 +1,8 @@
 // out = alpha * x + beta * y: one thread per element.
 #include <cstddef>
 
-__global__ void blend_kernel(float beta, float alpha, const float* x, const float* y, float* out, size_t len) {
+__global__ void blend_kernel(float beta, float alpha, const float* x, const float* y, float* out,
+                             size_t len) {
   size_t const i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < len) out[i] = alpha * x[i] + beta * y[i];
 }

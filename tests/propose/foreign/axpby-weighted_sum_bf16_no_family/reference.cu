@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-__global__ void weighted_sum_kernel(const __nv_bfloat16* first, const __nv_bfloat16* second, __nv_bfloat16* out,
-                                    float w1, float w2, int64_t n) {
+__global__ void weighted_sum_kernel(const __nv_bfloat16* first, const __nv_bfloat16* second,
+                                    __nv_bfloat16* out, float w1, float w2, int64_t n) {
   int64_t const i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __float2bfloat16(w1 * __bfloat162float(first[i]) + w2 * __bfloat162float(second[i]));
 }

@@ -1,0 +1,23 @@
+// C[i] = A[i] * B[i], column-major: one thread per element of C (threadIdx.x walks a column, so
+// neighbouring threads write neighbouring rows), blockIdx.z = i, double accumulation, one rounding.
+__global__ void sgemm_batched_colmajor_kernel(int m, int n, int k, const float* A, const float* B, float* C) {
+  int const r = blockIdx.x * blockDim.x + threadIdx.x;
+  int const c = blockIdx.y * blockDim.y + threadIdx.y;
+  long long const i = blockIdx.z;
+  if (r >= m || c >= n) return;
+  const float* a = A + i * m * k;
+  const float* b = B + i * k * n;
+  double sum = 0.0;
+  for (int p = 0; p < k; ++p)
+    sum += static_cast<double>(a[r + static_cast<long long>(p) * m]) *
+           static_cast<double>(b[p + static_cast<long long>(c) * k]);
+  C[i * m * n + r + static_cast<long long>(c) * m] = static_cast<float>(sum);
+}
+
+extern "C" void sgemm_batched_colmajor(int m, int n, int k, const float* A, const float* B, float* C,
+                                       int batch_count) {
+  if (m <= 0 || n <= 0 || batch_count <= 0) return;
+  dim3 const block(16, 16);
+  dim3 const grid((m + 15) / 16, (n + 15) / 16, batch_count);
+  sgemm_batched_colmajor_kernel<<<grid, block>>>(m, n, k, A, B, C);
+}
