@@ -298,13 +298,21 @@ class BindingEnumerator {
     return true;
   }
 
-  // An integer role that is exactly the length of a pointer role: the bound buffer's length expression.
+  // An integer role that is exactly the length of a pointer role: the bound buffer's length expression,
+  // when it names only the launcher's integer parameters (the adapter passes it as an argument; a size
+  // case's own variable, `nnz`, exists only in the task file, and a kernel given it would not compile).
   void add_derived(Param const& role, std::vector<RoleBinding>& options) const {
     for (std::size_t i = 0; i < contract_.params.size(); ++i) {
       auto const length = strategy_.lengths.find(contract_.params[i].name);
       if (length == strategy_.lengths.end() || trim(length->second) != role.name) continue;
       BufferSpec const* buffer = task_.find_buffer(current_[i].parameter);
       if (buffer == nullptr) continue;
+      auto const names = buffer->length.identifiers();
+      bool const from_parameters = std::all_of(names.begin(), names.end(), [&](std::string const& name) {
+        Param const* size = task_param(name);
+        return size != nullptr && !size->is_pointer && !is_floating(size->dtype);
+      });
+      if (!from_parameters) continue;
       std::string const text = buffer->length.text();
       bool const known = std::any_of(options.begin(), options.end(), [&](RoleBinding const& o) {
         return o.parameter == text || o.value == text;

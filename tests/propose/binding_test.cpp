@@ -409,6 +409,41 @@ source = "reference.cu"
   EXPECT_TRUE(needs_verification(a));
 }
 
+// A size read off a buffer's length must be something the adapter can pass: a length over a size case's
+// own variable (`cols`, not a launcher parameter) gives no value for the role, where a length over the
+// launcher's parameters does.
+TEST_F(Binding, ASizeIsReadOffALengthOnlyWhenTheLauncherHasItsParameters) {
+  std::string const toml = R"kopt(name = "mv"
+description = "y = A x with the row length not passed"
+[entry]
+signature = 'extern "C" void mv(float* y, const float* A, const float* x, int rows)'
+[buffers.y]
+length = "rows"
+[buffers.A]
+length = "rows*COLS"
+[buffers.x]
+length = "COLS"
+[[sizes]]
+name = "small"
+rows = 16
+variables = { cols = 48 }
+[reference]
+source = "reference.cu"
+)kopt";
+  std::string variable = toml;
+  for (std::size_t at = variable.find("COLS"); at != std::string::npos; at = variable.find("COLS"))
+    variable.replace(at, 4, "cols");
+  auto const from_variable = check_applicability(*library.find("gemv"), task(variable), 90);
+  EXPECT_FALSE(from_variable.applies) << from_variable.bindings.front().describe();
+
+  std::string constant = toml;
+  for (std::size_t at = constant.find("COLS"); at != std::string::npos; at = constant.find("COLS"))
+    constant.replace(at, 4, "3*rows");
+  auto const from_parameter = check_applicability(*library.find("gemv"), task(constant), 90);
+  ASSERT_TRUE(from_parameter.applies) << from_parameter.reason;
+  EXPECT_EQ(from_parameter.bindings.front().describe(), "y=y, A=A, x=x, M=rows, N=(3*rows)");
+}
+
 TEST_F(Binding, LengthsRejectSwappedSizesOnANonSquareCase) {
   TaskSpec const t = task(R"kopt(name = "mv"
 description = "y = A x, as a user wrote it"
