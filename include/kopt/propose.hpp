@@ -86,9 +86,6 @@ struct StrategyBinding {
   // Whether the task's entry is the contract itself: same parameters in the same order with the same
   // types, so the template is used as it is, with no adapter.
   bool identity = false;
-  // The identity whose parameter names contradict it (another binding's names agree better): ranked by
-  // its names like any other binding, not trusted without verification.
-  bool identity_contradicted = false;
 
   RoleBinding const* find(std::string_view role) const;
   std::string describe() const;  // "out=y, in=x, n=n" (roles whose parameter has the role's name too)

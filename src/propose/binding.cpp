@@ -488,14 +488,21 @@ std::string with_element_type(std::string signature, std::string const& type) {
   return signature;
 }
 
-bool has_index_type(std::string const& signature) {
+namespace {
+
+RE2 const& index_word() {
   static RE2 const index(R"(\bI\b)", RE2::Latin1);
-  return RE2::PartialMatch(signature, index);
+  return index;
+}
+
+}  // namespace
+
+bool has_index_type(std::string const& signature) {
+  return RE2::PartialMatch(signature, index_word());
 }
 
 std::string with_index_type(std::string signature, std::string const& type) {
-  static RE2 const index(R"(\bI\b)", RE2::Latin1);
-  RE2::GlobalReplace(&signature, index, type);
+  RE2::GlobalReplace(&signature, index_word(), type);
   return signature;
 }
 
@@ -570,10 +577,7 @@ BindingSearch enumerate_bindings(LibraryStrategy const& strategy, TaskSpec const
     if (!b.identity) best_other = std::max(best_other, b.score);
   }
   for (StrategyBinding& b : search.bindings) {
-    if (b.identity && b.score - kIdentityBonus < best_other) {
-      b.score -= kIdentityBonus;
-      b.identity_contradicted = true;
-    }
+    if (b.identity && b.score - kIdentityBonus < best_other) b.score -= kIdentityBonus;
   }
   std::stable_sort(search.bindings.begin(), search.bindings.end(),
                    [](StrategyBinding const& a, StrategyBinding const& b) { return a.score > b.score; });

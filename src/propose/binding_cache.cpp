@@ -37,8 +37,9 @@ std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding co
 
 bool needs_verification(Applicability const& applicability) {
   StrategyBinding const& first = applicability.bindings.front();
-  bool const trusted = first.identity && !first.identity_contradicted;
-  return applicability.family_inferred || (!trusted && applicability.bindings.size() > 1);
+  // An identity whose names another binding's contradict was ranked below it (enumerate_bindings), so an
+  // identity ranked first is one its names agree with.
+  return applicability.family_inferred || (!first.identity && applicability.bindings.size() > 1);
 }
 
 VerifiedBinding const* find_verified_binding(std::vector<VerifiedBinding> const& verified,
