@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Sets kopt up on a Debian 12 / Ubuntu machine with the CUDA toolkit: installs the build dependencies
 # (as root, only those missing), configures build/ and builds kopt's programs (kopt, kopt-worker,
-# kopt-compile). Tests and benchmarks are built later, by scripts/test.sh and on demand. Safe to run
-# again: a second run installs nothing and rebuilds only what changed.
+# kopt-compile). Tests and benchmarks are built later, by scripts/test.sh and on demand. Also installs
+# PyTorch for the PyTorch bridge (docs/pytorch.md): python/requirements.txt (torch and numpy, pinned) into
+# a virtual environment at .venv, where kopt finds its Python. Safe to run again: a second run installs
+# nothing and rebuilds only what changed.
 #
-#   scripts/setup.sh [--deps-only] [--print-packages] [--build-dir DIR] [-- CMAKE_ARGS...]
+#   scripts/setup.sh [--deps-only] [--no-torch] [--print-packages] [--build-dir DIR] [-- CMAKE_ARGS...]
 #
-# --deps-only       install the packages and stop (CI installs through here, then adds its linters)
+# --deps-only       install the packages and PyTorch, and stop (CI installs through here, then adds its
+#                   linters)
+# --no-torch        do not install PyTorch (also: KOPT_SETUP_TORCH=0); its tests then report Skipped
 # --print-packages  print the package list, one per line, and stop
 # --print-table     print the table below (package=CMake lookups), for scripts/check_dependencies.sh
 # --build-dir DIR   build folder (default: build)
 # Needs the CUDA toolkit (nvcc, NVRTC) at /usr/local/cuda or $CUDA_HOME. Uses ccache when present.
+# KOPT_VENV_DIR: where PyTorch goes (default: .venv in the repository, where kopt looks; elsewhere, point
+# KOPT_PYTHON at its bin/python3).
 #
 # This file is the single list of kopt's build dependencies: .ci/run installs through it, and the ctest
 # Setup.EveryCMakeLookupHasAPackage (scripts/check_dependencies.sh) fails when a CMake file looks for
@@ -39,6 +45,7 @@ dependencies=(
   "libpng-dev=find_package(PNG)"
   "libre2-dev=pkg_check_modules(re2)"  # linked from its static archive (docs/building.md, "RE2")
   "python3=find_package(Python3)"
+  "python3-venv=-"         # python3 -m venv, for PyTorch's .venv (not needed with --no-torch)
   "bash=find_program(bash)"
   "clang=-"                # the sanitizer and fuzzing build (KOPT_SANITIZE, KOPT_FUZZ; scripts/fuzz.sh)
   "libclang-rt-14-dev=-"   # its runtimes: AddressSanitizer, UndefinedBehaviorSanitizer, libFuzzer
@@ -47,16 +54,20 @@ dependencies=(
 
 build_dir=build
 deps_only=0
+torch="${KOPT_SETUP_TORCH:-1}"
+venv="${KOPT_VENV_DIR:-.venv}"
 cmake_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --deps-only) deps_only=1; shift ;;
+    --no-torch) torch=0; shift ;;
     --print-packages) for d in "${dependencies[@]}"; do echo "${d%%=*}"; done; exit 0 ;;
     --print-table) printf '%s\n' "${dependencies[@]}"; exit 0 ;;
     --build-dir) build_dir="$2"; shift 2 ;;
     --) shift; cmake_args=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown argument '$1'; expected --deps-only, --print-packages, --build-dir DIR or -- CMAKE_ARGS" >&2
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$1'; expected --deps-only, --no-torch, --print-packages," \
+            "--build-dir DIR or -- CMAKE_ARGS" >&2
        exit 2 ;;
   esac
 done
@@ -65,6 +76,7 @@ started=$SECONDS
 missing=()
 for d in "${dependencies[@]}"; do
   p="${d%%=*}"
+  [[ $p == python3-venv && $torch == 0 ]] && continue
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -79,6 +91,39 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "kopt setup: dependencies ready ($((SECONDS - started)) s)"
+
+# PyTorch for the PyTorch bridge (docs/pytorch.md), in its own virtual environment: nothing outside it is
+# installed or upgraded. Skipped when the environment already holds every pin of python/requirements.txt.
+has_pins() {
+  [[ -x "$venv/bin/python3" ]] && "$venv/bin/python3" - python/requirements.txt 2>/dev/null <<'PY'
+"""Exit 0 when every name==version line of the requirements file is installed at that version."""
+import importlib.metadata as metadata
+import sys
+
+for line in open(sys.argv[1], encoding="utf-8"):
+    name, sep, version = line.split("#")[0].strip().partition("==")
+    if sep and metadata.version(name).split("+")[0] != version:  # 2.11.0+cu130 is torch==2.11.0
+        sys.exit(1)
+PY
+}
+if [[ $torch == 0 ]]; then
+  echo "kopt setup: PyTorch not installed (--no-torch or KOPT_SETUP_TORCH=0); the PyTorch bridge's tests" \
+       "report Skipped"
+elif has_pins; then
+  echo "kopt setup: PyTorch ready in $venv (python/requirements.txt's pins are installed)"
+else
+  torch_started=$SECONDS
+  pins="$(grep -oE '^[A-Za-z0-9_.-]+==[^ #]+' python/requirements.txt | tr '\n' ' ')"
+  echo "kopt setup: installing PyTorch for the PyTorch bridge (docs/pytorch.md) into $venv: ${pins% }" \
+       "(the CUDA 13 build: about 2.7 GB to download, 5 GB on disk; --no-torch skips it)"
+  if ! python3 -m venv "$venv" ||
+     ! "$venv/bin/python3" -m pip install --quiet --progress-bar off -r python/requirements.txt; then
+    echo "kopt setup: installing PyTorch into $venv failed (above); run scripts/setup.sh again, or skip" \
+         "PyTorch with --no-torch" >&2
+    exit 1
+  fi
+  echo "kopt setup: PyTorch installed in $venv ($((SECONDS - torch_started)) s)"
+fi
 [[ $deps_only == 1 ]] && exit 0
 
 export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"

@@ -1,0 +1,1 @@
+"""Tests of the kopt_torch package (unittest; CPU only unless marked)."""

@@ -1,0 +1,27 @@
+"""Level 1: a mean over the last dimension."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Averages a (batch_size, dim1, dim2) tensor over dim 2."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.mean(x, dim=2)
+
+
+batch_size = 16
+dim1 = 4096
+dim2 = 1024
+
+
+def get_inputs():
+    x = torch.rand(batch_size, dim1, dim2)
+    return [x]
+
+
+def get_init_inputs():
+    return []
