@@ -32,6 +32,11 @@ struct TrialInputs {
 // or an expression error, naming the buffer.
 Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase const& size);
 
+// The seed of trial `trial` of the size case at `size_index` among those an evaluation selected, from the
+// evaluation's seed: the worker generates that trial's inputs with it, and kopt does too for a reference
+// that runs outside the worker (docs/pytorch.md).
+std::uint64_t trial_seed(std::uint64_t seed, std::size_t size_index, int trial) noexcept;
+
 // Fills every input and inout buffer. Trial k uses generator k % n of each buffer; structured
 // generators fill all of their target buffers consistently. `threads` = 0 uses all cores.
 Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, std::uint64_t seed, int trial,

@@ -116,9 +116,16 @@ struct LaunchSpec {
   std::vector<KernelArgument> args;  // empty: the launcher's parameters, in order
 };
 
+// What a task's reference is: a CUDA launcher (the default), or a PyTorch module computed by the PyTorch
+// bridge (`[reference] torch = "problem.py"`, docs/pytorch.md).
+enum class ReferenceKind : std::uint8_t { cuda, torch };
+
 struct SourceSpec {
-  std::filesystem::path path;          // absolute after loading
-  std::vector<std::string> libraries;  // cublas, cublasLt, cusparse, cufft ... linked when built
+  std::filesystem::path path;          // absolute after loading: the .cu file, or the problem's .py file
+  std::vector<std::string> libraries;  // cublas, cublasLt, cusparse, cufft ... linked when built (CUDA only)
+  ReferenceKind kind = ReferenceKind::cuda;
+  std::string precision;  // a PyTorch reference's precision: "fp32" or "bf16" (empty for CUDA)
+  bool is_torch() const noexcept { return kind == ReferenceKind::torch; }
 };
 
 struct TaskSpec {

@@ -12,6 +12,7 @@
 #include "cli/config_arguments.hpp"
 #include "cli/energy_arguments.hpp"
 #include "cli/generate_arguments.hpp"
+#include "cli/import_torch_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
@@ -81,6 +82,7 @@ struct CliArguments {
   // The chosen command's path in the registry (command_registry.hpp): "eval", "task check".
   std::string command;
   InitArgs init;
+  ImportTorchArgs import_torch;
   TaskCheckArgs task_check;
   EvalArgs eval;
   DoctorArgs doctor;

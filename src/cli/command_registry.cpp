@@ -33,6 +33,7 @@ int print_completion_script(CliArguments const& args, Configuration const& /*con
 using A = CliArguments;
 constexpr std::array kCommands = std::to_array<CliCommand>({
     {"init", define_init_command, run_with<&A::init, run_init>},
+    {"import-torch", define_import_torch_command, run_with<&A::import_torch, run_import_torch>},
     {"task check", define_task_check_command, run_with<&A::task_check, run_task_check>},
     {"eval", define_eval_command, run_with<&A::eval, run_eval>},
     {"doctor", define_doctor_command, run_with<&A::doctor, run_doctor>},

@@ -21,6 +21,7 @@ struct Console {
 };
 
 int run_init(InitArgs const& args, Console const& console);
+int run_import_torch(ImportTorchArgs const& args, Console const& console);
 int run_task_check(TaskCheckArgs const& args, Console const& console);
 int run_eval(EvalArgs const& args, Console const& console);
 int run_doctor(DoctorArgs const& args, Console const& console);

@@ -151,7 +151,10 @@ std::string bash_completion(CLI::App const& app) {
       "  elif [[ $cur == -* ]]; then\n"
       "    mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
       "  else\n"
-      "    mapfile -t COMPREPLY < <(compgen -W \"${words%%-*}\" -- \"$cur\"; compgen -f -- \"$cur\")\n"
+      "    # The commands come before the options; a command's own name may hold a dash (import-torch).\n"
+      "    local commands=\" $words\"\n"
+      "    commands=\"${commands%% -*}\"\n"
+      "    mapfile -t COMPREPLY < <(compgen -W \"$commands\" -- \"$cur\"; compgen -f -- \"$cur\")\n"
       "  fi\n"
       "}\n"
       "complete -o filenames -F _kopt kopt\n";

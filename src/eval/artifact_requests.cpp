@@ -58,9 +58,11 @@ Result<worker::ArtifactRef> build_launcher(Compiler const& compiler, TaskSpec co
 
 Result<TrustedArtifacts> build_trusted(Compiler const& compiler, TaskSpec const& task) {
   TrustedArtifacts t;
-  auto ref = build_launcher(compiler, task, task.reference, "reference");
-  if (!ref) return ref.error();
-  t.reference = *ref;
+  if (!task.reference.is_torch()) {
+    auto ref = build_launcher(compiler, task, task.reference, "reference");
+    if (!ref) return ref.error();
+    t.reference = *ref;
+  }
   if (task.baseline) {
     auto base = build_launcher(compiler, task, *task.baseline, "baseline");
     if (!base) return base.error();

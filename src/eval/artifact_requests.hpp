@@ -14,7 +14,7 @@
 namespace kopt {
 
 struct TrustedArtifacts {
-  worker::ArtifactRef reference;
+  std::optional<worker::ArtifactRef> reference;  // none for a PyTorch reference (it runs outside the worker)
   std::optional<worker::ArtifactRef> baseline;
 };
 

@@ -178,9 +178,11 @@ Result<CompileCheckReport> check_compiles(TaskSpec const& task,
   report.toolkit = compiler->toolkit_version();
 
   std::vector<PlannedEntry> trusted;
-  auto reference = plan_trusted(task, task.reference, "reference");
-  if (!reference) return reference.error();
-  trusted.push_back(std::move(*reference));
+  if (!task.reference.is_torch()) {  // a PyTorch reference is not compiled (docs/pytorch.md)
+    auto reference = plan_trusted(task, task.reference, "reference");
+    if (!reference) return reference.error();
+    trusted.push_back(std::move(*reference));
+  }
   if (task.baseline) {
     auto baseline = plan_trusted(task, *task.baseline, "baseline");
     if (!baseline) return baseline.error();

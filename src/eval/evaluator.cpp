@@ -60,7 +60,48 @@ std::string progress_text(json const& event) {
   return progress ? progress->what : std::string();
 }
 
+// The size cases a request selects, in the worker's order (the task's), which the trial seeds follow.
+std::vector<SizeCase const*> selected_sizes(TaskSpec const& task, std::vector<std::string> const& names) {
+  std::vector<SizeCase const*> out;
+  for (auto const& s : task.sizes) {
+    if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
+  }
+  return out;
+}
+
+// A PyTorch task's reply with PyTorch's timings as its reference (eager) and baseline (torch.compile),
+// for every size case the candidate was timed on: the worker times only the candidate then.
+Result<json> with_torch_timings(json const& reply, TaskSpec const& task, TorchReference& torch,
+                                TimingTier tier, bool time_baseline, std::int64_t flush_bytes) {
+  auto parsed = worker::parse_evaluate_reply(reply);
+  if (!parsed) return reply;  // apply_reply rejects it and says why
+  for (auto& entry : parsed->sizes) {
+    if (!entry.candidate) continue;
+    auto const size = std::find_if(task.sizes.begin(), task.sizes.end(),
+                                   [&](SizeCase const& s) { return s.name == entry.size; });
+    if (size == task.sizes.end()) continue;
+    auto timings = torch.timings(*size, tier, flush_bytes);
+    if (!timings) return timings.error();
+    entry.reference = timings->eager;
+    if (time_baseline) entry.baseline = timings->compiled;
+    if (!timings->compile_note.empty())
+      entry.timing_note =
+          entry.timing_note ? *entry.timing_note + "; " + timings->compile_note : timings->compile_note;
+  }
+  return worker::to_json(*parsed);
+}
+
 }  // namespace
+
+Result<TorchReference*> Evaluator::Impl::torch_reference(TaskSpec const& task) {
+  auto it = torch.find(task.dir);
+  if (it == torch.end()) {
+    auto started = TorchReference::start(task, options.device, compiler->options().cache_dir);
+    if (!started) return started.error();
+    it = torch.emplace(task.dir, std::move(*started)).first;
+  }
+  return it->second.get();
+}
 
 Evaluator::Evaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Evaluator::~Evaluator() {
@@ -135,6 +176,13 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
   auto const t_trusted = Clock::now();
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
+  TorchReference* torch = nullptr;
+  if (task.reference.is_torch()) {
+    step(0, "starting the PyTorch reference");
+    auto started = impl_->torch_reference(task);
+    if (!started) return started.error();
+    torch = *started;
+  }
   double const trusted_ms = ms_since(t_trusted);
 
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -172,6 +220,12 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     request.time_baseline = opts.time_baseline;
     request.timeout = deadline_scaling(opts);
     request.reference = trusted->reference;
+    if (torch != nullptr) {
+      step(i, plan.name + ": PyTorch reference outputs");
+      auto files = torch->results_for(task, selected_sizes(task, opts.sizes), report.seed);
+      if (!files) return files.error();
+      request.reference_results = std::move(*files);
+    }
     request.baseline = trusted->baseline;
     request.candidate = artifact_ref(task, plan, built->artifact);
     auto const idle = std::chrono::milliseconds(static_cast<long long>(opts.timeout_ceiling_ms * 2 + 120000));
@@ -181,6 +235,13 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     });
     cr.phases.worker_ms = ms_since(t_worker);
     if (!reply) return reply.error();
+    if (torch != nullptr && !reply->worker_died && !reply->client_timeout) {
+      step(i, plan.name + ": timing PyTorch eager and torch.compile");
+      auto timed = with_torch_timings(reply->body, task, *torch, opts.tier, opts.time_baseline,
+                                      2 * report.device.l2_bytes);
+      if (!timed) return timed.error();
+      reply->body = std::move(*timed);
+    }
     auto after = apply_reply(task, report.device, *reply, cr);
     if (!after) return after.error();
     if (*after == WorkerAfterReply::discard) impl_->worker->shutdown();
@@ -230,6 +291,12 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   report.device = device();
   report.seed = opts.seed.value_or(std::random_device{}());
   if (progress) progress(EvalProgress{0, 2, "building reference"});
+  if (task.reference.is_torch()) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        "kopt task check does not run a PyTorch task's reference yet: `kopt eval` verifies candidates "
+        "against it (docs/pytorch.md)");
+  }
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
   if (progress) progress(EvalProgress{1, 2, "running reference"});
@@ -237,7 +304,7 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   request.selection = {task.dir.string(), opts.sizes, report.seed};
   request.tier = opts.tier;
   request.timeout = deadline_scaling(opts);
-  request.reference = trusted->reference;
+  request.reference = *trusted->reference;
   request.baseline = trusted->baseline;
   auto reply =
       impl_->worker->request(worker::to_json(request), std::chrono::minutes(30), [&](json const& event) {

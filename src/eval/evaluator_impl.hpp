@@ -2,11 +2,13 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 
+#include "eval/torch_reference.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/eval.hpp"
 #include "kopt/worker/client.hpp"
@@ -22,6 +24,11 @@ struct Evaluator::Impl {
   DeviceInfo device;  // the worker's, with the cached calibration's measured peaks applied
   std::filesystem::path worker_path;
   std::thread preparing;  // prepare(): the next task's reference and baseline, building
+  // The PyTorch reference processes of the tasks that have one (docs/pytorch.md), by task folder.
+  std::map<std::filesystem::path, std::unique_ptr<TorchReference>> torch;
+
+  // The task's PyTorch reference, started at its first use.
+  Result<TorchReference*> torch_reference(TaskSpec const& task);
 
   Impl() = default;
   Impl(Impl const&) = delete;

@@ -8,6 +8,7 @@
 #include "inputs/generator_params.hpp"
 #include "inputs/structured_generators.hpp"
 #include "kopt/inputs.hpp"
+#include "kopt/splitmix.hpp"
 
 namespace kopt {
 namespace {
@@ -129,6 +130,11 @@ Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, 
     if (auto ok = fill_structured(params, stream, targets, threads); !ok) return std::move(ok).error();
   }
   return inputs;
+}
+
+std::uint64_t trial_seed(std::uint64_t seed, std::size_t size_index, int trial) noexcept {
+  return mix64(seed ^ mix64(0x9e3779b97f4a7c15ULL * (size_index + 1)) ^
+               mix64(static_cast<std::uint64_t>(trial) + 0x51ed));
 }
 
 }  // namespace kopt

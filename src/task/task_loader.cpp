@@ -105,8 +105,8 @@ class TaskLoader {
     read_structured_generators();
     read_sizes();
     read_tolerance();
-    if (auto source = read_source("reference", true)) spec_.reference = std::move(*source);
-    spec_.baseline = read_source("baseline", false);
+    if (auto source = read_source("reference", true, true)) spec_.reference = std::move(*source);
+    spec_.baseline = read_source("baseline", false, false);
     read_work();
     read_launch();
     read_strategy_params();
@@ -864,22 +864,48 @@ class TaskLoader {
     }
   }
 
-  std::optional<SourceSpec> read_source(std::string const& section, bool required) {
-    std::string const expected = "a table with source = \"<file>.cu\" (relative to the task folder)";
+  // [reference] or [baseline]: `source = "<file>.cu"` (a CUDA launcher) or, for the reference only,
+  // `torch = "<problem>.py"` with `precision` (a PyTorch module, docs/pytorch.md).
+  std::optional<SourceSpec> read_source(std::string const& section, bool required, bool torch_allowed) {
+    std::string const expected =
+        torch_allowed
+            ? "a table with source = \"<file>.cu\" or torch = \"<problem>.py\" (relative to the task folder)"
+            : "a table with source = \"<file>.cu\" (relative to the task folder)";
     auto const* table = table_at(root_, section, section, required, expected);
     if (table == nullptr) return std::nullopt;
-    check_keys(diag_, *table, section, {"source", "libraries"});
     SourceSpec source;
+    std::string key = "source";
+    if (torch_allowed && table->get("torch") != nullptr) {
+      check_keys(diag_, *table, section, {"torch", "precision"});
+      if (table->get("source") != nullptr)
+        error(table->get("source")->source(), join_field(section, "source"), "is given with torch",
+              "either source (a CUDA launcher) or torch (a PyTorch problem), not both");
+      key = "torch";
+      source.kind = ReferenceKind::torch;
+      auto precision = string_at(*table, "precision", join_field(section, "precision"), true,
+                                 "\"fp32\" or \"bf16\" (the precision of the PyTorch problem's tensors)");
+      if (precision && *precision != "fp32" && *precision != "bf16") {
+        error(table->get("precision")->source(), join_field(section, "precision"), "is '" + *precision + "'",
+              "\"fp32\" or \"bf16\"");
+        return std::nullopt;
+      }
+      if (!precision) return std::nullopt;
+      source.precision = *precision;
+    } else {
+      check_keys(diag_, *table, section, {"source", "libraries"});
+    }
     bool ok = true;
-    auto path = string_at(*table, "source", join_field(section, "source"), true,
-                          "a .cu file path relative to the task folder");
+    auto path =
+        string_at(*table, key, join_field(section, key), true,
+                  key == "torch" ? "a .py file (a KernelBench-format problem) relative to the task folder"
+                                 : "a .cu file path relative to the task folder");
     if (path) {
       std::filesystem::path resolved(*path);
       if (resolved.is_relative()) resolved = dir_ / resolved;
       resolved = resolved.lexically_normal();
       std::error_code ec;
       if (path->empty() || !std::filesystem::is_regular_file(resolved, ec)) {
-        error(table->get("source")->source(), join_field(section, "source"),
+        error(table->get(key)->source(), join_field(section, key),
               "file '" + *path + "' not found (looked for " + resolved.string() + ")",
               "an existing file, relative to the task folder " + dir_.string());
         ok = false;

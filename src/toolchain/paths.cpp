@@ -7,14 +7,16 @@
 #include <system_error>
 
 #include "kopt/toolchain.hpp"
+#include "toolchain/executable_file.hpp"
 
 namespace kopt {
-namespace {
 
 bool is_executable_file(std::filesystem::path const& path) {
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
 }
+
+namespace {
 
 std::string env_or_empty(char const* name) {
   char const* value = std::getenv(name);

@@ -46,6 +46,7 @@ TEST(Completion, BashCompletesCommandsOptionsAndChoices) {
   std::ofstream(script) << script_for("bash");
   EXPECT_NE(bash_offers(script, "kopt ev").find("eval\n"), std::string::npos);
   EXPECT_NE(bash_offers(script, "kopt ta").find("task\n"), std::string::npos);
+  EXPECT_NE(bash_offers(script, "kopt imp").find("import-torch\n"), std::string::npos);
   EXPECT_EQ(bash_offers(script, "kopt task ch"), "check\n");
   auto const options = bash_offers(script, "kopt optimize suites/x --bu");
   EXPECT_NE(options.find("--budget\n"), std::string::npos) << options;

@@ -60,7 +60,8 @@ TEST(UsageGuide, AGroupWithoutItsCommandNamesThem) {
 TEST(UsageGuide, AWordFarFromEveryCommandListsThem) {
   auto run = parse({"frobnicate"});
   EXPECT_EQ(run.parsed.exit_code, 2);
-  EXPECT_NE(run.err.find("unknown command 'frobnicate'; kopt has: init, task, eval"), std::string::npos)
+  EXPECT_NE(run.err.find("unknown command 'frobnicate'; kopt has: init, import-torch, task, eval"),
+            std::string::npos)
       << run.err;
 }
 

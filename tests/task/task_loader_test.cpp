@@ -293,5 +293,46 @@ TEST(TaskSpecDefaults, TolerancesAndRoles) {
   EXPECT_EQ(to_string(Role::inout), "inout");
 }
 
+// A task imported from a PyTorch problem (docs/pytorch.md): `[reference] torch = "problem.py"` with a
+// precision; no libraries, not both a source and a problem, and a precision kopt knows.
+TEST(TaskLoader, APyTorchReferenceIsAProblemFileWithAPrecision) {
+  auto const spec = load_ok("torch_relu");
+  EXPECT_TRUE(spec.reference.is_torch());
+  EXPECT_EQ(spec.reference.precision, "fp32");
+  EXPECT_EQ(spec.reference.path.filename(), "problem.py");
+  EXPECT_TRUE(spec.reference.libraries.empty());
+
+  auto const dir = data_dir("torch_relu");
+  std::ifstream in(dir / "task.toml");
+  std::ostringstream read;
+  read << in.rdbuf();
+  std::string const text = read.str();
+  auto with = [&](std::string const& from, std::string const& to) {
+    std::string changed = text;
+    auto const pos = changed.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos) changed.replace(pos, from.size(), to);
+    return parse_task(changed, dir / "task.toml", dir);
+  };
+  auto expect_error = [](Result<TaskSpec> const& parsed, std::string const& part) {
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().message.find(part), std::string::npos) << parsed.error().message;
+  };
+  expect_error(with("precision = \"fp32\"", "precision = \"fp16\""),
+               "reference.precision: is 'fp16'; expected \"fp32\" or \"bf16\"");
+  expect_error(with("precision = \"fp32\"\n", ""), "reference.precision: missing");
+  expect_error(with("torch = \"problem.py\"", "torch = \"missing.py\""),
+               "reference.torch: file 'missing.py' not found");
+  expect_error(with("torch = \"problem.py\"", "torch = \"problem.py\"\nsource = \"problem.py\""),
+               "reference.source: is given with torch");
+  expect_error(with("torch = \"problem.py\"", "torch = \"problem.py\"\nlibraries = [\"cublas\"]"),
+               "libraries");
+  auto const bf16 = with("precision = \"fp32\"", "precision = \"bf16\"");
+  ASSERT_TRUE(bf16.ok()) << bf16.error().message;
+  EXPECT_EQ(bf16->reference.precision, "bf16");
+  // A CUDA reference stays what it was.
+  EXPECT_FALSE(load_ok("spmv_csr").reference.is_torch());
+}
+
 }  // namespace
 }  // namespace kopt

@@ -1,7 +1,7 @@
 // The masked form in which the worker keeps the reference's results (masked_results.hpp): no window
 // of the masked bytes equals the clear answer, opening restores it exactly, and the per-element mask
 // the device comparison applies is the same keystream as the host's.
-#include "worker/gpu/masked_results.hpp"
+#include "kopt/worker/masked_results.hpp"
 
 #include <gtest/gtest.h>
 

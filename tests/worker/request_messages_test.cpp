@@ -96,7 +96,9 @@ TEST(RequestMessages, EvaluateRoundTrips) {
   EXPECT_DOUBLE_EQ(read->timeout.factor, 20.0);
   EXPECT_DOUBLE_EQ(read->timeout.floor_ms, 1500.0);
   EXPECT_DOUBLE_EQ(read->timeout.ceiling_ms, 30000.0);
-  EXPECT_EQ(read->reference.path, "/cache/reference.so");
+  ASSERT_TRUE(read->reference);
+  EXPECT_EQ(read->reference->path, "/cache/reference.so");
+  EXPECT_TRUE(read->reference_results.empty());
   ASSERT_TRUE(read->baseline);
   EXPECT_EQ(read->baseline->path, "/cache/baseline.so");
   EXPECT_EQ(read->candidate.grid, kernel_artifact().grid);
@@ -139,8 +141,9 @@ TEST(RequestMessages, EveryRequestRoundTrips) {
   EXPECT_EQ(shutdown->id, 11);
 }
 
-TEST(RequestMessages, TheWireKeysAreProtocol3s) {
-  // kopt-worker builds of protocol 3 read these keys; a renamed key needs a new protocol version.
+TEST(RequestMessages, TheWireKeysAreProtocol4s) {
+  // kopt-worker builds of protocol 4 read these keys; a renamed key needs a new protocol version. A request
+  // with a reference launcher carries no reference_results.
   json const wire = to_json(evaluate_request());
   for (char const* key : {"op", "id", "task_dir", "sizes", "seed", "tier", "time_baseline", "timeout",
                           "reference", "baseline", "candidate"}) {
@@ -150,6 +153,57 @@ TEST(RequestMessages, TheWireKeysAreProtocol3s) {
   EXPECT_EQ(wire["op"], "evaluate");
   EXPECT_EQ(wire["tier"], "screen");
   EXPECT_EQ(to_json(energy_request())["timeout"], (json{{"ceiling_ms", 60000.0}}));
+}
+
+// A PyTorch task's evaluate request (docs/pytorch.md): no reference launcher, one results file per trial.
+TEST(RequestMessages, ReferenceResultsRoundTripAndReplaceTheReference) {
+  EvaluateRequest sent = evaluate_request();
+  sent.reference.reset();
+  sent.reference_results = {
+      ReferenceResultsFile{"small",
+                           18446744073709551557ULL,
+                           0,
+                           "/cache/torch/run-1/results/small-1-0.res",
+                           0x9E3779B97F4A7C15ULL,
+                           0.25,
+                           {ResultBufferFacts{4096, 3.5, true}}},
+      ReferenceResultsFile{"small",
+                           2,
+                           3,
+                           "/cache/torch/run-1/results/small-2-3.res",
+                           7,
+                           0.0,
+                           {ResultBufferFacts{8, 0.0, false}, ResultBufferFacts{16, 1.0, true}}}};
+  json const wire = to_json(sent);
+  EXPECT_TRUE(wire["reference"].is_null());
+  auto read = parse_evaluate_request(wire);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_FALSE(read->reference);
+  ASSERT_EQ(read->reference_results.size(), 2u);
+  EXPECT_EQ(read->reference_results[0].seed, 18446744073709551557ULL);
+  EXPECT_EQ(read->reference_results[0].key, 0x9E3779B97F4A7C15ULL);
+  EXPECT_EQ(read->reference_results[1].trial, 3);
+  ASSERT_EQ(read->reference_results[1].buffers.size(), 2u);
+  EXPECT_EQ(read->reference_results[1].buffers[1].bytes, 16u);
+  EXPECT_TRUE(read->reference_results[1].buffers[1].varies);
+  EXPECT_EQ(to_json(*read), wire);
+
+  json both = wire;
+  both["reference"] = to_json(evaluate_request()).at("reference");
+  auto refused = parse_evaluate_request(both);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("exactly one"), std::string::npos) << refused.error().message;
+  json neither = wire;
+  neither.erase("reference_results");
+  refused = parse_evaluate_request(neither);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "malformed evaluate request: reference: missing");
+  json no_key = wire;
+  no_key["reference_results"][0].erase("key");
+  refused = parse_evaluate_request(no_key);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("reference_results[0].key"), std::string::npos)
+      << refused.error().message;
 }
 
 TEST(RequestMessages, AnAbsentOptionalBaselineReferenceOrRangeIsRead) {

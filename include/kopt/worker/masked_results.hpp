@@ -1,4 +1,5 @@
-// The reference's results as the worker keeps them: XOR-masked with the keystream of a fresh random
+// The reference's results as the worker keeps them (kopt masks a PyTorch reference's results the same
+// way before the worker reads them, docs/pytorch.md): XOR-masked with the keystream of a fresh random
 // 64-bit key, so no memory a candidate can reach (device or host) holds the answer to its current
 // inputs in clear while it runs. The device comparison unmasks one element at a time, with the key
 // passed as a launch argument after the candidate has finished; the host comparison opens a clear
@@ -75,6 +76,9 @@ class MaskedResults {
   MaskedResults() = default;
   // Masks `clear` in place under a fresh key; `facts[i]` describes buffer i (describe_result).
   static MaskedResults seal(std::vector<std::vector<std::byte>> clear, std::vector<ResultFacts> facts);
+  // Results masked elsewhere under `key` (kopt, for a reference that runs outside the worker).
+  static MaskedResults from_masked(std::uint64_t key, std::vector<std::vector<std::byte>> masked,
+                                   std::vector<ResultFacts> facts);
 
   std::size_t size() const noexcept { return masked_.size(); }
   std::uint64_t key() const noexcept { return key_; }

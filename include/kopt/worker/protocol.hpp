@@ -16,7 +16,7 @@
 
 namespace kopt::worker {
 
-inline constexpr int kProtocolVersion = 3;  // 3: kernel-mode artifacts carry their arguments
+inline constexpr int kProtocolVersion = 4;  // 4: evaluate may carry reference_results (a PyTorch reference)
 
 // Worker exit codes the client interprets.
 inline constexpr int kExitNormal = 0;

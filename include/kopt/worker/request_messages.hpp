@@ -43,13 +43,37 @@ struct HelloRequest {
   int protocol = kProtocolVersion;
 };
 
+// One result buffer of a reference results file: its length and the facts the comparison needs, derived
+// from the clear bytes before masking (the worker never sees them in clear before a comparison).
+struct ResultBufferFacts {
+  std::uint64_t bytes = 0;
+  double scale = 0.0;   // max |ref| over finite values
+  bool varies = false;  // two distinct values
+};
+
+// One trial's reference results computed outside the worker (a PyTorch reference, docs/pytorch.md): a
+// file holding the output buffers' bytes in signature order, XOR-masked with the keystream of `key`
+// (docs/verification.md, "Answers out of reach").
+struct ReferenceResultsFile {
+  std::string size;        // the size case
+  std::uint64_t seed = 0;  // the trial's own seed (the request's seed mixed with size index and trial)
+  int trial = 0;
+  std::string path;
+  std::uint64_t key = 0;
+  double call_ms = 0.0;  // one reference call, for the candidate's watchdog deadline
+  std::vector<ResultBufferFacts> buffers;
+};
+
 struct EvaluateRequest {
   std::int64_t id = 0;
   TaskSelection selection;
   TimingTier tier = TimingTier::confirm;
   bool time_baseline = true;
   DeadlineScaling timeout;
-  ArtifactRef reference;
+  // Exactly one of the two: the task's reference launcher, or the results of a reference that runs
+  // outside the worker, one file per trial the evaluation uses (no reference is timed then).
+  std::optional<ArtifactRef> reference;
+  std::vector<ReferenceResultsFile> reference_results;
   std::optional<ArtifactRef> baseline;  // the task's vendor baseline; optional
   ArtifactRef candidate;
 };

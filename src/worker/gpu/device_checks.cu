@@ -4,8 +4,8 @@
 
 #include <cstring>
 
+#include "kopt/worker/masked_results.hpp"
 #include "worker/gpu/device_checks.hpp"
-#include "worker/gpu/masked_results.hpp"
 
 namespace kopt::worker {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "kopt/inputs.hpp"
 #include "kopt/task.hpp"
+#include "kopt/worker/masked_results.hpp"
 #include "worker/gpu/candidate_call.hpp"
-#include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/worker_state.hpp"
 
 namespace kopt::worker {

@@ -1,4 +1,4 @@
-#include "worker/gpu/masked_results.hpp"
+#include "kopt/worker/masked_results.hpp"
 
 #include <sys/random.h>
 
@@ -63,6 +63,16 @@ MaskedResults MaskedResults::seal(std::vector<std::vector<std::byte>> clear, std
   out.key_ = fresh_mask_key();
   for (auto& buffer : clear) apply_mask(buffer.data(), buffer.size(), out.key_);
   out.masked_ = std::move(clear);
+  out.facts_ = std::move(facts);
+  out.facts_.resize(out.masked_.size());
+  return out;
+}
+
+MaskedResults MaskedResults::from_masked(std::uint64_t key, std::vector<std::vector<std::byte>> masked,
+                                         std::vector<ResultFacts> facts) {
+  MaskedResults out;
+  out.key_ = key;
+  out.masked_ = std::move(masked);
   out.facts_ = std::move(facts);
   out.facts_.resize(out.masked_.size());
   return out;

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <optional>
 
 #include "kopt/elapsed.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/measure.hpp"
 #include "kopt/verify.hpp"
+#include "kopt/worker/masked_results.hpp"
 #include "kopt/worker/protocol.hpp"
 #include "kopt/worker/reply_messages.hpp"
 #include "kopt/worker/request_messages.hpp"
@@ -18,7 +21,6 @@
 #include "worker/gpu/cuda_errors.hpp"
 #include "worker/gpu/device_verification.hpp"
 #include "worker/gpu/evaluate_activity.hpp"
-#include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/timing.hpp"
 
 namespace kopt::worker {
@@ -42,11 +44,6 @@ T unwrap(Result<T> result, std::string const& context) {
 
 void require(Status const& status, std::string const& context) {
   if (!status) throw HandlerError{status.error().code, context + status.error().message};
-}
-
-std::uint64_t trial_seed(std::uint64_t seed, std::size_t size_index, int trial) {
-  return mix64(seed ^ mix64(0x9e3779b97f4a7c15ULL * (size_index + 1)) ^
-               mix64(static_cast<std::uint64_t>(trial) + 0x51ed));
 }
 
 TaskSpec const& get_task(WorkerState& state, std::string const& dir) {
@@ -160,6 +157,60 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
   require(set.poison_outputs(kPoisonA), "");
   require(set.upload(inputs, /*inouts_only=*/true), "");
   // Keep at most ~4 GiB of reference results; older entries go first (simple reset).
+  if (state.reference_output_bytes + sealed.bytes() > (std::size_t{4} << 30)) {
+    state.reference_outputs.clear();
+    state.reference_output_bytes = 0;
+  }
+  state.reference_output_bytes += sealed.bytes();
+  return state.reference_outputs.emplace(key, std::move(sealed)).first->second;
+}
+
+// Reference results computed outside the worker (a PyTorch reference, docs/pytorch.md): the trial's
+// file, masked by kopt, read into the cache the worker's own reference results use. Its length must be
+// exactly what the size case's result buffers take.
+MaskedResults const& external_results(WorkerState& state, TaskSpec const& task, SizeCase const& size,
+                                      TrialInputs const& inputs,
+                                      std::vector<ReferenceResultsFile> const& files) {
+  std::string const key = task.dir.string() + "#" + size.name + "#" + std::to_string(inputs.seed) + "#" +
+                          std::to_string(inputs.trial);
+  if (auto it = state.reference_outputs.find(key); it != state.reference_outputs.end()) return it->second;
+  auto const file = std::find_if(files.begin(), files.end(), [&](ReferenceResultsFile const& f) {
+    return f.size == size.name && f.seed == inputs.seed && f.trial == inputs.trial;
+  });
+  std::string const which = "size '" + size.name + "', trial " + std::to_string(inputs.trial);
+  if (file == files.end())
+    throw HandlerError{ErrorCode::invalid_argument, "the request has no reference results for " + which};
+  auto counts = unwrap(buffer_lengths(task, size), "size case '" + size.name + "': ");
+  std::vector<std::size_t> expected_bytes;
+  for (std::size_t i = 0; i < task.buffers.size(); ++i) {
+    if (is_result_buffer(task.buffers[i].role))
+      expected_bytes.push_back(counts[i] * size_of(task.buffers[i].dtype));
+  }
+  if (file->buffers.size() != expected_bytes.size())
+    throw HandlerError{ErrorCode::invalid_argument,
+                       fmt::format("reference results for {}: {} buffers, the task has {} outputs", which,
+                                   file->buffers.size(), expected_bytes.size())};
+  std::ifstream in(file->path, std::ios::binary);
+  std::vector<std::vector<std::byte>> masked;
+  std::vector<ResultFacts> facts;
+  for (std::size_t k = 0; k < expected_bytes.size(); ++k) {
+    if (file->buffers[k].bytes != expected_bytes[k])
+      throw HandlerError{ErrorCode::invalid_argument,
+                         fmt::format("reference results for {}: output {} has {} bytes, expected {}", which,
+                                     k, file->buffers[k].bytes, expected_bytes[k])};
+    std::vector<std::byte> bytes(expected_bytes[k]);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!in)
+      throw HandlerError{ErrorCode::io_error,
+                         "cannot read the reference results " + file->path + " for " + which};
+    masked.push_back(std::move(bytes));
+    facts.push_back(ResultFacts{file->buffers[k].scale, file->buffers[k].varies});
+  }
+  if (in.peek() != std::char_traits<char>::eof())
+    throw HandlerError{ErrorCode::invalid_argument,
+                       "the reference results " + file->path + " are longer than the size case's outputs"};
+  state.reference_call_us[task.dir.string() + "#" + size.name] = file->call_ms * 1000.0;
+  auto sealed = MaskedResults::from_masked(file->key, std::move(masked), std::move(facts));
   if (state.reference_output_bytes + sealed.bytes() > (std::size_t{4} << 30)) {
     state.reference_outputs.clear();
     state.reference_output_bytes = 0;
@@ -344,13 +395,20 @@ struct Evaluation {
   EvaluateRequest const& request;
   TaskSpec const& task;
   std::vector<SizeCase const*> sizes;
-  Callable& reference;
+  Callable* reference =
+      nullptr;                   // nullptr: the reference runs outside the worker (request.reference_results)
   Callable* baseline = nullptr;  // nullptr: the task has none
   Callable& candidate;
   bool screen = false;               // the screen tier: fewer repeat runs, cached reference timings
   EvaluateReply reply;               // phase times filled as the phases end
   std::vector<SizeVerdict> entries;  // one per selected size case; the reply keeps those evaluated
 };
+
+// The reference's results for `inputs`: its launcher run in the worker, or the file kopt wrote.
+MaskedResults const& expected_outputs(Evaluation& e, SizeCase const& size, TrialInputs const& inputs) {
+  if (e.reference != nullptr) return reference_outputs(e.state, e.task, size, *e.reference, inputs);
+  return external_results(e.state, e.task, size, inputs, e.request.reference_results);
+}
 
 // A failure that decides the candidate's verdict: it, and how many size cases the reply reports.
 struct Decision {
@@ -368,7 +426,7 @@ std::optional<Verdict> verify_trials(Evaluation& e, std::size_t si) {
     std::uint64_t const s = trial_seed(e.request.selection.seed, si, trial);
     entry.seeds.push_back(s);
     auto const& inputs = trial_inputs(e.state, e.task, size, s, trial);
-    auto const& expected = reference_outputs(e.state, e.task, size, e.reference, inputs);
+    auto const& expected = expected_outputs(e, size, inputs);
     Verdict v = verify_once(e.state, e.task, size, e.candidate, inputs, expected,
                             candidate_deadline_ms(e.state, e.task, size, e.request.timeout),
                             e.screen && trial > 0 ? 1 : 2);
@@ -426,9 +484,9 @@ void set_up_timing(Evaluation& e, SizeCase const& size, TimedSize& t) {
   auto& buffers = get_buffers(e.state, e.task, size);
   t.reference_args = unwrap(ArgPack::build(e.task, size, buffers.reference), "");
   t.candidate_args = unwrap(ArgPack::build(e.task, size, buffers.candidate), "");
-  require(e.reference.prepare(e.task.env_for(size)), "");
+  if (e.reference != nullptr) require(e.reference->prepare(e.task.env_for(size)), "");
   t.candidate_deadline_ms = candidate_deadline_ms(e.state, e.task, size, e.request.timeout);
-  t.reference = make_subject("reference", &e.reference, t.reference_args.data(), 600000);
+  t.reference = make_subject("reference", e.reference, t.reference_args.data(), 600000);
   t.candidate = make_subject("candidate", &e.candidate, t.candidate_args.data(), t.candidate_deadline_ms);
   t.cache_key = e.task.dir.string() + "#" + size.name;
   if (e.screen) t.candidate.race_best_us = e.state.screen_best_us[t.cache_key];
@@ -436,7 +494,7 @@ void set_up_timing(Evaluation& e, SizeCase const& size, TimedSize& t) {
   t.reference.scrub_after = output_ranges(buffers.reference);
   t.baseline.scrub_after = t.reference.scrub_after;
   t.reference_cached = e.screen && e.state.screen_reference_us.contains(t.cache_key);
-  if (!t.reference_cached) t.subjects.push_back(&t.reference);
+  if (e.reference != nullptr && !t.reference_cached) t.subjects.push_back(&t.reference);
   t.subjects.push_back(&t.candidate);
   if (e.baseline != nullptr && e.request.time_baseline) {
     (void)e.baseline->prepare(e.task.env_for(size));
@@ -447,12 +505,14 @@ void set_up_timing(Evaluation& e, SizeCase const& size, TimedSize& t) {
 // The size case's timings and notes; the screen tier's caches of reference samples and best candidate.
 void record_timings(Evaluation& e, TimingPolicy const& policy, TimingOutcome const& outcome, TimedSize& t,
                     SizeVerdict& entry) {
-  if (t.reference_cached) {
-    t.reference.samples_us = e.state.screen_reference_us[t.cache_key];
-  } else if (e.screen) {
-    e.state.screen_reference_us[t.cache_key] = t.reference.samples_us;
+  if (e.reference != nullptr) {  // an outside reference is timed by kopt, not here
+    if (t.reference_cached) {
+      t.reference.samples_us = e.state.screen_reference_us[t.cache_key];
+    } else if (e.screen) {
+      e.state.screen_reference_us[t.cache_key] = t.reference.samples_us;
+    }
+    entry.reference = timing_fields(t.reference, outcome.device_wide);
   }
-  entry.reference = timing_fields(t.reference, outcome.device_wide);
   entry.candidate = timing_fields(t.candidate, outcome.device_wide);
   if (std::find(t.subjects.begin(), t.subjects.end(), &t.baseline) != t.subjects.end()) {
     entry.baseline = timing_fields(t.baseline, outcome.device_wide);
@@ -476,7 +536,8 @@ void record_timings(Evaluation& e, TimingPolicy const& policy, TimingOutcome con
 // recorded here leaves the answer in its outputs: poisoned right after. Returns the milliseconds it took.
 double record_activity(Evaluation& e, SizeCase const& size, TimedSize& t, SizeVerdict& entry) {
   Callable* const activity_reference =
-      !t.reference_cached && e.request.reference.mode == "launcher" ? &e.reference : nullptr;
+      !t.reference_cached && e.request.reference && e.request.reference->mode == "launcher" ? e.reference
+                                                                                            : nullptr;
   auto const start = Clock::now();
   add_kernel_activity(
       ActivitySubjects{&e.state.watchdog, e.state.flush_buffer.get(), e.state.flush_bytes,
@@ -542,7 +603,7 @@ std::optional<Decision> verify_after_timing(Evaluation& e) {
     std::uint64_t const s = trial_seed(e.request.selection.seed, si, e.task.trials);
     e.entries[si].seeds.push_back(s);
     auto const& inputs = trial_inputs(e.state, e.task, size, s, e.task.trials);
-    auto const& expected = reference_outputs(e.state, e.task, size, e.reference, inputs);
+    auto const& expected = expected_outputs(e, size, inputs);
     (void)e.candidate.prepare(e.task.env_for(size));
     Verdict v =
         verify_once(e.state, e.task, size, e.candidate, inputs, expected,
@@ -573,7 +634,7 @@ json evaluate(WorkerState& state, EvaluateRequest const& request) {
   reply.id = request.id;
   auto const& task = get_task(state, request.selection.task_dir);
   auto sizes = select_sizes(task, request.selection.sizes);
-  Callable& reference = get_trusted(state, request.reference, "reference");
+  Callable* reference = request.reference ? &get_trusted(state, *request.reference, "reference") : nullptr;
   Callable* baseline = get_baseline(state, request.baseline);
   auto const t_load = Clock::now();
   auto loaded = load_callable(request.candidate);

@@ -12,11 +12,11 @@
 #include "kopt/device.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/task.hpp"
+#include "kopt/worker/masked_results.hpp"
 #include "worker/gpu/buffers.hpp"
 #include "worker/gpu/callable.hpp"
 #include "worker/gpu/cuda_handles.hpp"
 #include "worker/gpu/emitter.hpp"
-#include "worker/gpu/masked_results.hpp"
 #include "worker/gpu/watchdog.hpp"
 
 namespace kopt::worker {

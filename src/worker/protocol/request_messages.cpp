@@ -93,6 +93,58 @@ Result<Request> finish_request(FieldReader& in, std::string const& error, char c
   return request;
 }
 
+json results_files_json(std::vector<ReferenceResultsFile> const& files) {
+  json out = json::array();
+  for (auto const& f : files) {
+    json buffers = json::array();
+    for (auto const& b : f.buffers)
+      buffers.push_back(json{{"bytes", b.bytes}, {"scale", b.scale}, {"varies", b.varies}});
+    out.push_back(json{{"size", f.size},
+                       {"seed", f.seed},
+                       {"trial", f.trial},
+                       {"path", f.path},
+                       {"key", f.key},
+                       {"call_ms", f.call_ms},
+                       {"buffers", buffers}});
+  }
+  return out;
+}
+
+std::vector<ReferenceResultsFile> read_results_files(FieldReader& in, std::string& error) {
+  std::vector<ReferenceResultsFile> out;
+  json const* list = in.optional_field("reference_results");
+  if (list == nullptr) return out;
+  if (!list->is_array()) {
+    in.fail("reference_results", "expected an array");
+    return out;
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    std::string const where = "reference_results[" + std::to_string(i) + "]";
+    FieldReader file((*list)[i], where, error);
+    ReferenceResultsFile f;
+    f.size = file.text("size");
+    f.seed = file.count("seed");
+    f.trial = static_cast<int>(file.count("trial"));
+    f.path = file.text("path");
+    f.key = file.count("key");
+    f.call_ms = file.number("call_ms");
+    if (json const* buffers = file.array("buffers")) {
+      for (std::size_t k = 0; k < buffers->size(); ++k) {
+        FieldReader b((*buffers)[k], where + ".buffers[" + std::to_string(k) + "]", error);
+        ResultBufferFacts facts;
+        facts.bytes = b.count("bytes");
+        facts.scale = b.number("scale");
+        facts.varies = b.boolean("varies");
+        b.finish();
+        f.buffers.push_back(facts);
+      }
+    }
+    file.finish();
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 }  // namespace
 
 json to_json(HelloRequest const& r) {
@@ -107,7 +159,8 @@ json to_json(EvaluateRequest const& r) {
   j["tier"] = std::string(to_string(r.tier));
   j["time_baseline"] = r.time_baseline;
   j["timeout"] = scaling_json(r.timeout);
-  j["reference"] = to_json(r.reference);
+  j["reference"] = optional_artifact_json(r.reference);
+  if (!r.reference_results.empty()) j["reference_results"] = results_files_json(r.reference_results);
   j["baseline"] = optional_artifact_json(r.baseline);
   j["candidate"] = to_json(r.candidate);
   return j;
@@ -168,7 +221,12 @@ Result<EvaluateRequest> parse_evaluate_request(json const& body) {
   request.tier = read_tier(in);
   request.time_baseline = in.boolean("time_baseline");
   request.timeout = read_scaling(in, error);
-  request.reference = read_required_artifact(in, "reference", error);
+  request.reference = read_optional_artifact(in, "reference", error);
+  request.reference_results = read_results_files(in, error);
+  if (!in.failed() && !request.reference && request.reference_results.empty())
+    in.fail("reference", "missing");
+  if (!in.failed() && request.reference && !request.reference_results.empty())
+    in.fail("reference", "expected either a reference artifact or reference_results, exactly one of them");
   request.baseline = read_optional_artifact(in, "baseline", error);
   request.candidate = read_required_artifact(in, "candidate", error);
   return finish_request(in, error, "evaluate", std::move(request));

@@ -1,0 +1,53 @@
+#include "kopt/torch_import.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "kopt/child_process.hpp"
+#include "kopt/torch_python.hpp"
+
+namespace kopt {
+
+Result<TorchImport> import_torch_problem(std::filesystem::path const& problem,
+                                         std::filesystem::path const& out_dir,
+                                         TorchImportOptions const& options) {
+  auto python = find_torch_python();
+  if (!python) return python.error();
+  std::vector<std::string> command = {"import",         problem.string(), "-o",
+                                      out_dir.string(), "--precision",    options.precision};
+  if (!options.name.empty()) command.insert(command.end(), {"--name", options.name});
+  if (!options.family.empty()) command.insert(command.end(), {"--family", options.family});
+  if (options.force) command.emplace_back("--force");
+  ProcessSpec spec = python->command(command);
+  spec.stderr_target = StderrTarget::pipe;
+  CommunicateOptions communicate;
+  communicate.timeout = std::chrono::minutes(10);
+  auto outcome = run_process(spec, communicate);
+  if (!outcome) return outcome.error();
+  if (outcome->exit.exited && outcome->exit.code == 2 && !outcome->timed_out) {
+    // The problem or an option is wrong: the importer said what in its last line.
+    std::string message = outcome->error_tail;
+    while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
+    if (auto pos = message.rfind('\n'); pos != std::string::npos) message = message.substr(pos + 1);
+    if (message.starts_with("kopt_torch: ")) message = message.substr(12);
+    return make_error(ErrorCode::invalid_spec, message);
+  }
+  if (auto status = outcome->status("python -m kopt_torch import"); !status) {
+    return make_error(ErrorCode::worker_error,
+                      fmt::format("the importer ({} from {}) failed: {}", python->python.string(),
+                                  python->origin, status.error().message));
+  }
+  auto summary = nlohmann::json::parse(outcome->output, nullptr, false);
+  if (summary.is_discarded() || !summary.is_object())
+    return make_error(ErrorCode::worker_error, "the importer printed no kopt.torch_import/1 summary");
+  auto task = load_task(out_dir);
+  if (!task) {
+    return make_error(ErrorCode::invalid_spec,
+                      "the importer wrote a task kopt cannot load (a bug: please report it with " +
+                          problem.string() + "):\n" + task.error().message);
+  }
+  return TorchImport{std::move(*task), std::move(summary)};
+}
+
+}  // namespace kopt

@@ -1,0 +1,122 @@
+// The PyTorch bridge on the GPU (docs/pytorch.md): each kernel in tests/gpu/torch/ is evaluated against the
+// PyTorch problem its header names (imported into a fresh task folder by kopt_torch's importer) and must
+// get the verdict its header expects. The honest ones must also come back with PyTorch eager and
+// torch.compile timed beside them. Without a GPU, or without a Python that has torch, the tests report
+// SKIPPED.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "cheat_header.hpp"
+#include "gpu_test_support.hpp"
+#include "kopt/child_process.hpp"
+#include "kopt/eval.hpp"
+#include "kopt/task.hpp"
+#include "kopt/torch_python.hpp"
+
+namespace kopt::testing {
+namespace {
+
+std::filesystem::path torch_kernels_dir() {
+  return source_path("tests/gpu/torch");
+}
+
+// The problem imported once per test run into a temporary task folder; an empty path and a reason when it
+// cannot be (no torch: a skip, not a failure).
+struct ImportedTask {
+  std::filesystem::path dir;
+  std::string skip_reason;
+  std::string failure;
+};
+
+ImportedTask import_problem(std::filesystem::path const& problem) {
+  static std::map<std::filesystem::path, ImportedTask> imported;
+  if (auto it = imported.find(problem); it != imported.end()) return it->second;
+  ImportedTask out;
+  auto python = find_torch_python();
+  if (!python) {
+    out.skip_reason = python.error().message;
+    return imported[problem] = out;
+  }
+  auto const dir = std::filesystem::temp_directory_path() /
+                   ("kopt-torch-test-" + std::to_string(::getpid()) + "-" + problem.stem().string());
+  ProcessSpec spec = python->command({"import", problem.string(), "-o", dir.string(), "--force"});
+  spec.stderr_target = StderrTarget::pipe;
+  CommunicateOptions options;
+  options.timeout = std::chrono::minutes(5);
+  auto outcome = run_process(spec, options);
+  if (!outcome) {
+    out.failure = outcome.error().message;
+  } else if (outcome->exit.exited && outcome->exit.code == 0) {
+    out.dir = dir;
+  } else if (outcome->error_tail.find("No module named 'torch'") != std::string::npos) {
+    out.skip_reason = "the Python for the PyTorch bridge has no torch (scripts/setup.sh installs it)";
+  } else {
+    out.failure =
+        "importing " + problem.string() + ": " + outcome->status("kopt_torch import").error().message;
+  }
+  return imported[problem] = out;
+}
+
+class TorchBridgeTest : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(TorchBridgeTest, GetsTheVerdictItsHeaderExpects) {
+  auto header = read_cheat_header(GetParam());
+  ASSERT_TRUE(header.ok()) << header.error().message;
+  ImportedTask const imported = import_problem(source_path(header->task));
+  if (!imported.skip_reason.empty()) GTEST_SKIP() << imported.skip_reason;
+  ASSERT_TRUE(imported.failure.empty()) << imported.failure;
+  auto task = load_task(imported.dir);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  ASSERT_TRUE(task->reference.is_torch());
+
+  EvalOptions options = gpu_test_options();
+  options.mode = header->mode;
+  options.tier = TimingTier::screen;
+  auto evaluator = Evaluator::create(options);
+  if (gpu_missing(evaluator)) GTEST_SKIP() << "no CUDA GPU: " << evaluator.error().message;
+  ASSERT_TRUE(evaluator.ok()) << evaluator.error().message;
+  auto report =
+      (*evaluator)->evaluate(*task, {CandidateSource{header->file.filename().string(), header->file, ""}});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  ASSERT_EQ(report->candidates.size(), 1u);
+  auto const& candidate = report->candidates.front();
+  EXPECT_EQ(to_string(candidate.status), to_string(header->expect)) << "defeats: " << header->defeats << "\n"
+                                                                    << describe(candidate);
+  if (candidate.status != CandidateStatus::ok) return;
+  // Verified: every timed size case has PyTorch eager as its reference timing, torch.compile as its
+  // baseline, and a speedup over eager.
+  for (auto const& size : candidate.sizes) {
+    if (size.verify_only) continue;
+    ASSERT_TRUE(size.candidate.has_value()) << size.size << "\n" << describe(candidate);
+    ASSERT_TRUE(size.reference.has_value()) << size.size << ": no PyTorch eager timing\n"
+                                            << describe(candidate);
+    EXPECT_GT(size.reference->us.median, 0.0);
+    EXPECT_TRUE(size.baseline.has_value()) << size.size << ": no torch.compile timing\n"
+                                           << describe(candidate);
+    // At the problem's own size the hidden kernel takes tens of microseconds, far above the detection's
+    // threshold (docs/timing.md, "Work on other streams"); a few microseconds of hidden work are not.
+    if (GetParam().filename() == "relu_side_stream.cu" && size.size == "problem") {
+      EXPECT_TRUE(size.candidate->device_wide) << "work on its own stream was not timed device-wide";
+    }
+  }
+}
+
+std::string test_name(::testing::TestParamInfo<std::filesystem::path> const& info) {
+  std::string name = info.param.stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Torch, TorchBridgeTest, ::testing::ValuesIn(list_cheat_files(torch_kernels_dir())),
+                         test_name);
+
+}  // namespace
+}  // namespace kopt::testing
