@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cctype>
+
 #include "cli/option_checks.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
@@ -114,7 +116,23 @@ void define_runs_command(CLI::App& app, CliArguments& args) {
 
 void define_export_command(CLI::App& app, CliArguments& args) {
   auto* exp = app.add_subcommand(
-      "export", "Write the best verified candidate of a run, or of a session's runs (materialised source).");
+      "export",
+      "Write the best verified candidate of a run, or of a session's runs (materialised source). With\n"
+      "--torch (a task made by kopt import-torch), write it as one PyTorch file instead: the problem's\n"
+      "Model, a ModelNew whose forward runs the kernel (compiled by torch's load_inline at first use) and\n"
+      "the custom op torch.ops.kopt.NAME (docs/pytorch.md, \"Back to PyTorch\").");
+  exp->footer(
+      "Examples:\n"
+      "  kopt export 3 -o best.cu                  # the best verified candidate of run 3\n"
+      "  kopt export --session 2 -o best.cu        # the best of a session's runs\n"
+      "  kopt export 3 --torch -o model_new.py     # a PyTorch task: ModelNew + torch.ops.kopt.<task>\n"
+      "  python model_new.py --check               # then, on a GPU: ModelNew against Model, and timing\n\n"
+      "When kopt's best is slower than the reference, the reference is written instead (with --torch:\n"
+      "nothing, the problem's Model is the faster one); --even-if-slower writes the candidate anyway.\n"
+      "--torch takes launcher-mode candidates (extern \"C\" void forward(...)); a kernel-mode one is "
+      "refused.\n"
+      "Exit code 0 when written (or the reference kept), 2 for a wrong run, task or option, 3 when the\n"
+      "PyTorch bridge's Python cannot run.");
   auto* exp_run = exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")
                       ->check(whole_number_at_least(1));
   auto* exp_session =
@@ -122,12 +140,28 @@ void define_export_command(CLI::App& app, CliArguments& args) {
           ->check(whole_number_at_least(1));
   exp_run->excludes(exp_session);
   exp_session->excludes(exp_run);
-  exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu")->required();
+  exp->add_option("-o,--out", args.export_run.out, "file to write, e.g. best.cu (model_new.py with --torch)")
+      ->required();
   exp->add_option("--store", args.export_run.store,
                   "SQLite store (default .kopt/kopt.db); read, never created");
   exp->add_flag("--even-if-slower", args.export_run.even_if_slower,
                 "write the best candidate even when it is slower than the reference (by default the\n"
                 "reference is written then, and the command says so)");
+  auto* torch_flag = exp->add_flag("--torch", args.export_run.torch,
+                                   "a PyTorch task: write a Python file with ModelNew and the custom op\n"
+                                   "torch.ops.kopt.NAME instead of the kernel's source");
+  exp->add_option("--name", args.export_run.torch_name,
+                  "with --torch: the op's and the extension's name (default: the task's name)")
+      ->needs(torch_flag)
+      ->check(CLI::Validator(
+          [](std::string const& value) -> std::string {
+            bool ok = !value.empty() &&
+                      (std::isalpha(static_cast<unsigned char>(value[0])) != 0 || value[0] == '_');
+            for (char const c : value)
+              ok = ok && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_');
+            return ok ? std::string() : "expected an identifier (letters, digits, _), got '" + value + "'";
+          },
+          "NAME"));
   exp->callback([&args] {
     if ((args.export_run.run > 0) == (args.export_run.session > 0))
       throw CLI::ValidationError("export", "expected a run id or --session ID");

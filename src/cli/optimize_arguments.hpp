@@ -54,6 +54,8 @@ struct ExportArgs {
   std::string out;
   std::string store;
   bool even_if_slower = false;  // export the best candidate even when it is slower than the reference
+  bool torch = false;           // --torch: write a PyTorch file (ModelNew, a custom op) instead of the .cu
+  std::string torch_name;       // --name with --torch: the op's and the extension's name
 };
 
 struct CliArguments;
