@@ -1,4 +1,5 @@
-// The bench plot: one line per task (its largest size), speedup over the reference and ratio to the vendor
+// The bench plot: one line per task (its largest size; for PyTorch problems, the `problem` size against eager
+// and torch.compile), speedup over the reference and ratio to the vendor
 // library as log-scale bars, coloured by scenario. Self-contained SVG, no script.
 #include <fmt/format.h>
 
@@ -40,12 +41,22 @@ void panel(std::string& svg, std::string const& title, double left, double lo, d
 }  // namespace
 
 std::string render_bench_svg(BenchSummary const& summary) {
+  // PyTorch problems: each problem's `problem` size case, against eager and torch.compile; a suite: each
+  // task's largest size case, against its reference and the vendor library.
+  bool const torch = summary.torch.has_value();
   std::vector<BenchRow const*> rows;
-  for (auto const& r : summary.rows) {
-    if (r.largest) rows.push_back(&r);
+  if (torch) {
+    rows = torch_problem_rows(summary.rows);
+  } else {
+    for (auto const& r : summary.rows) {
+      if (r.largest) rows.push_back(&r);
+    }
   }
-  static std::map<std::string, std::string> const palette{
+  static std::map<std::string, std::string> const suite_palette{
       {"algebra", "#4e79a7"}, {"llm", "#f28e2b"}, {"sparse", "#59a14f"}, {"scientific", "#b07aa1"}};
+  static std::map<std::string, std::string> const level_palette{
+      {"level1", "#4e79a7"}, {"level2", "#f28e2b"}, {"level3", "#59a14f"}};
+  auto const& palette = torch ? level_palette : suite_palette;
   double const height = kRowHeight * static_cast<double>(rows.size());
   double const width = kLabelWidth + 2 * kPanelWidth + kGap + 20;
   std::string svg = fmt::format(
@@ -53,8 +64,13 @@ std::string render_bench_svg(BenchSummary const& summary) {
       width, kTop + height + 30);
   double const left1 = kLabelWidth;
   double const left2 = kLabelWidth + kPanelWidth + kGap;
-  panel(svg, "speedup over the reference (largest size)", left1, 0.5, 1000.0, height, {1, 10, 100, 1000});
-  panel(svg, "kopt vs the vendor library (>1: faster)", left2, 0.1, 10.0, height, {0.1, 0.5, 0.9, 1, 2, 10});
+  double const lo1 = torch ? 0.1 : 0.5;  // a PyTorch problem's kernel can be slower than eager
+  panel(svg,
+        torch ? "speedup over PyTorch eager (problem size)" : "speedup over the reference (largest size)",
+        left1, lo1, 1000.0, height,
+        torch ? std::vector<double>{0.1, 0.5, 1, 10, 100, 1000} : std::vector<double>{1, 10, 100, 1000});
+  panel(svg, torch ? "kopt vs torch.compile (>1: faster)" : "kopt vs the vendor library (>1: faster)", left2,
+        0.1, 10.0, height, {0.1, 0.5, 0.9, 1, 2, 10});
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto const& r = *rows[i];
     double const y = kTop + kRowHeight * static_cast<double>(i);
@@ -62,8 +78,8 @@ std::string render_bench_svg(BenchSummary const& summary) {
     svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="end">{}</text>)", kLabelWidth - 6, y + 11,
                        markup_escape(r.task + (r.status == "ok" ? "" : " (" + r.status + ")")));
     if (r.speedup) {
-      double const x0 = log_x(1.0, 0.5, 1000.0, left1);
-      double const x1 = log_x(*r.speedup, 0.5, 1000.0, left1);
+      double const x0 = log_x(1.0, lo1, 1000.0, left1);
+      double const x1 = log_x(*r.speedup, lo1, 1000.0, left1);
       svg += fmt::format(
           R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{:.2f}x</title></rect>)",
           std::min(x0, x1), y + 2, std::abs(x1 - x0), kRowHeight - 4, colour, *r.speedup);

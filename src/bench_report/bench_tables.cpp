@@ -63,6 +63,7 @@ std::string footer(BenchSummary const& summary, bool markdown) {
 }  // namespace
 
 std::string render_bench_text(BenchSummary const& summary) {
+  if (summary.torch) return bench_detail::render_torch_bench(summary, false);
   std::vector<std::vector<std::string>> table{kHeader};
   for (auto const& r : summary.rows) table.push_back(cells(r));
   std::vector<std::size_t> width(kHeader.size(), 0);
@@ -81,6 +82,7 @@ std::string render_bench_text(BenchSummary const& summary) {
 }
 
 std::string render_bench_markdown(BenchSummary const& summary) {
+  if (summary.torch) return bench_detail::render_torch_bench(summary, true);
   std::string out = fmt::format(
       "# kopt bench\n\n{} ({}), {:.0f} s. Times are medians; spread is the IQR / median "
       "of the kopt kernel's samples; vs vendor > 1 means faster than the vendor library.\n\n",

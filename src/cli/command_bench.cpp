@@ -62,6 +62,26 @@ int run_bench_merge(BenchArgs const& args, Console const& console) {
   return 0;
 }
 
+// Where PyTorch problems are imported: <--out>/tasks, else .kopt/torch-tasks.
+TorchTaskImport torch_import_request(BenchArgs const& args) {
+  TorchTaskImport request;
+  request.tasks_root = args.out_dir.empty() ? std::filesystem::path(".kopt") / "torch-tasks"
+                                            : std::filesystem::path(args.out_dir) / "tasks";
+  request.precision = args.precision;
+  request.force = args.force_import;
+  return request;
+}
+
+// The table's header for PyTorch problems; the torch version is filled from the imported tasks.
+TorchBenchHeader torch_header(BenchArgs const& args, std::vector<std::filesystem::path> const& roots) {
+  TorchBenchHeader header;
+  for (auto const& root : args.roots) header.corpus += (header.corpus.empty() ? "" : " ") + root;
+  header.corpus_commit = corpus_commit(roots.front());
+  header.precision = args.precision;
+  header.torch_version = "-";
+  return header;
+}
+
 }  // namespace
 
 int run_bench(BenchArgs const& args, Console const& console) {
@@ -77,7 +97,16 @@ int run_bench(BenchArgs const& args, Console const& console) {
   if (auto status = check_store_to_write(args.store); !status)
     return fail(status.error(), ErrorOrigin::input);
   std::vector<std::filesystem::path> roots(args.roots.begin(), args.roots.end());
-  auto tasks = discover_suite_tasks(roots, args.filters);
+  bool const torch = args.torch || is_torch_corpus(roots);
+  if (torch && args.no_search) {
+    return fail(
+        make_error(ErrorCode::invalid_argument,
+                   "--no-search: not available for PyTorch problems (eager and torch.compile are timed "
+                   "with a kernel's evaluation)"),
+        ErrorOrigin::input);
+  }
+  auto tasks =
+      torch ? discover_torch_problems(roots, args.filters) : discover_suite_tasks(roots, args.filters);
   if (!tasks) return fail(tasks.error(), ErrorOrigin::input);
   if (!args.shard.empty()) {
     auto shard = parse_bench_shard(args.shard);
@@ -85,10 +114,12 @@ int run_bench(BenchArgs const& args, Console const& console) {
     *tasks = shard_tasks(std::move(*tasks), *shard);
   }
   if (tasks->empty()) {
-    return fail(make_error(ErrorCode::not_found,
-                           std::string("no task.toml under the given folders matches the filters") +
-                               (args.shard.empty() ? "" : " in shard " + args.shard)),
-                ErrorOrigin::input);
+    return fail(
+        make_error(ErrorCode::not_found,
+                   std::string(torch ? "no PyTorch problem (a .py file with class Model)" : "no task.toml") +
+                       " under the given folders matches the filters" +
+                       (args.shard.empty() ? "" : " in shard " + args.shard)),
+        ErrorOrigin::input);
   }
   if (!args.arch.empty()) {
     if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);
@@ -124,6 +155,13 @@ int run_bench(BenchArgs const& args, Console const& console) {
 
   ProgressPrinter printer(console.err, progress_style_for(args.json, is_terminal(stderr)),
                           terminal_width(stderr));
+  if (torch) {
+    options.torch = torch_header(args, roots);
+    *tasks =
+        import_torch_tasks(*tasks, torch_import_request(args), [&](std::size_t i, SuiteTask const& problem) {
+          printer.update(EvalProgress{i - 1, tasks->size(), problem.id + ": importing"});
+        });
+  }
   // The files are rewritten after every task, so an interrupted bench leaves the tasks it finished.
   auto summary = run_suite_bench(*tasks, *library, options, **evaluator, *store, [&](BenchProgress const& p) {
     if (p.partial != nullptr) {

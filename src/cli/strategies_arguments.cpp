@@ -64,7 +64,9 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
       "  kopt bench suites/ --no-search                      # reference and vendor baseline only\n"
       "  kopt bench suites/ --filter sparse/ --profile-gaps   # Nsight Compute on every missed goal\n"
       "  CUDA_VISIBLE_DEVICES=1 kopt bench suites/ --shard 1/2 --out b   # half the suite on a second GPU\n"
-      "  kopt bench --merge a/bench.json b/bench.json --out all   # parts run on two GPUs, as one\n\n"
+      "  kopt bench --merge a/bench.json b/bench.json --out all   # parts run on two GPUs, as one\n"
+      "  kopt bench suites/pytorch --out pt --budget 8        # PyTorch problems: fast_p vs eager and "
+      "compile\n\n"
       "Progress goes to stderr, one line per task. Exit code 0 when every task's best kernel verified,\n"
       "1 when some did not, 2 bad input, 3 no GPU. docs/bench.md explains the columns and the goals.");
   auto& b = args.bench;
@@ -99,6 +101,16 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
   bench->add_option("--merge", b.merge,
                     "combine these bench.json files (parts of a suite run separately) into one table\n"
                     "instead of running anything; a task in several files keeps its last rows");
+  bench->add_flag("--torch", b.torch,
+                  "the folders (or files) hold PyTorch problems in the KernelBench format (class Model):\n"
+                  "import each as a task, then tune, confirm, and report fast_p over eager and\n"
+                  "torch.compile (found without this flag when no task.toml is under them)");
+  bench
+      ->add_option("--precision", b.precision,
+                   "PyTorch problems: the tasks' precision, fp32 or bf16 (default fp32)")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
+  bench->add_flag("--force-import", b.force_import,
+                  "PyTorch problems: import every problem again, even when its task folder is newer");
   bench->add_flag("--json", b.json, "print the kopt.bench/1 JSON document instead of the table");
   add_require_isolation_flag(*bench, args.global.require_isolation);
 }

@@ -44,6 +44,9 @@ struct BenchArgs {
   std::string ncu;            // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
   bool json = false;
   int device = 0;
+  bool torch = false;              // the roots hold PyTorch problems (also found without it: docs/bench.md)
+  std::string precision = "fp32";  // of the tasks PyTorch problems are imported as
+  bool force_import = false;       // import every problem again, even when its task folder is up to date
 };
 
 struct CliArguments;

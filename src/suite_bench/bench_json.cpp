@@ -105,6 +105,63 @@ BenchEvidence evidence_from_json(nlohmann::json const& j, FieldReader& read, std
   return e;
 }
 
+// The `torch` object of a bench of PyTorch problems: the header and the metrics at the `problem` size case.
+nlohmann::json torch_to_json(TorchBenchHeader const& h, TorchBenchMetrics const& m) {
+  nlohmann::json fast = nlohmann::json::array();
+  auto const fraction = [&](std::size_t count) {
+    return m.problems == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(m.problems);
+  };
+  for (auto const& f : m.fast) {
+    fast.push_back({{"p", f.p},
+                    {"over_eager", fraction(f.over_eager)},
+                    {"over_compile", fraction(f.over_compile)},
+                    {"over_eager_count", f.over_eager},
+                    {"over_compile_count", f.over_compile}});
+  }
+  return {{"corpus", h.corpus},
+          {"corpus_commit", h.corpus_commit},
+          {"precision", h.precision},
+          {"torch_version", h.torch_version},
+          {"compile_mode", h.compile_mode},
+          {"size_case", "problem"},
+          {"problems", m.problems},
+          {"imported", m.imported},
+          {"correct", m.correct},
+          {"no_strategy", m.no_strategy},
+          {"failed", m.failed},
+          {"flagged", m.flagged},
+          {"compile_missing", m.compile_missing},
+          {"fast_p", fast},
+          {"geomean_speedup_vs_eager", optional(m.geomean_vs_eager)},
+          {"geomean_eager_problems", m.geomean_eager_count},
+          {"geomean_speedup_vs_compile", optional(m.geomean_vs_compile)},
+          {"geomean_compile_problems", m.geomean_compile_count}};
+}
+
+// The header of a `torch` object read back (the metrics are recomputed from the rows).
+TorchBenchHeader torch_header_from_json(nlohmann::json const& j, FieldReader& read) {
+  TorchBenchHeader h;
+  h.corpus = read.text(j, "corpus", "torch.");
+  h.corpus_commit = read.text(j, "corpus_commit", "torch.");
+  h.precision = read.text(j, "precision", "torch.");
+  h.torch_version = read.text(j, "torch_version", "torch.");
+  if (j.contains("compile_mode")) h.compile_mode = read.text(j, "compile_mode", "torch.");
+  return h;
+}
+
+// The list "a, b" with `item` added unless it is empty or already one of its entries.
+std::string joined(std::string const& list, std::string const& item) {
+  if (item.empty()) return list;
+  if (list.empty()) return item;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t const end = std::min(list.find(", ", start), list.size());
+    if (list.compare(start, end - start, item) == 0) return list;
+    start = end + 2;
+  }
+  return list + ", " + item;
+}
+
 }  // namespace
 
 nlohmann::json bench_to_json(BenchSummary const& summary) {
@@ -130,21 +187,24 @@ nlohmann::json bench_to_json(BenchSummary const& summary) {
                     {"memory_bound", r.memory_bound},
                     {"largest", r.largest},
                     {"note", r.note},
-                    {"evidence", evidence}});
+                    {"evidence", evidence},
+                    {"flags", r.flags}});
   }
   nlohmann::json geomeans = nlohmann::json::object();
   for (auto const& [scenario, value] : summary.geomean_by_scenario) geomeans[scenario] = value;
   nlohmann::json goals = nlohmann::json::array();
   for (auto const& g : summary.goals)
     goals.push_back({{"goal", g.name}, {"met", g.met}, {"detail", g.detail}});
-  return {{"schema", "kopt.bench/1"},
-          {"device", summary.device},
-          {"started_at", summary.started_at},
-          {"elapsed_seconds", summary.elapsed_seconds},
-          {"rows", rows},
-          {"geomean_speedup_by_scenario", geomeans},
-          {"geomean_speedup", optional(summary.geomean_overall)},
-          {"goals", goals}};
+  nlohmann::json document = {{"schema", "kopt.bench/1"},
+                             {"device", summary.device},
+                             {"started_at", summary.started_at},
+                             {"elapsed_seconds", summary.elapsed_seconds},
+                             {"rows", rows},
+                             {"geomean_speedup_by_scenario", geomeans},
+                             {"geomean_speedup", optional(summary.geomean_overall)},
+                             {"goals", goals}};
+  if (summary.torch) document["torch"] = torch_to_json(*summary.torch, summary.torch_metrics);
+  return document;
 }
 
 Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string const& origin) {
@@ -159,6 +219,10 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
   summary.device = read.text(json, "device", "");
   summary.started_at = read.text(json, "started_at", "");
   summary.elapsed_seconds = read.real(json, "elapsed_seconds", "");
+  if (json.contains("torch")) {
+    if (!json["torch"].is_object()) return bad("torch", "an object");
+    summary.torch = torch_header_from_json(json["torch"], read);
+  }
   std::size_t index = 0;
   for (auto const& row : json["rows"]) {
     std::string const where = "rows[" + std::to_string(index) + "].";
@@ -192,6 +256,13 @@ Result<BenchSummary> bench_from_json(nlohmann::json const& json, std::string con
             evidence_from_json(e, read, where + "evidence[" + std::to_string(item++) + "]."));
       }
     }
+    if (row.contains("flags")) {
+      if (!row["flags"].is_array()) return bad(where + "flags", "an array of strings");
+      for (auto const& flag : row["flags"]) {
+        if (!flag.is_string()) return bad(where + "flags", "an array of strings");
+        r.flags.push_back(flag.get<std::string>());
+      }
+    }
     if (read.error()) return *read.error();
     summary.rows.push_back(std::move(r));
     ++index;
@@ -214,6 +285,17 @@ BenchSummary merge_benches(std::vector<BenchSummary> const& parts) {
     }
     merged.started_at += (merged.started_at.empty() ? "" : ", ") + part.started_at;
     merged.elapsed_seconds += part.elapsed_seconds;
+    if (part.torch) {
+      if (!merged.torch) {
+        merged.torch = part.torch;
+        continue;
+      }
+      merged.torch->corpus = joined(merged.torch->corpus, part.torch->corpus);
+      merged.torch->corpus_commit = joined(merged.torch->corpus_commit, part.torch->corpus_commit);
+      merged.torch->precision = joined(merged.torch->precision, part.torch->precision);
+      merged.torch->torch_version = joined(merged.torch->torch_version, part.torch->torch_version);
+      merged.torch->compile_mode = joined(merged.torch->compile_mode, part.torch->compile_mode);
+    }
   }
   std::stable_sort(merged.rows.begin(), merged.rows.end(),
                    [](BenchRow const& a, BenchRow const& b) { return a.task < b.task; });

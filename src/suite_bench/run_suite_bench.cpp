@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <optional>
+#include <set>
 #include <span>
 
 #include "kopt/measure.hpp"
@@ -12,6 +13,7 @@
 #include "kopt/suite_bench.hpp"
 #include "kopt/text.hpp"
 #include "suite_bench/gap_evidence.hpp"
+#include "suite_bench/torch_rows.hpp"
 
 namespace kopt {
 namespace {
@@ -72,14 +74,15 @@ void add_rows(BenchSummary& summary, SuiteTask const& task, TaskSpec const& spec
   }
 }
 
+// A task that has no timed rows: `status` (error, import_error, no_strategy) and why.
 void add_error_row(BenchSummary& summary, SuiteTask const& task, std::string family,
-                   std::string const& message) {
+                   std::string const& message, std::string status = "error") {
   BenchRow row;
   row.task = task.id;
   row.scenario = task.scenario;
   row.family = std::move(family);
   row.size = "-";
-  row.status = "error";
+  row.status = std::move(status);
   row.largest = true;
   row.note = message;
   summary.rows.push_back(std::move(row));
@@ -135,12 +138,26 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
                 BenchOptions const& options, CandidateEvaluator& evaluator, Store& store,
                 DeviceCeilings const& ceilings, BenchSummary& summary,
                 std::function<void(std::string)> const& say) {
+  if (!task.import_error.empty()) {
+    add_error_row(summary, task, "", task.import_error, "import_error");
+    say("import error: " + task.import_error);
+    return;
+  }
   if (!spec) {
     add_error_row(summary, task, "", spec.error().message);
     say("error: " + spec.error().message);
     return;
   }
+  bool const torch = spec->reference.is_torch();
   bool const has_strategy = !choose_strategies(library, *spec, options.propose.arch_sm).empty();
+  if (torch && (!options.search || !has_strategy)) {
+    // PyTorch's own timings come with a candidate's evaluation: without a kernel there is nothing to time.
+    add_error_row(summary, task, spec->family,
+                  options.search ? "no strategy of the library applies to this problem" : "not searched",
+                  "no_strategy");
+    say("no strategy applies");
+    return;
+  }
   if (options.search && has_strategy) {
     say("tuning");
     auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
@@ -155,12 +172,18 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
       return;
     }
     auto const& confirmed = *outcome->confirmed;
-    bool const slower = confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
+    // A PyTorch problem reports kopt's kernel as measured, slower than eager or not: fast_p judges it.
+    bool const slower = !torch && confirmed.status == CandidateStatus::ok && confirmed.geomean_speedup &&
                         *confirmed.geomean_speedup < 1.0;
     std::size_t const first_row = summary.rows.size();
     add_rows(summary, task, *spec, confirmed, outcome->best_strategy.value_or(""),
              outcome->best_run ? std::optional<std::int64_t>(outcome->best_run->value()) : std::nullopt,
              ceilings, slower ? RowSource::reference_kept : RowSource::candidate);
+    if (torch) {
+      bench_detail::finish_torch_rows(
+          std::span<BenchRow>(summary.rows.data() + first_row, summary.rows.size() - first_row),
+          bench_detail::read_torch_abi_notes(spec->dir), confirmed);
+    }
     if (options.profile_gaps) {
       std::optional<CandidateInput> kernel;
       std::optional<KernelActivity> activity;
@@ -194,6 +217,18 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
   profile_gaps(summary, first_row, *spec, reference, largest_activity(*report), options, evaluator, say);
 }
 
+// A task's spec; a PyTorch problem that was not imported has none (bench_task writes its import_error row).
+Result<TaskSpec> load_suite_task(SuiteTask const& task) {
+  if (!task.import_error.empty()) return make_error(ErrorCode::invalid_spec, task.import_error);
+  return load_task(task.dir);
+}
+
+std::string join_versions(std::set<std::string> const& versions) {
+  std::string out;
+  for (auto const& v : versions) out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
 }  // namespace
 
 Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, StrategyLibrary const& library,
@@ -204,6 +239,8 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
   summary.started_at = utc_now_iso8601();
   auto const target = evaluator.target();
   summary.device = target.device_name;
+  summary.torch = options.torch;
+  std::set<std::string> torch_versions;  // of the imported tasks (torch_abi.json)
   std::size_t index = 0;
   std::optional<Result<TaskSpec>> next;  // the next task, loaded when it was handed to prepare()
   for (auto const& task : tasks) {
@@ -211,11 +248,16 @@ Result<BenchSummary> run_suite_bench(std::vector<SuiteTask> const& tasks, Strate
     auto const say = [&](std::string message) {
       if (progress) progress(BenchProgress{index, tasks.size(), task.id, std::move(message), nullptr});
     };
-    Result<TaskSpec> const spec = next ? std::move(*next) : load_task(task.dir);
+    Result<TaskSpec> const spec = next ? std::move(*next) : load_suite_task(task);
     next.reset();
     if (index < tasks.size()) {  // the next task's reference and baseline build while this one runs
-      next = load_task(tasks[index].dir);
+      next = load_suite_task(tasks[index]);
       if (*next) evaluator.prepare(**next);
+    }
+    if (summary.torch && spec) {
+      if (auto version = bench_detail::read_torch_abi_notes(spec->dir).torch; !version.empty())
+        torch_versions.insert(std::move(version));
+      summary.torch->torch_version = torch_versions.empty() ? "-" : join_versions(torch_versions);
     }
     bench_task(task, spec, library, options, evaluator, store, target.ceilings, summary, say);
     if (progress) {  // the rows so far, for a caller that writes them as it goes

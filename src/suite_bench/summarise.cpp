@@ -6,16 +6,10 @@
 #include <set>
 
 #include "kopt/suite_bench.hpp"
+#include "suite_bench/geomean.hpp"
 
 namespace kopt {
 namespace {
-
-std::optional<double> geomean(std::vector<double> const& values) {
-  if (values.empty()) return std::nullopt;
-  double log_sum = 0.0;
-  for (double v : values) log_sum += std::log(v);
-  return std::exp(log_sum / static_cast<double>(values.size()));
-}
 
 std::string join(std::vector<std::string> const& items, std::size_t limit = 12) {
   std::string out;
@@ -57,10 +51,14 @@ void summarise_bench(BenchSummary& summary) {
   }
   summary.geomean_by_scenario.clear();
   for (auto const& [scenario, values] : by_scenario)
-    summary.geomean_by_scenario.emplace_back(scenario, *geomean(values));
-  summary.geomean_overall = geomean(all);
+    summary.geomean_by_scenario.emplace_back(scenario, *geomean_of(values));
+  summary.geomean_overall = geomean_of(all);
 
   summary.goals.clear();
+  if (summary.torch) {  // PyTorch problems are judged by fast_p, not by the suite's goals
+    summary.torch_metrics = torch_bench_metrics(summary.rows);
+    return;
+  }
   std::set<std::string> tasks;
   std::vector<std::string> unverified;
   for (auto const& row : summary.rows) {

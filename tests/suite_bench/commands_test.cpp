@@ -154,6 +154,24 @@ TEST_F(KoptCommand, UnknownStrategiesAndMisusedOptionsAreUsageErrors) {
   EXPECT_EQ(mixed.exit_code, 2);
 }
 
+// PyTorch problems (docs/bench.md, "PyTorch problems"): what is refused before any GPU work.
+TEST_F(KoptCommand, BenchOnPyTorchProblemsRefusesWhatCannotRun) {
+  auto const empty = dir.path() / "no_problems";
+  fs::create_directories(empty);
+  std::ofstream(empty / "helpers.py") << "def helper():\n    return 1\n";
+  auto none = run("bench --torch " + empty.string());
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no PyTorch problem (a .py file with class Model) under the given folders"),
+            std::string::npos)
+      << none.err;
+  auto no_search = run("bench suites/pytorch/level1 --no-search");
+  EXPECT_EQ(no_search.exit_code, 2);
+  EXPECT_NE(no_search.err.find("--no-search: not available for PyTorch problems"), std::string::npos)
+      << no_search.err;
+  auto precision = run("bench suites/pytorch/level1 --precision fp16");
+  EXPECT_EQ(precision.exit_code, 2);
+}
+
 TEST_F(KoptCommand, BenchMergeCombinesPartsIntoOneTable) {
   auto part = [&](std::string const& task, double speedup) {
     BenchSummary s;
