@@ -15,6 +15,9 @@
 # --suite-bench: `kopt calibrate`, then `kopt bench suites/ $KOPT_BENCH_ARGS --out $OUT/suite-bench` (the built-in
 #   proposer on every task; e.g. KOPT_BENCH_ARGS="--filter llm/ --budget 8"); docs/bench.md.
 #   KOPT_BENCH_GPUS=N splits the suite into N shards (`--shard i/N`), one per GPU, run at once and merged.
+# --torch-bench: `kopt bench $KOPT_TORCH_PROBLEMS $KOPT_BENCH_ARGS` on PyTorch problems (default suites/pytorch;
+#   docs/pytorch.md): imported, tuned, timed beside eager and torch.compile, fast_p; then `kopt export --torch` of
+#   the first verified run and `python3 model_new.py --check` (the exported ModelNew against the problem's Model).
 # --generate: `kopt generate examples/softmax` with the recorded replies of examples/softmax/llm-replay (the
 #   replay backend: no model, deterministic), the verified kernel written to $OUT/generate/softmax_generated.cu.
 # --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
@@ -32,7 +35,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BIN="" TEST_FILTER="*"
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 PACK=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_TORCH_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --kernel-tuner) RUN_KT=1; shift ;;
     --suites) RUN_SUITES=1; shift ;;
     --suite-bench) RUN_SUITE_BENCH=1; shift ;;
+    --torch-bench) RUN_TORCH_BENCH=1; shift ;;
     --generate) RUN_GENERATE=1; shift ;;
     --llm-optimize) RUN_LLM_OPT=1; shift ;;
     --watch-cost) RUN_WATCH_COST=1; shift ;;
@@ -266,6 +270,37 @@ if [ $RUN_SUITE_BENCH = 1 ]; then
       > "$OUT_DIR/suite-bench.txt" 2>> "$OUT_DIR/suite-bench.log"
   fi
   add "suite bench (exit $rc)" "$(grep -E '^Geomean|MISSED|\[met\]' "$OUT_DIR/suite-bench.txt" | tr '\n' ';' | cut -c1-400)"
+fi
+
+if [ $RUN_TORCH_BENCH = 1 ]; then
+  mkdir -p "$OUT_DIR/torch-bench"
+  [ -f "$OUT_DIR/calibrate.txt" ] || "$KOPT" calibrate > "$OUT_DIR/calibrate.txt" 2>&1
+  # shellcheck disable=SC2086
+  timeout "$STEP_TIMEOUT" "$KOPT" bench ${KOPT_TORCH_PROBLEMS:-suites/pytorch} --torch ${KOPT_BENCH_ARGS:-} \
+    --store "$OUT_DIR/torch-bench/torch-bench.db" --out "$OUT_DIR/torch-bench" \
+    > "$OUT_DIR/torch-bench/bench.txt" 2> "$OUT_DIR/torch-bench/bench.log"
+  rc=$?
+  add "PyTorch bench (exit $rc)" "$(grep -E '^fast_|^geomean' "$OUT_DIR/torch-bench/bench.txt" | tr '\n' ';' | cut -c1-300)"
+  # The best verified kernel of the first session whose export works (launcher mode), back to PyTorch, checked
+  # against the problem's own Model.
+  sessions=$("$KOPT" runs --store "$OUT_DIR/torch-bench/torch-bench.db" --json 2>/dev/null | python3 -c "
+import json, sys
+doc = json.load(sys.stdin)
+print(' '.join(str(s['id']) for s in doc.get('sessions', []) if (s.get('best') or {}).get('run')))" 2>/dev/null)
+  exported=""
+  for session in $sessions; do
+    if timeout 300 "$KOPT" export --session "$session" --torch --even-if-slower \
+         --store "$OUT_DIR/torch-bench/torch-bench.db" -o "$OUT_DIR/torch-bench/model_new.py" \
+         >> "$OUT_DIR/torch-bench/export.txt" 2>&1; then
+      exported=$session; break
+    fi
+  done
+  if [ -n "$exported" ]; then
+    timeout 600 python3 "$OUT_DIR/torch-bench/model_new.py" --check > "$OUT_DIR/torch-bench/check.txt" 2>&1
+    add "export --torch session $exported, --check" "exit $?: $(tail -3 "$OUT_DIR/torch-bench/check.txt" | tr '\n' ';' | cut -c1-300)"
+  else
+    add "export --torch" "nothing exported (sessions: ${sessions:-none}); see torch-bench/export.txt"
+  fi
 fi
 
 if [ $RUN_GENERATE = 1 ]; then

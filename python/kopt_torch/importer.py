@@ -33,6 +33,7 @@ import torch
 from . import expr as kexpr
 from .abi import ELEMENT_SIZE, C_TYPE, Abi, derive_abi
 from .errors import ProblemError
+from .family import FamilyGuess, infer_family
 from .problem import load_problem, one_line
 
 SUMMARY_SCHEMA = "kopt.torch_import/1"
@@ -147,6 +148,18 @@ def _param_values(abi: Abi, notes: list[str]) -> tuple[dict[str, torch.Tensor], 
         problem.unload()
 
 
+def _guess_family(abi: Abi) -> FamilyGuess | None:
+    """The library family of a one-operator problem, traced at its smallest runnable case."""
+    case = "small" if _case_constants(abi, "small") is not None else "problem"
+    problem = load_problem(abi.path, _case_constants(abi, case))
+    try:
+        return infer_family(problem.make_model(device="meta"), problem.inputs())
+    except Exception:  # noqa: BLE001 - no family is the answer for whatever cannot be built or traced
+        return None
+    finally:
+        problem.unload()
+
+
 def _int_ranges(abi: Abi) -> dict[str, list[tuple[dict[str, int], int, int]]]:
     """Integer inputs: per name, (size values, min, max) observed at the sampled size cases."""
     ints = [t for t in abi.tensors if t["kind"] == "input" and not t["torch_dtype"].is_floating_point
@@ -233,6 +246,13 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
     if not first:
         first = f"PyTorch problem {problem_path.name} (class Model)"
     description = f"{first} (imported by kopt import-torch)"
+
+    guess = None
+    if not family:
+        guess = _guess_family(abi)
+        if guess is not None:
+            family = guess.family
+            notes.append(f"family {guess.family} inferred: {guess.reason} (--family overrides it)")
 
     const_params = [p for p in abi.size_params if p not in abi.dim_params]
     big = any(v >= 2**31 for s in abi.sizes for v in s.values.values())
@@ -351,6 +371,10 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
         lines.append(f"flops = {_toml_str(abi.flops)}")
     if math_kind:
         lines.append(f"math = {_toml_str(math_kind)}")
+    if guess is not None and guess.params:
+        lines += ["", "# The family's arithmetic, read off the module's graph (docs/pytorch.md, \"Families\").",
+                  "[strategy_params]"]
+        lines += [f"{k} = {_toml_str(v)}" for k, v in guess.params.items()]
     toml_text = "\n".join(lines) + "\n"
 
     # Check every length is > 0 at every case (derive_abi checked the shapes; this checks the expressions).
