@@ -34,8 +34,9 @@ modules=(task inputs compile tuning llm profile store worker propose cli)
 # Left out under the sanitizers: the tests whose time is nvcc compiling kopt's own kernels (every library
 # strategy on every suite task, every foreign signature's bound strategy, the example tuning spaces): no
 # hostile input reaches kopt's code there, and they run in the normal build. Measured 2026-12-03: 14 minutes
-# of the step's tests on 2 cores were these.
-exclude='LibraryStrategyOnSuite|BindsWithNoHelpAndCompiles|Tunable\.(Every|Sampled)Configuration|_NOT_BUILT$'
+# of the step's tests on 2 cores were these. The PyTorch bridge's Python tests (PyTorchBridge.*) run Python,
+# not kopt's code, and run in the normal build too.
+exclude='LibraryStrategyOnSuite|BindsWithNoHelpAndCompiles|Tunable\.(Every|Sampled)Configuration|_NOT_BUILT$|PyTorchBridge\.'
 
 export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 timings=()
