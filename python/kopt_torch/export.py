@@ -21,8 +21,8 @@
 6. ``python model_new.py --check``: Model against ModelNew on ``get_inputs()`` with the task's tolerance,
    and the median time of both.
 
-Kernel-mode candidates (a bare ``__global__`` with ``// kopt:launch`` geometry) are refused: the file
-would need the launch geometry turned into host code, which export does not do yet.
+Kernel-mode candidates (a bare ``__global__`` with ``// kopt:launch`` geometry, the library's strategies)
+get a generated launcher with the task's signature (kernel_launcher.py), their knob values as #defines.
 
 The helpers named ``_kopt_*`` below are copied into the generated file with their source
 (`inspect.getsource`): they are self-contained, and the unit tests exercise the very code the file runs.
@@ -48,6 +48,7 @@ import torch as _kopt_torch
 from . import expr as kexpr
 from .abi import load_abi
 from .errors import ProblemError
+from .kernel_launcher import launcher_for_kernel, with_defines
 
 _TORCH_DTYPE = {"f32": "float32", "bf16": "bfloat16", "i64": "int64", "i32": "int32", "u8": "uint8"}
 _ATEN_DTYPE = {"f32": "torch::kFloat32", "bf16": "torch::kBFloat16", "i64": "torch::kInt64",
@@ -562,7 +563,8 @@ def _helpers_source() -> str:
 
 
 def build_export(task_dir: str | Path, kernel_path: str | Path, name: str | None = None,
-                 run_info: str | None = None, date: str | None = None) -> Export:
+                 run_info: str | None = None, date: str | None = None,
+                 knobs: Mapping[str, object] | None = None) -> Export:
     """Read the task folder and the kernel, and make the model_new.py text (nothing is written)."""
     task_dir = Path(task_dir)
     kernel_path = Path(kernel_path)
@@ -601,13 +603,16 @@ def build_export(task_dir: str | Path, kernel_path: str | Path, name: str | None
         raise ProblemError(f"{kernel_path}: cannot read the kernel ({e.strerror or e})") from None
     except UnicodeDecodeError:
         raise ProblemError(f"{kernel_path}: not a UTF-8 text file; expected a CUDA source") from None
+    kernel, flags_left_out = with_defines(kernel, knobs or {})
+    if flags_left_out:
+        left = "compiler-flag knobs left out: " + ", ".join(flags_left_out)
+        run_info = f"{run_info}; {left}" if run_info else left
     mode = detect_mode(kernel, entry)
     if mode is None and re.search(r"//\s*kopt:launch\b", kernel):
         mode = "kernel"  # a kernel-mode candidate whose __global__ has another name (kernel=...)
-    if mode == "kernel":
-        raise ProblemError(f"{kernel_path}: a kernel-mode candidate (a __global__ {entry} launched with the task's "
-                           "or a // kopt:launch geometry); export to PyTorch takes a launcher-mode candidate "
-                           f"only, an extern \"C\" host function {entry}(...) that launches its kernels")
+    if mode == "kernel":  # a bare __global__: the task's launcher is generated from its // kopt:launch line
+        kernel = launcher_for_kernel(kernel, entry, [(p.ctype, p.name) for p in params], str(kernel_path))
+        mode = "launcher"
     if mode is None:
         raise ProblemError(f"{kernel_path}: defines no host function {entry}(...); expected the task's launcher "
                            f"{signature}")
@@ -941,14 +946,14 @@ if __name__ == "__main__":
 
 
 def export(task_dir: str | Path, kernel_path: str | Path, out: str | Path, name: str | None = None,
-           run_info: str | None = None) -> Export:
+           run_info: str | None = None, knobs: Mapping[str, object] | None = None) -> Export:
     """Write model_new.py for the task folder and the kernel; returns what was written."""
     out = Path(out)
     if out.is_dir():
         raise ProblemError(f"-o {out}: is a folder; expected a file name such as model_new.py")
     if not out.parent.is_dir():
         raise ProblemError(f"-o {out}: folder {out.parent} does not exist")
-    result = build_export(task_dir, kernel_path, name=name, run_info=run_info)
+    result = build_export(task_dir, kernel_path, name=name, run_info=run_info, knobs=knobs)
     try:
         out.write_text(result.text, encoding="utf-8")
     except OSError as e:
@@ -964,7 +969,11 @@ def _parser() -> argparse.ArgumentParser:
                     "torch.library custom op torch.ops.kopt.NAME. Check it on a GPU with "
                     "'python OUT --check'.")
     p.add_argument("task_dir", metavar="TASK_DIR", help="the task folder (made by kopt import-torch)")
-    p.add_argument("kernel", metavar="KERNEL.cu", help="a launcher-mode candidate: extern \"C\" void forward(...)")
+    p.add_argument("kernel", metavar="KERNEL.cu", help="the candidate: a launcher (extern \"C\" void forward(...)) or "
+                   "a kernel-mode __global__ with its // kopt:launch line (a launcher is generated)")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a knob value of the exported configuration (repeatable): macro knobs become #define "
+                   "lines, compiler-flag knobs are left out and named in the header")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="the file to write, e.g. model_new.py")
     p.add_argument("--name", help="the op's and the extension's name (default: the task's name)")
     p.add_argument("--run-info", metavar="TEXT", help="where the kernel came from, for the header "
@@ -977,7 +986,14 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.name is not None and not re.fullmatch(r"[A-Za-z_]\w*", args.name):
         raise ProblemError(f"--name {args.name!r}: expected a Python identifier (letters, digits, _)")
-    result = export(args.task_dir, args.kernel, args.output, name=args.name, run_info=args.run_info)
+    knobs: dict[str, object] = {}
+    for item in args.define:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ProblemError(f"--define {item!r}: expected NAME=VALUE")
+        knobs[key] = value
+    result = export(args.task_dir, args.kernel, args.output, name=args.name, run_info=args.run_info,
+                    knobs=knobs)
     print(f"wrote {args.output}: class ModelNew and the custom op torch.ops.kopt.{result.name} "
           f"(extension {result.extension}, built at first use)")
     print(f"check it on a GPU: python {args.output} --check")

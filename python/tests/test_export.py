@@ -495,14 +495,31 @@ class RefusalsTest(unittest.TestCase):
         path.write_text(text, encoding="utf-8")
         return path
 
-    def test_kernel_mode_candidate_is_refused(self) -> None:
-        with self.assertRaisesRegex(ProblemError, "kernel-mode candidate.*launcher-mode candidate only"):
-            build_export(self._task("km"), self._kernel(KERNEL_MODE, "km.cu"))
+    def test_kernel_mode_candidate_gets_a_generated_launcher(self) -> None:
+        result = build_export(self._task("km"), self._kernel(KERNEL_MODE, "km.cu"))
+        unit = result.cuda_translation_unit()
+        self.assertIn("__global__ void kopt_kernel_forward(", unit)
+        self.assertIn('extern "C" void forward(const float* x, const float* linear_weight', unit)
+        self.assertIn("kopt_kernel_forward<<<kopt_grid, kopt_block, (size_t)(0)>>>(x, linear_weight, linear_bias, "
+                      "out, batch_size, in_features, out_features);", unit)
+        self.assertIn("dim3 const kopt_grid((unsigned int)(kopt_ceil_div(batch_size*out_features, 256)));", unit)
 
-    def test_kernel_mode_candidate_with_another_kernel_name_is_refused(self) -> None:
-        other = "// kopt:launch grid=(64) block=(256) kernel=scale\n__global__ void scale(float* out) {}\n"
-        with self.assertRaisesRegex(ProblemError, "kernel-mode candidate"):
-            build_export(self._task("km_other"), self._kernel(other, "km_other.cu"))
+    def test_kernel_mode_knobs_become_defines_and_flags_are_named(self) -> None:
+        knobbed = ("// kopt:knob BLOCK = [128, 256]\n// kopt:flag FAST_MATH = [\"\", \"--use_fast_math\"]\n"
+                   "// kopt:launch grid=(64) block=(BLOCK) kernel=scale args=(out, i32(batch_size * 2))\n"
+                   "__global__ void scale(float* out, int n) {}\n")
+        result = build_export(self._task("km_other"), self._kernel(knobbed, "km_other.cu"),
+                              knobs={"BLOCK": 128, "FAST_MATH": "--use_fast_math"})
+        unit = result.cuda_translation_unit()
+        self.assertIn("#define BLOCK 128", unit)
+        self.assertNotIn("#define FAST_MATH", unit)
+        self.assertIn("scale<<<kopt_grid, kopt_block, (size_t)(0)>>>(out, (int)(batch_size * 2));", unit)
+        self.assertIn("compiler-flag knobs left out: FAST_MATH=--use_fast_math", result.text)
+
+    def test_kernel_mode_candidate_without_a_launch_line_is_refused(self) -> None:
+        bare = "__global__ void forward(float* out) {}\n"
+        with self.assertRaisesRegex(ProblemError, "without a // kopt:launch line"):
+            build_export(self._task("km_bare"), self._kernel(bare, "km_bare.cu"))
 
     def test_no_launcher(self) -> None:
         with self.assertRaisesRegex(ProblemError, "defines no host function forward"):
@@ -539,7 +556,8 @@ class RefusalsTest(unittest.TestCase):
         self.assertIn("torch.ops.kopt.tiny_linear_relu", ok.stdout)
         self.assertTrue(out.is_file())
         bad = subprocess.run([sys.executable, "-m", "kopt_torch", "export", str(task),
-                              str(self._kernel(KERNEL_MODE, "km2.cu")), "-o", str(self.tmp / "x.py")],
+                              str(self._kernel("__global__ void forward(float* out) {}\n", "km2.cu")),
+                              "-o", str(self.tmp / "x.py")],
                              capture_output=True, text=True, env=env, timeout=120)
         self.assertEqual(bad.returncode, 2)
         self.assertTrue(bad.stderr.startswith("kopt_torch: ") and bad.stderr.count("\n") == 1, bad.stderr)

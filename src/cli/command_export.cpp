@@ -121,22 +121,18 @@ int run_export_torch(ExportArgs const& args, Store& store, Console const& consol
         args.out, from, format_ratio(exported->geomean_speedup), exported->tier);
     return to_int(ExitCode::success);
   }
-  if (detect_mode(exported->source, task->signature.function) == CandidateMode::kernel) {
-    return fail(
-        make_error(ErrorCode::invalid_argument,
-                   fmt::format("--torch: {} is a kernel-mode candidate (a __global__ {} with a launch "
-                               "geometry); export to PyTorch takes launcher-mode candidates only (an "
-                               "extern \"C\" host function that launches its kernels); without --torch, "
-                               "export writes its .cu",
-                               from, task->signature.function)),
-        ErrorOrigin::input);
-  }
-
   auto python = find_torch_python();
   if (!python) return fail(python.error(), ErrorOrigin::environment);
   std::vector<std::string> command = {
       "export", task->dir.string(), kernel.string(), "-o", args.out, "--run-info", from};
   if (!args.torch_name.empty()) command.insert(command.end(), {"--name", args.torch_name});
+  // The configuration's knob values: a kernel-mode candidate's macros (and launch geometry) depend on them.
+  if (exported->knobs.is_object()) {
+    for (auto const& [knob, value] : exported->knobs.items())
+      command.insert(
+          command.end(),
+          {"--define", knob + "=" + (value.is_string() ? value.get<std::string>() : value.dump())});
+  }
   ProcessSpec spec = python->command(command);
   spec.stderr_target = StderrTarget::pipe;
   CommunicateOptions options;

@@ -129,8 +129,8 @@ void define_export_command(CLI::App& app, CliArguments& args) {
       "  python model_new.py --check               # then, on a GPU: ModelNew against Model, and timing\n\n"
       "When kopt's best is slower than the reference, the reference is written instead (with --torch:\n"
       "nothing, the problem's Model is the faster one); --even-if-slower writes the candidate anyway.\n"
-      "--torch takes launcher-mode candidates (extern \"C\" void forward(...)); a kernel-mode one is "
-      "refused.\n"
+      "--torch takes a launcher (extern \"C\" void forward(...)) or a kernel-mode candidate with its\n"
+      "// kopt:launch line, for which a launcher is generated (knob values become #defines).\n"
       "Exit code 0 when written (or the reference kept), 2 for a wrong run, task or option, 3 when the\n"
       "PyTorch bridge's Python cannot run.");
   auto* exp_run = exp->add_option("run", args.export_run.run, "run id (from `kopt runs`)")

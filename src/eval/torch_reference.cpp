@@ -222,6 +222,7 @@ Result<worker::ReferenceResultsFile> TorchReference::compute(TaskSpec const& tas
   }
   worker::wipe(clear->data(), clear->size());
   std::vector<std::vector<std::byte> const*> masked_parts;
+  masked_parts.reserve(masked.size());
   for (auto const& m : masked) masked_parts.push_back(&m);
   if (auto st = write_file(file.path, masked_parts); !st) return st.error();
   return file;
