@@ -133,7 +133,7 @@ class Server:
         else:
             dev = "cpu"
         return {"protocol": PROTOCOL, "torch": torch.__version__, "cuda": torch.version.cuda, "device": dev,
-                "python": platform.python_version()}
+                "python": platform.python_version(), "runtime_dirs": runtime_dirs()}
 
     def forward(self, req: Mapping[str, Any]) -> dict[str, Any]:
         size = self._size(req)
@@ -292,6 +292,18 @@ def _is_bool_input(case: Case, t: Mapping[str, Any]) -> bool:
                 got = []
         case.bool_inputs = {i for i, v in enumerate(got) if isinstance(v, torch.Tensor) and v.dtype == torch.bool}
     return t["index"] in case.bool_inputs
+
+
+def runtime_dirs() -> list[str]:
+    """The folders of the reference's runtime that a candidate must not reach (PyTorch's package and its
+    compiler's): kopt's worker refuses and reports any access beneath them (docs/pytorch.md)."""
+    dirs = [os.path.dirname(os.path.realpath(torch.__file__))]
+    try:
+        import triton  # noqa: PLC0415 - optional: torch.compile's compiler, where installed
+        dirs.append(os.path.dirname(os.path.realpath(triton.__file__)))
+    except ImportError:
+        pass
+    return dirs
 
 
 def serve(task_dir: str | Path, device: str = "cuda", stdin: TextIO | None = None,

@@ -182,6 +182,8 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     auto started = impl_->torch_reference(task);
     if (!started) return started.error();
     torch = *started;
+    // A candidate that loads PyTorch computes nothing itself: the worker refuses its runtime's folders.
+    impl_->worker->deny_read(torch->runtime_dirs());
   }
   double const trusted_ms = ms_since(t_trusted);
 

@@ -129,6 +129,16 @@ TorchReference::~TorchReference() {
   if (!root_.empty()) std::filesystem::remove_all(root_, ec);
 }
 
+std::vector<std::filesystem::path> TorchReference::runtime_dirs() const {
+  std::vector<std::filesystem::path> dirs;
+  if (auto const it = hello_.find("runtime_dirs"); it != hello_.end() && it->is_array()) {
+    for (auto const& dir : *it) {
+      if (dir.is_string() && !dir.get<std::string>().empty()) dirs.emplace_back(dir.get<std::string>());
+    }
+  }
+  return dirs;
+}
+
 Result<json> TorchReference::call(json request, std::chrono::milliseconds timeout) {
   std::int64_t const id = next_id_++;
   request["id"] = id;

@@ -54,6 +54,8 @@ class TorchReference {
 
   // What the reference process said in its hello: torch, CUDA and device.
   nlohmann::json const& hello() const noexcept { return hello_; }
+  // PyTorch's package and Triton's (from the hello): folders a candidate may not read.
+  std::vector<std::filesystem::path> runtime_dirs() const;
 
  private:
   TorchReference() = default;

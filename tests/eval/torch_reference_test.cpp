@@ -70,6 +70,9 @@ TEST(TorchReference, ResultsFilesHoldTheModulesOutputsOnTheWorkersInputsMasked) 
   auto reference = TorchReference::start(*task, -1, work);
   ASSERT_TRUE(reference.ok()) << reference.error().message;
   EXPECT_EQ((*reference)->hello().value("protocol", 0), 1);
+  auto const runtime = (*reference)->runtime_dirs();  // what the worker will refuse to read
+  ASSERT_FALSE(runtime.empty());
+  EXPECT_TRUE(std::filesystem::exists(runtime.front() / "__init__.py")) << runtime.front();
   std::uint64_t const seed = 12345;
   auto files = (*reference)->results_for(*task, {&*odd}, seed);
   ASSERT_TRUE(files.ok()) << files.error().message;

@@ -43,6 +43,7 @@ TEST_F(WatchPolicyTest, TextFormRoundTrips) {
   EXPECT_EQ(back->scratch, policy_.scratch);
   EXPECT_EQ(back->readable, policy_.readable);
   EXPECT_EQ(back->devices, policy_.devices);
+  EXPECT_EQ(back->forbidden, policy_.forbidden);
   EXPECT_EQ(back->process_id, policy_.process_id);
   EXPECT_FALSE(watch_policy_from_text("scratch /tmp\n").ok()) << "no pid line";
   EXPECT_FALSE(watch_policy_from_text("pid 1\nwrite /tmp\n").ok()) << "unknown kind";
@@ -74,6 +75,25 @@ TEST_F(WatchPolicyTest, ReadsBeneathReadableFoldersOnly) {
   auto const secret = judge(policy_, at("home/secret.txt"), PathIntent::read, PathUse::existing);
   EXPECT_TRUE(secret.violation);
   EXPECT_EQ(secret.reason, "read outside the readable folders: " + at("home/secret.txt").string());
+}
+
+// A PyTorch task's reference runtime (docs/pytorch.md) sits beneath a readable folder (/opt, /usr) and is
+// still refused: a candidate that loads libtorch would not be a kernel.
+TEST_F(WatchPolicyTest, AForbiddenFolderIsRefusedEvenBeneathAReadableOne) {
+  std::filesystem::create_directories(root_.path() / "task" / "torch" / "lib");
+  std::ofstream(root_.path() / "task" / "torch" / "lib" / "libtorch_cpu.so") << "";
+  WatchPolicy raw = policy_;
+  raw.forbidden = {root_.path() / "task" / "torch"};
+  WatchPolicy const policy = resolved(raw);
+  ASSERT_EQ(policy.forbidden.size(), 1u);
+  auto const judged =
+      judge(policy, at("task/torch/lib/libtorch_cpu.so"), PathIntent::read, PathUse::existing);
+  EXPECT_TRUE(judged.violation);
+  EXPECT_NE(judged.reason.find("calling back into PyTorch"), std::string::npos) << judged.reason;
+  EXPECT_FALSE(judge(policy, at("task/task.toml"), PathIntent::read, PathUse::existing).violation);
+  auto const back = watch_policy_from_text(to_text(policy));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->forbidden, policy.forbidden);
 }
 
 TEST_F(WatchPolicyTest, WhatCouldNotBeReachedIsNoViolation) {

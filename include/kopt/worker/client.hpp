@@ -49,6 +49,11 @@ class WorkerClient {
 
   void shutdown();
 
+  // Folders the worker must never read, even beneath a readable folder (the reference's runtime: PyTorch's
+  // package for a PyTorch task, docs/pytorch.md). A folder the running worker was not started with makes the
+  // next request go to a fresh worker started with --deny-read for it.
+  void deny_read(std::vector<std::filesystem::path> const& folders);
+
  private:
   Status spawn_and_hello();
   WorkerOptions options_;

@@ -15,6 +15,11 @@ namespace kopt::worker {
 // depth: the compile cache), without repeats, in order of appearance.
 std::vector<std::filesystem::path> folders_read_by(nlohmann::json const& request);
 
+// Adds "<option> DIR" to a worker's arguments for each folder they do not name with it yet; true when one
+// was added (a worker started with the old arguments does not know it).
+bool add_folder_arguments(std::vector<std::string>& worker_args, std::string const& option,
+                          std::vector<std::filesystem::path> const& folders);
+
 // Adds "--allow-read DIR" to a worker's arguments for each folder they do not name yet; true when one
 // was added (a worker started with the old arguments cannot read it).
 bool add_allow_read_arguments(std::vector<std::string>& worker_args,

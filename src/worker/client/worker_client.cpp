@@ -169,6 +169,11 @@ Result<Reply> WorkerClient::request(json request, std::chrono::milliseconds idle
   }
 }
 
+void WorkerClient::deny_read(std::vector<std::filesystem::path> const& folders) {
+  if (add_folder_arguments(options_.extra_args, "--deny-read", folders))
+    shutdown();  // the next request starts a worker with them
+}
+
 void WorkerClient::shutdown() {
   if (child_.running()) {
     (void)child_.write_line(to_json(ShutdownRequest{next_id_++}).dump());

@@ -117,6 +117,7 @@ Confinement Confinement::prepare(ConfinementOptions const& options) {
   c.policy_.readable = options.system;
   c.policy_.readable.insert(c.policy_.readable.end(), options.read.begin(), options.read.end());
   c.policy_.devices = options.devices;
+  c.policy_.forbidden = options.deny;
   c.policy_.process_id = static_cast<int>(::getpid());
   bool notify = false;
   if (options.seccomp && options.watch) {

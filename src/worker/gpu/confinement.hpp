@@ -20,6 +20,7 @@ namespace kopt::worker {
 struct ConfinementOptions {
   std::filesystem::path scratch;               // the only folder it may write (with the device files)
   std::vector<std::filesystem::path> read;     // read-only beyond the system's: task folders, the cache
+  std::vector<std::filesystem::path> deny;     // never readable, even beneath a readable folder (the watch)
   std::vector<std::filesystem::path> devices;  // read, write and ioctl (default_device_paths())
   std::vector<std::filesystem::path> system;   // read-only system locations (default_system_paths())
   bool tool_sockets = false;  // under compute-sanitizer: IP and Unix sockets, TCP, abstract sockets allowed

@@ -47,6 +47,7 @@ struct Args {
   bool watch = true;    // name refused calls (KOPT_WORKER_WATCH=0: refuse them unnamed; for measuring it)
   bool require_isolation = false;                 // --require-isolation, KOPT_WORKER_REQUIRE_ISOLATION=1
   std::vector<std::filesystem::path> allow_read;  // --allow-read DIR, KOPT_WORKER_ALLOW_READ=DIR:DIR
+  std::vector<std::filesystem::path> deny_read;  // --deny-read DIR: the reference's runtime (docs/pytorch.md)
 };
 
 bool env_is(char const* name, char const* value) {
@@ -114,6 +115,8 @@ Args parse_args(int argc, char** argv) {
       args.sandbox = false;
     } else if (a == "--allow-read" && i + 1 < argc) {
       args.allow_read.emplace_back(argv[++i]);
+    } else if (a == "--deny-read" && i + 1 < argc) {
+      args.deny_read.emplace_back(argv[++i]);
     } else if (a == "--require-isolation") {
       args.require_isolation = true;
     } else if (a == "--help") {
@@ -122,6 +125,9 @@ Args parse_args(int argc, char** argv) {
           "  --device N     CUDA device index (default 0)\n"
           "  --no-sandbox   do not enter a network namespace, set resource limits or confine itself\n"
           "  --allow-read DIR  also readable once confined (kopt adds task folders and the compile cache)\n"
+          "  --deny-read DIR   never readable, even beneath a readable folder: the system-call watch "
+          "refuses\n"
+          "                    and reports it (kopt adds PyTorch's package for a PyTorch task)\n"
           "  --require-isolation  refuse to start when a containment measure is missing\n"
           "  --no-calibration  skip start-up measurements (used under compute-sanitizer)");
       std::exit(0);  // NOLINT(concurrency-mt-unsafe): --help, before any thread
@@ -196,7 +202,8 @@ int main(int argc, char** argv) {
                                                   .network_namespace = args.network_namespace,
                                                   .confine = args.confine,
                                                   .watch = args.watch,
-                                                  .read = args.allow_read});
+                                                  .read = args.allow_read,
+                                                  .deny = args.deny_read});
   Emitter emitter(1000);
   Watchdog watchdog(emitter);
   WorkerState state(emitter, watchdog);

@@ -189,6 +189,7 @@ Sandbox Sandbox::enter(SandboxOptions const& options) {
   confine.watch = options.watch;
   confine.scratch = sandbox.scratch_;
   confine.read = options.read;
+  confine.deny = options.deny;
   confine.system = default_system_paths();
   confine.devices = default_device_paths();
   confine.tool_sockets = !options.network_namespace;

@@ -18,6 +18,7 @@ struct SandboxOptions {
   bool watch = true;              // the system-call watch (KOPT_WORKER_WATCH=0 turns it off)
   std::vector<std::filesystem::path>
       read;  // readable beyond the system's (--allow-read, KOPT_WORKER_ALLOW_READ)
+  std::vector<std::filesystem::path> deny;  // never readable (--deny-read: the reference's runtime)
 };
 
 class Sandbox {

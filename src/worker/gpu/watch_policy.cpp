@@ -44,6 +44,7 @@ std::string to_text(WatchPolicy const& policy) {
   if (!policy.scratch.empty()) out << "scratch " << policy.scratch.string() << '\n';
   for (auto const& path : policy.readable) out << "read " << path.string() << '\n';
   for (auto const& path : policy.devices) out << "device " << path.string() << '\n';
+  for (auto const& path : policy.forbidden) out << "deny " << path.string() << '\n';
   return out.str();
 }
 
@@ -69,6 +70,8 @@ Result<WatchPolicy> watch_policy_from_text(std::string const& text) {
       policy.readable.emplace_back(value);
     } else if (kind == "device") {
       policy.devices.emplace_back(value);
+    } else if (kind == "deny") {
+      policy.forbidden.emplace_back(value);
     } else {
       return make_error(ErrorCode::internal_error,
                         "watch policy line " + std::to_string(number) + ": unknown kind '" + kind + "'");
@@ -87,6 +90,9 @@ WatchPolicy resolved(WatchPolicy const& policy) {
   }
   for (auto const& path : policy.devices) {
     if (auto c = canonical_or_empty(path); !c.empty()) out.devices.push_back(std::move(c));
+  }
+  for (auto const& path : policy.forbidden) {
+    if (auto c = canonical_or_empty(path); !c.empty()) out.forbidden.push_back(std::move(c));
   }
   return out;
 }
@@ -121,6 +127,12 @@ PathJudgement judge(WatchPolicy const& policy, std::filesystem::path const& path
   if (use == PathUse::existing && !there) return out;                                 // ENOENT
   if (use != PathUse::existing && !exists_no_follow(path.parent_path())) return out;  // ENOENT
   if (use == PathUse::exclusive && there) return out;                                 // EEXIST
+  if (beneath_any(path, policy.forbidden)) {
+    out.violation = true;
+    out.reason =
+        "access to the reference's runtime (calling back into PyTorch is not a kernel): " + path.string();
+    return out;
+  }
   bool const scratch = !policy.scratch.empty() && beneath(path, policy.scratch);
   bool const device =
       beneath_any(path, policy.devices);  // a device folder (/dev/nvidia-caps) covers its files

@@ -21,10 +21,13 @@ struct WatchPolicy {
   std::filesystem::path scratch;                // read and write beneath it
   std::vector<std::filesystem::path> readable;  // folders and files: read beneath or on them
   std::vector<std::filesystem::path> devices;   // files, or folders of them: read and write
-  int process_id = 0;                           // the watched process (what its /proc/self names)
+  // Folders nothing may be read beneath although a readable folder holds them: the reference's own
+  // runtime (PyTorch's package, for a task whose reference is a PyTorch module: docs/pytorch.md).
+  std::vector<std::filesystem::path> forbidden;
+  int process_id = 0;  // the watched process (what its /proc/self names)
 };
 
-// One "<kind> <path>" line per entry (kind: scratch, read, device, pid): sent to the supervisor.
+// One "<kind> <path>" line per entry (kind: scratch, read, device, deny, pid): sent to the supervisor.
 std::string to_text(WatchPolicy const& policy);
 Result<WatchPolicy> watch_policy_from_text(std::string const& text);
 

@@ -33,21 +33,26 @@ std::vector<std::filesystem::path> folders_read_by(nlohmann::json const& request
   return out;
 }
 
-bool add_allow_read_arguments(std::vector<std::string>& worker_args,
-                              std::vector<std::filesystem::path> const& folders) {
+bool add_folder_arguments(std::vector<std::string>& worker_args, std::string const& option,
+                          std::vector<std::filesystem::path> const& folders) {
   bool added = false;
   for (auto const& folder : folders) {
     bool named = false;
     for (std::size_t i = 0; i + 1 < worker_args.size() && !named; ++i) {
-      named = worker_args[i] == "--allow-read" && worker_args[i + 1] == folder.string();
+      named = worker_args[i] == option && worker_args[i + 1] == folder.string();
     }
     if (!named) {
-      worker_args.emplace_back("--allow-read");
+      worker_args.push_back(option);
       worker_args.push_back(folder.string());
       added = true;
     }
   }
   return added;
+}
+
+bool add_allow_read_arguments(std::vector<std::string>& worker_args,
+                              std::vector<std::filesystem::path> const& folders) {
+  return add_folder_arguments(worker_args, "--allow-read", folders);
 }
 
 }  // namespace kopt::worker
