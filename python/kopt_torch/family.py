@@ -1,5 +1,9 @@
 """Which strategy family of kopt's library a PyTorch problem is, read off the module's graph.
 
+Families: activation (one element-wise function, with its op), row_softmax (softmax over the last of two
+dimensions), row_reduce (sum, mean, amax, amin over the last dimension), row_scan (cumsum over the last
+dimension), gemm (one product of two 2-D inputs).
+
 A problem whose forward is one operator the library has a family for gets that family (and the family's
 `[strategy_params]`), so that `kopt optimize` tries the right strategies without the user naming them. The
 graph comes from `torch.fx.symbolic_trace`; anything it cannot trace, or any graph of more than one
@@ -32,6 +36,10 @@ _ACTIVATION_FUNCTIONS = {torch.relu: "relu", F.relu: "relu", F.silu: "silu", tor
                          F.sigmoid: "sigmoid", torch.tanh: "tanh", F.tanh: "tanh", torch.sqrt: "sqrt",
                          torch.exp: "exp", torch.abs: "abs"}
 _SOFTMAX = {torch.softmax, F.softmax}
+# Reductions over the last dimension: the row_reduce family's combine, identity and finish (`n`: the count).
+_REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
+               "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s")}
+_REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin"}
 
 
 @dataclass
@@ -55,6 +63,29 @@ def _last_dim(dim: Any, ndim: int) -> bool:
     return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
 
 
+def _argument(node: Any, position: int, name: str) -> Any:
+    """A call's argument by keyword or position (counting the tensor itself for a method call)."""
+    if name in node.kwargs:
+        return node.kwargs[name]
+    return node.args[position] if len(node.args) > position else None
+
+
+def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
+    """row_reduce or row_scan for a reduction or cumulative sum over the last dimension, else None."""
+    dim = _argument(node, 1, "dim")
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
+    if ndim < 2 or not _last_dim(dim, ndim) or _argument(node, 2, "keepdim"):
+        return None
+    if name in _REDUCTIONS:
+        combine, identity, finish = _REDUCTIONS[name]
+        return FamilyGuess("row_reduce", {"combine": combine, "identity": identity, "finish": finish},
+                           f"the module is one {name} over the last dimension")
+    if name == "cumsum":
+        return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension")
+    return None
+
+
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     """The library family of a one-operator module, or None. `inputs` are example inputs (for ranks)."""
     try:
@@ -63,6 +94,10 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return None
     nodes = _operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
+    if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \
+            and nodes[0].target in (torch.matmul, torch.mm) and all(t.dim() == 2 for t in tensors) \
+            and all(a.op == "placeholder" for a in nodes[0].args[:2]):
+        return FamilyGuess("gemm", {}, "the module is one product of two matrices")
     if len(nodes) != 1 or len(tensors) != 1:
         return None
     node, ndim = nodes[0], tensors[0].dim()
@@ -80,11 +115,13 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         name = str(node.target)
         if name in _ACTIVATION_OPS:
             return FamilyGuess("activation", {"op": _ACTIVATION_OPS[name]}, f"the module is one Tensor.{name}")
-        return None
+        return _axis_family(node, name, ndim)
     target = node.target
     if target in _ACTIVATION_FUNCTIONS:
         name = _ACTIVATION_FUNCTIONS[target]
         return FamilyGuess("activation", {"op": _ACTIVATION_OPS[name]}, f"the module is one {name}")
+    if target in _REDUCTION_FUNCTIONS or target is torch.cumsum:
+        return _axis_family(node, _REDUCTION_FUNCTIONS.get(target, "cumsum"), ndim)
     if target is F.gelu:
         return _gelu(node.kwargs.get("approximate", "none"))
     if target in _SOFTMAX and ndim == 2:
