@@ -47,7 +47,7 @@ import torch as _kopt_torch
 
 from . import expr as kexpr
 from .abi import load_abi
-from .errors import ProblemError
+from .errors import ProblemError, read_text
 from .kernel_launcher import launcher_for_kernel, with_defines
 
 _TORCH_DTYPE = {"f32": "float32", "bf16": "bfloat16", "i64": "int64", "i32": "int32", "u8": "uint8"}
@@ -591,18 +591,8 @@ def build_export(task_dir: str | Path, kernel_path: str | Path, name: str | None
     check_abi_against_signature(abi, params, f"{toml_path}: [entry] signature")
 
     problem_path = task_dir / abi["problem"]
-    try:
-        problem_source = problem_path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ProblemError(f"{problem_path}: cannot read the problem ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise ProblemError(f"{problem_path}: not a UTF-8 text file; expected the problem's Python source") from None
-    try:
-        kernel = kernel_path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ProblemError(f"{kernel_path}: cannot read the kernel ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise ProblemError(f"{kernel_path}: not a UTF-8 text file; expected a CUDA source") from None
+    problem_source = read_text(problem_path, "the problem", "the problem's Python source")
+    kernel = read_text(kernel_path, "the kernel", "a CUDA source")
     kernel, flags_left_out = with_defines(kernel, knobs or {})
     if flags_left_out:
         left = "compiler-flag knobs left out: " + ", ".join(flags_left_out)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 
 import torch
 
-from .errors import ProblemError
+from .errors import ProblemError, read_text
 
 _counter = itertools.count()
 
@@ -89,12 +89,7 @@ def find_constants(tree: ast.Module) -> dict[str, ast.stmt]:
 
 def parse_source(path: Path) -> tuple[str, ast.Module]:
     """Read and parse a problem file; a missing file or a syntax error is a ProblemError."""
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ProblemError(f"{path}: cannot read the problem file ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise ProblemError(f"{path}: not a UTF-8 text file; expected a Python source file") from None
+    source = read_text(path, "the problem file", "a Python source file")
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as e:

@@ -6,29 +6,10 @@
 #include <string>
 
 #include "kopt/bench_report.hpp"
+#include "support/bench_rows.hpp"
 
 namespace kopt {
 namespace {
-
-BenchRow row(std::string task, std::string size, std::string status, double kopt_us, double eager_us,
-             double compile_us) {
-  BenchRow r;
-  r.task = std::move(task);
-  r.scenario = r.task.substr(0, r.task.find('/'));
-  r.size = std::move(size);
-  r.status = std::move(status);
-  if (r.status == "ok") {
-    r.best_us = kopt_us;
-    r.reference_us = eager_us;
-    r.speedup = eager_us / kopt_us;
-    if (compile_us > 0.0) {
-      r.baseline_us = compile_us;
-      r.vs_vendor = compile_us / kopt_us;
-    }
-    r.strategy = "vectorized_map1";
-  }
-  return r;
-}
 
 BenchSummary torch_summary() {
   BenchSummary s;
@@ -36,13 +17,13 @@ BenchSummary torch_summary() {
   s.started_at = "2026-12-04T21:00:00Z";
   s.elapsed_seconds = 42;
   s.torch = TorchBenchHeader{"suites/pytorch", "f72bf81a0c1d", "fp32", "2.11.0", "default"};
-  auto relu = row("level1/relu", "problem", "ok", 50, 100, 80);
-  auto relu_small = row("level1/relu", "small", "ok", 5, 10, 8);
-  auto constant = row("level2/gemm_dropout_mean", "problem", "ok", 1, 100, 50);
+  auto relu = test::torch_bench_row("level1/relu", "problem", 50, 100, 80, "ok");
+  auto relu_small = test::torch_bench_row("level1/relu", "small", 5, 10, 8, "ok");
+  auto constant = test::torch_bench_row("level2/gemm_dropout_mean", "problem", 1, 100, 50, "ok");
   constant.flags.push_back("degenerate: the output does not depend on the inputs");
-  auto broken = row("level3/mlp", "-", "import_error", 0, 0, 0);
+  auto broken = test::torch_bench_row("level3/mlp", "-", 0, 0, 0, "import_error");
   broken.note = "problem.py:4: syntax error";
-  auto slow = row("level1/softmax", "problem", "ok", 200, 100, 0);
+  auto slow = test::torch_bench_row("level1/softmax", "problem", 200, 100, 0, "ok");
   slow.note = "no torch.compile timing: torch.compile failed: a compile error";
   s.rows = {relu, relu_small, slow, constant, broken};
   summarise_bench(s);

@@ -13,6 +13,7 @@
 #include "kopt/suite_bench.hpp"
 #include "kopt/torch_python.hpp"
 #include "propose/propose_fixtures.hpp"
+#include "support/bench_rows.hpp"
 #include "support/fake_candidate_evaluator.hpp"
 #include "support/temp_dir.hpp"
 
@@ -21,26 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A problem's row at `size`: kopt's kernel at `kopt_us`, eager at `eager_us`, torch.compile at `compile_us`
-// (0: no timing).
-BenchRow torch_row(std::string const& task, std::string const& size, double kopt_us, double eager_us,
-                   double compile_us, std::string status = "ok") {
-  BenchRow r;
-  r.task = task;
-  r.scenario = task.substr(0, task.find('/'));
-  r.size = size;
-  r.status = std::move(status);
-  if (r.status == "ok") {
-    r.best_us = kopt_us;
-    r.reference_us = eager_us;
-    r.speedup = eager_us / kopt_us;
-    if (compile_us > 0.0) {
-      r.baseline_us = compile_us;
-      r.vs_vendor = compile_us / kopt_us;
-    }
-  }
-  return r;
-}
+using test::torch_bench_row;
 
 TorchFastP const& fast(TorchBenchMetrics const& m, double p) {
   for (auto const& f : m.fast) {
@@ -50,10 +32,10 @@ TorchFastP const& fast(TorchBenchMetrics const& m, double p) {
 }
 
 TEST(TorchBench, NoCorrectProblemGivesZeroesAndNoGeomean) {
-  auto error = torch_row("level1/a", "-", 0, 0, 0, "error");
-  auto wrong = torch_row("level1/b", "problem", 0, 0, 0, "wrong_output");
-  auto none = torch_row("level2/c", "-", 0, 0, 0, "no_strategy");
-  auto import = torch_row("level3/d", "-", 0, 0, 0, "import_error");
+  auto error = torch_bench_row("level1/a", "-", 0, 0, 0, "error");
+  auto wrong = torch_bench_row("level1/b", "problem", 0, 0, 0, "wrong_output");
+  auto none = torch_bench_row("level2/c", "-", 0, 0, 0, "no_strategy");
+  auto import = torch_bench_row("level3/d", "-", 0, 0, 0, "import_error");
   auto const m = torch_bench_metrics({error, wrong, none, import});
   EXPECT_EQ(m.problems, 4u);
   EXPECT_EQ(m.imported, 3u);
@@ -73,9 +55,10 @@ TEST(TorchBench, NoCorrectProblemGivesZeroesAndNoGeomean) {
 TEST(TorchBench, FastPIsStrictlyAboveTheThresholdAtTheProblemSize) {
   // a: exactly 1x eager and 2x compile at `problem` (10x at `small`, which is not judged).
   // b: exactly 2x eager, 0.5x compile. c: 0.5x eager exactly, no compile timing.
-  std::vector<BenchRow> rows{
-      torch_row("level1/a", "problem", 100, 100, 200), torch_row("level1/a", "small", 1, 10, 10),
-      torch_row("level1/b", "problem", 50, 100, 25), torch_row("level2/c", "problem", 200, 100, 0)};
+  std::vector<BenchRow> rows{torch_bench_row("level1/a", "problem", 100, 100, 200),
+                             torch_bench_row("level1/a", "small", 1, 10, 10),
+                             torch_bench_row("level1/b", "problem", 50, 100, 25),
+                             torch_bench_row("level2/c", "problem", 200, 100, 0)};
   auto const m = torch_bench_metrics(rows);
   EXPECT_EQ(m.problems, 3u);
   EXPECT_EQ(m.correct, 3u);
@@ -98,8 +81,8 @@ TEST(TorchBench, FastPIsStrictlyAboveTheThresholdAtTheProblemSize) {
 }
 
 TEST(TorchBench, AProblemIsCorrectOnlyWhenEverySizeVerified) {
-  std::vector<BenchRow> rows{torch_row("level1/a", "problem", 10, 100, 100),
-                             torch_row("level1/a", "small", 0, 0, 0, "wrong_output")};
+  std::vector<BenchRow> rows{torch_bench_row("level1/a", "problem", 10, 100, 100),
+                             torch_bench_row("level1/a", "small", 0, 0, 0, "wrong_output")};
   auto const m = torch_bench_metrics(rows);
   EXPECT_EQ(m.correct, 0u);
   EXPECT_EQ(m.failed, 1u);
@@ -107,10 +90,10 @@ TEST(TorchBench, AProblemIsCorrectOnlyWhenEverySizeVerified) {
 }
 
 TEST(TorchBench, FlaggedProblemsAreCountedButNeverFaster) {
-  auto degenerate = torch_row("level1/a", "problem", 10, 100, 100);
+  auto degenerate = torch_bench_row("level1/a", "problem", 10, 100, 100);
   degenerate.flags.push_back("degenerate: the output does not depend on the inputs");
-  auto huge = torch_row("level1/b", "problem", 0.01, 100, 100);  // 10000x eager, no flag written
-  auto fine = torch_row("level1/c", "problem", 50, 100, 100);
+  auto huge = torch_bench_row("level1/b", "problem", 0.01, 100, 100);  // 10000x eager, no flag written
+  auto fine = torch_bench_row("level1/c", "problem", 50, 100, 100);
   auto const m = torch_bench_metrics({degenerate, huge, fine});
   EXPECT_TRUE(torch_row_flagged(huge));
   EXPECT_FALSE(torch_row_flagged(fine));
@@ -175,9 +158,9 @@ TEST(TorchBench, TheTorchObjectRoundTripsAndMerges) {
   s.device = "NVIDIA H200";
   s.started_at = "2026-12-04T20:00:00Z";
   s.torch = TorchBenchHeader{"suites/pytorch", "abc123", "fp32", "2.11.0", "default"};
-  auto flagged = torch_row("level1/a", "problem", 10, 100, 100);
+  auto flagged = torch_bench_row("level1/a", "problem", 10, 100, 100);
   flagged.flags.push_back("degenerate: constant output");
-  s.rows = {flagged, torch_row("level1/b", "problem", 50, 100, 0)};
+  s.rows = {flagged, torch_bench_row("level1/b", "problem", 50, 100, 0)};
   summarise_bench(s);
   EXPECT_TRUE(s.goals.empty());
   auto const json = bench_to_json(s);
@@ -208,7 +191,7 @@ TEST(TorchBench, TheTorchObjectRoundTripsAndMerges) {
   EXPECT_FALSE(bench_to_json(suite).contains("torch"));
   BenchSummary bf16 = s;
   bf16.torch->precision = "bf16";
-  bf16.rows = {torch_row("level2/c", "problem", 10, 100, 100)};
+  bf16.rows = {torch_bench_row("level2/c", "problem", 10, 100, 100)};
   auto const merged = merge_benches({s, bf16, s});
   ASSERT_TRUE(merged.torch);
   EXPECT_EQ(merged.torch->precision, "fp32, bf16");

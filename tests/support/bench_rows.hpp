@@ -24,4 +24,27 @@ inline BenchRow bench_row(std::string task, std::string scenario, std::string fa
   return r;
 }
 
+// A PyTorch problem's row at `size` (docs/bench.md, "PyTorch problems"): kopt's kernel at `kopt_us`, eager
+// (the reference) at `eager_us`, torch.compile (the baseline) at `compile_us` (0: no timing); times only
+// when the status is ok, with vectorized_map1 as the strategy.
+inline BenchRow torch_bench_row(std::string const& task, std::string const& size, double kopt_us,
+                                double eager_us, double compile_us, std::string status = "ok") {
+  BenchRow r;
+  r.task = task;
+  r.scenario = task.substr(0, task.find('/'));
+  r.size = size;
+  r.status = std::move(status);
+  if (r.status == "ok") {
+    r.best_us = kopt_us;
+    r.reference_us = eager_us;
+    r.speedup = eager_us / kopt_us;
+    if (compile_us > 0.0) {
+      r.baseline_us = compile_us;
+      r.vs_vendor = compile_us / kopt_us;
+    }
+    r.strategy = "vectorized_map1";
+  }
+  return r;
+}
+
 }  // namespace kopt::test
