@@ -93,6 +93,49 @@ Result<json> with_torch_timings(json const& reply, TaskSpec const& task, TorchRe
 
 }  // namespace
 
+namespace {
+
+// `kopt task check` of a PyTorch task (docs/pytorch.md): on every selected size case the reference process
+// computes trial 0 twice (deterministic, not constant) and, on timed ones, times PyTorch eager (the
+// reference timing) and torch.compile (the baseline's); the worker is not involved. The result goes through
+// the same mapping as the worker's check_task reply.
+Result<TaskCheckReport> check_torch_task(Evaluator::Impl& impl, TaskSpec const& task, TaskCheckReport report,
+                                         ProgressCallback const& progress) {
+  auto torch = impl.torch_reference(task);
+  if (!torch) return torch.error();
+  auto const sizes = selected_sizes(task, impl.options.sizes);
+  worker::CheckTaskReply reply;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    SizeCase const& size = *sizes[i];
+    if (progress) progress(EvalProgress{1 + i, 1 + sizes.size(), "PyTorch reference on " + size.name});
+    auto check = (*torch)->self_check(task, size, report.seed);
+    if (!check) return check.error();
+    worker::CheckTaskSize entry;
+    entry.size = size.name;
+    entry.verify_only = size.verify_only;
+    entry.deterministic = check->deterministic;
+    entry.reference_constant = check->constant;
+    if (!check->deterministic) entry.note = "the PyTorch reference gave different outputs on the same inputs";
+    if (!size.verify_only) {
+      auto timings = (*torch)->timings(size, impl.options.tier, 2 * impl.device.l2_bytes);
+      if (!timings) return timings.error();
+      entry.reference = timings->eager;
+      entry.baseline = timings->compiled;
+      entry.baseline_status = timings->compiled ? "ok" : "torch_compile_failed";
+      if (!timings->compile_note.empty())
+        entry.note += (entry.note.empty() ? "" : "; ") + timings->compile_note;
+    }
+    reply.sizes.push_back(std::move(entry));
+  }
+  worker::Reply wrapped;
+  wrapped.body = worker::to_json(reply);
+  if (auto st = apply_check_reply(task, wrapped, report); !st) return st.error();
+  if (progress) progress(EvalProgress{1 + sizes.size(), 1 + sizes.size(), "done"});
+  return report;
+}
+
+}  // namespace
+
 Result<TorchReference*> Evaluator::Impl::torch_reference(TaskSpec const& task) {
   auto it = torch.find(task.dir);
   if (it == torch.end()) {
@@ -293,12 +336,7 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   report.device = device();
   report.seed = opts.seed.value_or(std::random_device{}());
   if (progress) progress(EvalProgress{0, 2, "building reference"});
-  if (task.reference.is_torch()) {
-    return make_error(
-        ErrorCode::invalid_argument,
-        "kopt task check does not run a PyTorch task's reference yet: `kopt eval` verifies candidates "
-        "against it (docs/pytorch.md)");
-  }
+  if (task.reference.is_torch()) return check_torch_task(*impl_, task, std::move(report), progress);
   auto trusted = build_trusted(*impl_->trusted_compiler, task);
   if (!trusted) return trusted.error();
   if (progress) progress(EvalProgress{1, 2, "running reference"});

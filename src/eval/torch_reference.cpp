@@ -170,17 +170,17 @@ Result<json> TorchReference::call(json request, std::chrono::milliseconds timeou
   }
 }
 
-Result<worker::ReferenceResultsFile> TorchReference::compute(TaskSpec const& task, SizeCase const& size,
+Result<TorchReference::ClearOutputs> TorchReference::forward(TaskSpec const& task, SizeCase const& size,
                                                              std::uint64_t seed, int trial) {
   auto inputs = generate_inputs(task, size, seed, trial);
   if (!inputs) return inputs.error();
   std::vector<std::vector<std::byte> const*> parts;
+  ClearOutputs out;
   std::vector<std::size_t> result_bytes;
-  std::vector<DType> result_types;
   for (auto const& b : inputs->buffers) {
     if (b.role == Role::output) {
       result_bytes.push_back(b.count * size_of(b.dtype));
-      result_types.push_back(b.dtype);
+      out.types.push_back(b.dtype);
     } else {
       parts.push_back(&b.bytes);
     }
@@ -212,30 +212,58 @@ Result<worker::ReferenceResultsFile> TorchReference::compute(TaskSpec const& tas
                     "take {}",
                     clear->size(), size.name, total));
   }
+  std::size_t offset = 0;
+  for (auto n : result_bytes) {
+    out.buffers.emplace_back(clear->begin() + static_cast<std::ptrdiff_t>(offset),
+                             clear->begin() + static_cast<std::ptrdiff_t>(offset + n));
+    offset += n;
+  }
+  worker::wipe(clear->data(), clear->size());
+  out.call_ms = reply->value("forward_ms", 0.0);
+  return out;
+}
+
+Result<worker::ReferenceResultsFile> TorchReference::compute(TaskSpec const& task, SizeCase const& size,
+                                                             std::uint64_t seed, int trial) {
+  auto outputs = forward(task, size, seed, trial);
+  if (!outputs) return outputs.error();
   worker::ReferenceResultsFile file;
   file.size = size.name;
   file.seed = seed;
   file.trial = trial;
   file.key = worker::fresh_mask_key();
-  file.call_ms = reply->value("forward_ms", 0.0);
-  file.path = (results_dir_ / (stem + ".res")).string();
-  std::vector<std::vector<std::byte>> masked;
-  std::size_t offset = 0;
-  for (std::size_t k = 0; k < result_bytes.size(); ++k) {
-    std::vector<std::byte> bytes(clear->begin() + static_cast<std::ptrdiff_t>(offset),
-                                 clear->begin() + static_cast<std::ptrdiff_t>(offset + result_bytes[k]));
-    offset += result_bytes[k];
-    worker::ResultFacts const facts = worker::describe_result(result_types[k], bytes);
-    file.buffers.push_back(worker::ResultBufferFacts{result_bytes[k], facts.scale, facts.varies});
-    worker::apply_mask(bytes.data(), bytes.size(), file.key);
-    masked.push_back(std::move(bytes));
-  }
-  worker::wipe(clear->data(), clear->size());
+  file.call_ms = outputs->call_ms;
+  file.path = (results_dir_ / fmt::format("{}-{}-{}.res", size.name, seed, trial)).string();
   std::vector<std::vector<std::byte> const*> masked_parts;
-  masked_parts.reserve(masked.size());
-  for (auto const& m : masked) masked_parts.push_back(&m);
+  masked_parts.reserve(outputs->buffers.size());
+  for (std::size_t k = 0; k < outputs->buffers.size(); ++k) {
+    auto& bytes = outputs->buffers[k];
+    worker::ResultFacts const facts = worker::describe_result(outputs->types[k], bytes);
+    file.buffers.push_back(worker::ResultBufferFacts{bytes.size(), facts.scale, facts.varies});
+    worker::apply_mask(bytes.data(), bytes.size(), file.key);
+    masked_parts.push_back(&bytes);
+  }
   if (auto st = write_file(file.path, masked_parts); !st) return st.error();
   return file;
+}
+
+Result<TorchReference::SelfCheck> TorchReference::self_check(TaskSpec const& task, SizeCase const& size,
+                                                             std::uint64_t seed) {
+  std::uint64_t const s = trial_seed(seed, 0, 0);
+  auto first = forward(task, size, s, 0);
+  if (!first) return first.error();
+  auto second = forward(task, size, s, 0);
+  if (!second) return second.error();
+  SelfCheck check;
+  check.call_ms = first->call_ms;
+  check.constant = true;
+  for (std::size_t k = 0; k < first->buffers.size(); ++k) {
+    check.deterministic = check.deterministic && first->buffers[k] == second->buffers[k];
+    check.constant = check.constant && !worker::describe_result(first->types[k], first->buffers[k]).varies;
+    worker::wipe(first->buffers[k].data(), first->buffers[k].size());
+    worker::wipe(second->buffers[k].data(), second->buffers[k].size());
+  }
+  return check;
 }
 
 Result<std::vector<worker::ReferenceResultsFile>> TorchReference::results_for(

@@ -52,6 +52,15 @@ class TorchReference {
   // measured once per size case and tier and reused.
   Result<TorchTimings> timings(SizeCase const& size, TimingTier tier, std::int64_t flush_bytes);
 
+  // `kopt task check` on one size case: the reference's outputs on trial 0 of `seed`, computed twice.
+  // deterministic: the two are identical bytes; constant: no output has two distinct values.
+  struct SelfCheck {
+    bool deterministic = true;
+    bool constant = false;
+    double call_ms = 0.0;
+  };
+  Result<SelfCheck> self_check(TaskSpec const& task, SizeCase const& size, std::uint64_t seed);
+
   // What the reference process said in its hello: torch, CUDA and device.
   nlohmann::json const& hello() const noexcept { return hello_; }
   // PyTorch's package and Triton's (from the hello): folders a candidate may not read.
@@ -62,6 +71,13 @@ class TorchReference {
   Result<nlohmann::json> call(nlohmann::json request, std::chrono::milliseconds timeout);
   Result<worker::ReferenceResultsFile> compute(TaskSpec const& task, SizeCase const& size, std::uint64_t seed,
                                                int trial);
+  // One forward on the trial's inputs: the outputs in clear (every output buffer, in order) and its time.
+  struct ClearOutputs {
+    std::vector<std::vector<std::byte>> buffers;
+    std::vector<DType> types;
+    double call_ms = 0.0;
+  };
+  Result<ClearOutputs> forward(TaskSpec const& task, SizeCase const& size, std::uint64_t seed, int trial);
 
   TorchPython python_;
   ChildProcess process_;

@@ -105,6 +105,12 @@ TEST(TorchReference, ResultsFilesHoldTheModulesOutputsOnTheWorkersInputsMasked) 
     EXPECT_TRUE(file.buffers[0].varies);
   }
   EXPECT_TRUE(saw_negative) << "the trials' inputs never had a negative value";
+  // `kopt task check`'s look at the reference itself: the same inputs twice give the same bytes, and ReLU of
+  // varied inputs is not constant.
+  auto check = (*reference)->self_check(*task, *odd, seed);
+  ASSERT_TRUE(check.ok()) << check.error().message;
+  EXPECT_TRUE(check->deterministic);
+  EXPECT_FALSE(check->constant);
   // Asked again, the same files come back without a new forward.
   auto again = (*reference)->results_for(*task, {&*odd}, seed);
   ASSERT_TRUE(again.ok());
