@@ -158,6 +158,10 @@ struct TaskSpec {
   ScalarEnv env_for(SizeCase const& size) const;
 };
 
+// The size cases `names` selects (empty: every one), in the task's order: the order an evaluation's trial
+// seeds follow (trial_seed's size index), in the worker and in kopt alike.
+std::vector<SizeCase const*> select_size_cases(TaskSpec const& task, std::vector<std::string> const& names);
+
 // Whether the task's roofline holds its flops against the tensor-core peak: its `[work] math`, else
 // whether a buffer holds FP16/BF16.
 bool tensor_cores_allowed(TaskSpec const& task);

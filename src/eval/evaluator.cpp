@@ -60,15 +60,6 @@ std::string progress_text(json const& event) {
   return progress ? progress->what : std::string();
 }
 
-// The size cases a request selects, in the worker's order (the task's), which the trial seeds follow.
-std::vector<SizeCase const*> selected_sizes(TaskSpec const& task, std::vector<std::string> const& names) {
-  std::vector<SizeCase const*> out;
-  for (auto const& s : task.sizes) {
-    if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
-  }
-  return out;
-}
-
 // A PyTorch task's reply with PyTorch's timings as its reference (eager) and baseline (torch.compile),
 // for every size case the candidate was timed on: the worker times only the candidate then.
 Result<json> with_torch_timings(json const& reply, TaskSpec const& task, TorchReference& torch,
@@ -80,20 +71,16 @@ Result<json> with_torch_timings(json const& reply, TaskSpec const& task, TorchRe
     auto const size = std::find_if(task.sizes.begin(), task.sizes.end(),
                                    [&](SizeCase const& s) { return s.name == entry.size; });
     if (size == task.sizes.end()) continue;
-    auto timings = torch.timings(*size, tier, flush_bytes);
+    auto timings = torch.timings(*size, tier, flush_bytes, time_baseline);
     if (!timings) return timings.error();
     entry.reference = timings->eager;
-    if (time_baseline) entry.baseline = timings->compiled;
+    entry.baseline = timings->compiled;
     if (!timings->compile_note.empty())
       entry.timing_note =
           entry.timing_note ? *entry.timing_note + "; " + timings->compile_note : timings->compile_note;
   }
   return worker::to_json(*parsed);
 }
-
-}  // namespace
-
-namespace {
 
 // `kopt task check` of a PyTorch task (docs/pytorch.md): on every selected size case the reference process
 // computes trial 0 twice (deterministic, not constant) and, on timed ones, times PyTorch eager (the
@@ -103,7 +90,7 @@ Result<TaskCheckReport> check_torch_task(Evaluator::Impl& impl, TaskSpec const& 
                                          ProgressCallback const& progress) {
   auto torch = impl.torch_reference(task);
   if (!torch) return torch.error();
-  auto const sizes = selected_sizes(task, impl.options.sizes);
+  auto const sizes = select_size_cases(task, impl.options.sizes);
   worker::CheckTaskReply reply;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     SizeCase const& size = *sizes[i];
@@ -117,7 +104,7 @@ Result<TaskCheckReport> check_torch_task(Evaluator::Impl& impl, TaskSpec const& 
     entry.reference_constant = check->constant;
     if (!check->deterministic) entry.note = "the PyTorch reference gave different outputs on the same inputs";
     if (!size.verify_only) {
-      auto timings = (*torch)->timings(size, impl.options.tier, 2 * impl.device.l2_bytes);
+      auto timings = (*torch)->timings(size, impl.options.tier, 2 * impl.device.l2_bytes, true);
       if (!timings) return timings.error();
       entry.reference = timings->eager;
       entry.baseline = timings->compiled;
@@ -267,7 +254,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     request.reference = trusted->reference;
     if (torch != nullptr) {
       step(i, plan.name + ": PyTorch reference outputs");
-      auto files = torch->results_for(task, selected_sizes(task, opts.sizes), report.seed);
+      auto files = torch->results_for(task, select_size_cases(task, opts.sizes), report.seed);
       if (!files) return files.error();
       request.reference_results = std::move(*files);
     }

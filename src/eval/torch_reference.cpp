@@ -286,9 +286,9 @@ Result<std::vector<worker::ReferenceResultsFile>> TorchReference::results_for(
   return files;
 }
 
-Result<TorchTimings> TorchReference::timings(SizeCase const& size, TimingTier tier,
-                                             std::int64_t flush_bytes) {
-  std::string const key = size.name + "#" + std::string(to_string(tier));
+Result<TorchTimings> TorchReference::timings(SizeCase const& size, TimingTier tier, std::int64_t flush_bytes,
+                                             bool compiled) {
+  std::string const key = size.name + "#" + std::string(to_string(tier)) + (compiled ? "#compiled" : "");
   if (auto it = timings_.find(key); it != timings_.end()) return it->second;
   TorchTimings t;
   json request{{"op", "time"},
@@ -303,17 +303,21 @@ Result<TorchTimings> TorchReference::timings(SizeCase const& size, TimingTier ti
   auto eager_timing = timing_from(*eager, "eager");
   if (!eager_timing) return eager_timing.error();
   t.eager = *eager_timing;
+  if (!compiled) {
+    timings_.emplace(key, t);
+    return t;
+  }
   request["mode"] = "compile";
-  if (auto compiled = call(request, kCompileTimeout)) {
-    if (auto timing = timing_from(*compiled, "torch.compile")) {
+  if (auto reply = call(request, kCompileTimeout)) {
+    if (auto timing = timing_from(*reply, "torch.compile")) {
       t.compiled = *timing;
-      t.compile_note = fmt::format("torch.compile (mode default): first call {:.1f} s",
-                                   compiled->value("first_call_s", 0.0));
+      t.compile_note =
+          fmt::format("torch.compile (mode default): first call {:.1f} s", reply->value("first_call_s", 0.0));
     } else {
       t.compile_note = timing.error().message;
     }
   } else {
-    t.compile_note = "torch.compile failed: " + compiled.error().message;
+    t.compile_note = "torch.compile failed: " + reply.error().message;
   }
   timings_.emplace(key, t);
   return t;

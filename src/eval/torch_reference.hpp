@@ -48,9 +48,11 @@ class TorchReference {
                                                                 std::vector<SizeCase const*> const& sizes,
                                                                 std::uint64_t seed);
 
-  // Eager and torch.compile on one size case under `policy` (flushing `flush_bytes` before each sample),
-  // measured once per size case and tier and reused.
-  Result<TorchTimings> timings(SizeCase const& size, TimingTier tier, std::int64_t flush_bytes);
+  // Eager and, with `compiled`, torch.compile on one size case under `tier`'s policy (flushing `flush_bytes`
+  // before each sample), measured once per size case and tier and reused (torch.compile's first call costs
+  // seconds: it is not paid when no baseline is wanted).
+  Result<TorchTimings> timings(SizeCase const& size, TimingTier tier, std::int64_t flush_bytes,
+                               bool compiled);
 
   // `kopt task check` on one size case: the reference's outputs on trial 0 of `seed`, computed twice.
   // deterministic: the two are identical bytes; constant: no output has two distinct values.

@@ -1,4 +1,6 @@
 // TaskSpec accessors, roles and default tolerances.
+#include <algorithm>
+
 #include "kopt/task.hpp"
 
 namespace kopt {
@@ -44,6 +46,14 @@ ScalarEnv TaskSpec::env_for(SizeCase const& size) const {
   }
   for (auto const& [variable, value] : size.variables) env.emplace(variable, value);
   return env;
+}
+
+std::vector<SizeCase const*> select_size_cases(TaskSpec const& task, std::vector<std::string> const& names) {
+  std::vector<SizeCase const*> out;
+  for (auto const& s : task.sizes) {
+    if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
+  }
+  return out;
 }
 
 }  // namespace kopt

@@ -66,10 +66,7 @@ Callable& get_trusted(WorkerState& state, ArtifactRef const& ref, char const* wh
 }
 
 std::vector<SizeCase const*> select_sizes(TaskSpec const& task, std::vector<std::string> const& names) {
-  std::vector<SizeCase const*> out;
-  for (auto const& s : task.sizes) {
-    if (names.empty() || std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
-  }
+  auto out = select_size_cases(task, names);
   if (out.empty())
     throw HandlerError{ErrorCode::invalid_argument, "no size case of the task matches the selection"};
   return out;
