@@ -308,7 +308,8 @@ std::span<Setting const> registered_settings() {
        .scope = script,
        .type = text,
        .default_text = "suites/pytorch",
-       .meaning = "scripts/gpu.sh --torch-bench: the PyTorch problems (files or folders, separated by spaces)",
+       .meaning =
+           "scripts/gpu.sh --torch-bench: the PyTorch problems (files or folders, separated by spaces)",
        .doc = "docs/pytorch.md"},
       {.env = "KOPT_SPACES",
        .scope = script,
