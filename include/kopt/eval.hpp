@@ -92,6 +92,9 @@ struct PhaseTimes {
   double worker_ms = 0.0;
   double trusted_build_ms = 0.0;  // the reference and baseline built (or read from the cache) before the
                                   // first candidate of an evaluate() call; 0 for the others
+  // A PyTorch task: the reference process's work for this candidate (its trials' outputs, eager and
+  // torch.compile timed), outside worker_ms; 0 when all of it was done before (build_trusted_code).
+  double reference_ms = 0.0;
 };
 
 struct CandidateReport {

@@ -24,9 +24,11 @@ struct SearchTimeAccount {
   double time_ms = 0.0;
   double activity_ms = 0.0;       // inside time_ms
   double trusted_build_ms = 0.0;  // inside the search (0 when built before it, as optimize does)
+  double reference_ms = 0.0;      // a PyTorch task's reference process during the search (PhaseTimes)
   double first_result_ms = 0.0;   // from the search's start to its first fresh report
-  // Before the search's clock started: the task's reference and baseline built (build_trusted_code).
-  // Not in search_ms; reported beside it.
+  // Before the search's clock started: the task's reference and baseline built (build_trusted_code; for a
+  // PyTorch task also the reference process started, its outputs computed and eager and torch.compile
+  // timed). Not in search_ms; reported beside it.
   double setup_ms = 0.0;
   void add(PhaseTimes const& phases) noexcept;
 };

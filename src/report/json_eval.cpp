@@ -102,6 +102,7 @@ nlohmann::json encode(PhaseTimes const& phases) {
       {"compile_wait_ms", number_to_json(phases.compile_wait_ms)},
       {"worker_ms", number_to_json(phases.worker_ms)},
       {"trusted_build_ms", number_to_json(phases.trusted_build_ms)},
+      {"reference_ms", number_to_json(phases.reference_ms)},
   };
 }
 
@@ -116,6 +117,7 @@ PhaseTimes decode_phases(JsonCursor const& cursor) {
   phases.compile_wait_ms = cursor.optional_field("compile_wait_ms").as_optional_number().value_or(0.0);
   phases.worker_ms = cursor.optional_field("worker_ms").as_optional_number().value_or(0.0);
   phases.trusted_build_ms = cursor.optional_field("trusted_build_ms").as_optional_number().value_or(0.0);
+  phases.reference_ms = cursor.optional_field("reference_ms").as_optional_number().value_or(0.0);
   return phases;
 }
 

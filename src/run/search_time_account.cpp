@@ -19,14 +19,15 @@ void SearchTimeAccount::add(PhaseTimes const& phases) noexcept {
   time_ms += phases.time_ms;
   activity_ms += phases.activity_ms;
   trusted_build_ms += phases.trusted_build_ms;
+  reference_ms += phases.reference_ms;
 }
 
 namespace {
 
 // What the search spent outside the evaluator's waits: proposing, materialising, the store.
 double kopt_ms(SearchTimeAccount const& account, double search_seconds) {
-  return std::max(
-      0.0, search_seconds * 1000.0 - account.compile_wait_ms - account.worker_ms - account.trusted_build_ms);
+  return std::max(0.0, search_seconds * 1000.0 - account.compile_wait_ms - account.worker_ms -
+                           account.trusted_build_ms - account.reference_ms);
 }
 
 }  // namespace
@@ -46,6 +47,7 @@ nlohmann::json search_time_to_json(SearchTimeAccount const& account, double sear
           {"time_ms", account.time_ms},
           {"activity_ms", account.activity_ms},
           {"trusted_build_ms", account.trusted_build_ms},
+          {"reference_ms", account.reference_ms},
           {"first_result_ms", account.first_result_ms},
           {"setup_ms", account.setup_ms},
           {"kopt_ms", kopt_ms(account, search_seconds)},
@@ -62,6 +64,8 @@ std::string search_time_line(SearchTimeAccount const& account, double search_sec
       format_duration_ms(account.time_ms), format_duration_ms(account.compile_wait_ms));
   if (account.trusted_build_ms > 0.0)
     line += fmt::format("building the reference {}, ", format_duration_ms(account.trusted_build_ms));
+  if (account.reference_ms > 0.0)
+    line += fmt::format("the PyTorch reference {}, ", format_duration_ms(account.reference_ms));
   line +=
       fmt::format("kopt {}; first result after {}; compiles took {} of CPU time",
                   format_duration_ms(kopt_ms(account, search_seconds)),

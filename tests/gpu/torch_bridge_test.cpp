@@ -107,6 +107,37 @@ TEST_P(TorchBridgeTest, GetsTheVerdictItsHeaderExpects) {
   }
 }
 
+// A search calls build_trusted_code before its clock starts: for a PyTorch task that starts the reference
+// process, computes the screen trials' outputs and times eager and torch.compile, so that the evaluation
+// after it finds all of that done (reference_ms: cache lookups and file names, not a Python start or a
+// torch.compile; docs/pytorch.md, "Time accounting").
+TEST(TorchBridgeSetup, BuildTrustedCodeDoesTheReferenceWorkBeforeTheSearch) {
+  ImportedTask const imported = import_problem(source_path("suites/pytorch/level1/relu.py"));
+  if (!imported.skip_reason.empty()) GTEST_SKIP() << imported.skip_reason;
+  ASSERT_TRUE(imported.failure.empty()) << imported.failure;
+  auto task = load_task(imported.dir);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  EvalOptions options = gpu_test_options();
+  options.tier = TimingTier::screen;
+  options.seed = 20261204;  // fixed, as a search's screen evaluator's is
+  auto evaluator = Evaluator::create(options);
+  if (gpu_missing(evaluator)) GTEST_SKIP() << "no CUDA GPU: " << evaluator.error().message;
+  ASSERT_TRUE(evaluator.ok()) << evaluator.error().message;
+  auto const started = std::chrono::steady_clock::now();
+  auto built = (*evaluator)->build_trusted_code(*task);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  double const setup_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  auto const kernel = torch_kernels_dir() / "relu_vectorized.cu";
+  auto report = (*evaluator)->evaluate(*task, {CandidateSource{"relu_vectorized.cu", kernel, ""}});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  ASSERT_EQ(report->candidates.size(), 1u);
+  auto const& candidate = report->candidates.front();
+  ASSERT_EQ(candidate.status, CandidateStatus::ok) << describe(candidate);
+  EXPECT_LT(candidate.phases.reference_ms, 0.1 * setup_ms)
+      << "the evaluation after build_trusted_code redid the reference's work (setup " << setup_ms << " ms)";
+}
+
 std::string test_name(::testing::TestParamInfo<std::filesystem::path> const& info) {
   std::string name = info.param.stem().string();
   for (char& c : name) {

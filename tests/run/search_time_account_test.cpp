@@ -55,6 +55,24 @@ TEST(SearchTimeAccount, NamesTheSetupBesideTheSearch) {
       << "the setup is not in the search's time";
 }
 
+TEST(SearchTimeAccount, CountsThePyTorchReferenceApartFromKopt) {
+  SearchTimeAccount account;
+  PhaseTimes first = phases();
+  first.reference_ms = 250.0;  // a PyTorch task: the reference process's outputs and timings
+  account.add(first);
+  account.add(phases());
+  EXPECT_DOUBLE_EQ(account.reference_ms, 250.0);
+  auto const json = search_time_to_json(account, 1.0);
+  EXPECT_DOUBLE_EQ(json.at("reference_ms").get<double>(), 250.0);
+  EXPECT_DOUBLE_EQ(json.at("kopt_ms").get<double>(), 1000.0 - 40.0 - 12.0 - 250.0)
+      << "the reference process's work is not kopt's";
+  std::string const line = search_time_line(account, 1.0);
+  EXPECT_NE(line.find("the PyTorch reference 250"), std::string::npos) << line;
+  SearchTimeAccount cuda;
+  cuda.add(phases());
+  EXPECT_EQ(search_time_line(cuda, 1.0).find("PyTorch"), std::string::npos) << "a CUDA task names no PyTorch";
+}
+
 TEST(SearchTimeAccount, SaysNothingWithoutEvaluations) {
   SearchTimeAccount const account;
   EXPECT_EQ(search_time_line(account, 1.0), "");
