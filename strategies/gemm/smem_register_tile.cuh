@@ -1,7 +1,9 @@
 // The shared-memory, register-tiled tile of C = A * B shared by smem_register_tiled,
-// batched_smem_register_tiled and split_k (include lines, docs/strategies.md): knob defaults, the loading,
-// staging and multiplying of one K slice, and the tile kernel. split_k defines BK (fixed there), TM and TN
-// before the include.
+// batched_smem_register_tiled, split_k and linear_register_tiled (include lines, docs/strategies.md): knob
+// defaults, the loading, staging and multiplying of one K slice, and the tile kernel. split_k defines BK
+// (fixed there), TM and TN before the include. KOPT_GEMM_B_TRANSPOSED, defined before the include, takes B as
+// its transpose (N x K row-major, nn.Linear's weight): its slices are read along K like A's and stored
+// transposed in padded rows, so the multiply is unchanged.
 
 #ifndef BM
 #define BM 128
@@ -25,6 +27,13 @@ using Elem = {{T}};
 constexpr int kVec = 4;  // elements per global vector load
 constexpr int kThreads = (BM / TM) * (BN / TN);
 constexpr int kAStride = BM + 4;  // floats per k-row of the transposed A slice
+#ifdef KOPT_GEMM_B_TRANSPOSED
+constexpr bool kBTransposed = true;
+constexpr int kBStride = BN + 4;  // floats per k-row of the transposed B slice
+#else
+constexpr bool kBTransposed = false;
+constexpr int kBStride = BN;
+#endif
 constexpr int kAVectors = BM * BK / (kThreads * kVec);
 constexpr int kBVectors = BK * BN / (kThreads * kVec);
 constexpr int kRowGroups = TM / 4;  // a thread's rows: kRowGroups groups of 4
@@ -41,7 +50,7 @@ static_assert(BK % kVec == 0 && BN % kVec == 0, "slices are loaded in 4-element 
 
 struct Tiles {
   float a[2][BK][kAStride];  // a[buf][k][m] = A[row0 + m][k0 + k]
-  float b[2][BK][BN];        // b[buf][k][n] = B[k0 + k][col0 + n]
+  float b[2][BK][kBStride];  // b[buf][k][n] = B[k0 + k][col0 + n]
 };
 
 struct Staged {
@@ -76,10 +85,16 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ A
   }
 #pragma unroll
   for (int i = 0; i < kBVectors; ++i) {
-    int const e = tid + i * kThreads;  // vector e of the BK x (BN / kVec) slice
-    int const gk = k0 + e / (BN / kVec);
-    int const gn = col0 + (e % (BN / kVec)) * kVec;
-    load_vector(s.b[i], B + static_cast<long long>(gk) * N + gn, gk < k_end, N - gn, b_vec);
+    int const e = tid + i * kThreads;
+    if constexpr (kBTransposed) {  // vector e of the BN x (BK / kVec) slice of the N x K transpose
+      int const gn = col0 + e / (BK / kVec);
+      int const gk = k0 + (e % (BK / kVec)) * kVec;
+      load_vector(s.b[i], B + static_cast<long long>(gn) * K + gk, gn < N, k_end - gk, b_vec);
+    } else {  // vector e of the BK x (BN / kVec) slice
+      int const gk = k0 + e / (BN / kVec);
+      int const gn = col0 + (e % (BN / kVec)) * kVec;
+      load_vector(s.b[i], B + static_cast<long long>(gk) * N + gn, gk < k_end, N - gn, b_vec);
+    }
   }
 }
 
@@ -96,9 +111,16 @@ __device__ __forceinline__ void store_slice(Tiles& t, int buf, Staged const& s) 
 #pragma unroll
   for (int i = 0; i < kBVectors; ++i) {
     int const e = tid + i * kThreads;
-    int const k = e / (BN / kVec);
-    int const n = (e % (BN / kVec)) * kVec;
-    *reinterpret_cast<float4*>(&t.b[buf][k][n]) = make_float4(s.b[i][0], s.b[i][1], s.b[i][2], s.b[i][3]);
+    if constexpr (kBTransposed) {
+      int const n = e / (BK / kVec);
+      int const k = (e % (BK / kVec)) * kVec;
+#pragma unroll
+      for (int v = 0; v < kVec; ++v) t.b[buf][k + v][n] = s.b[i][v];
+    } else {
+      int const k = e / (BN / kVec);
+      int const n = (e % (BN / kVec)) * kVec;
+      *reinterpret_cast<float4*>(&t.b[buf][k][n]) = make_float4(s.b[i][0], s.b[i][1], s.b[i][2], s.b[i][3]);
+    }
   }
 }
 
@@ -163,9 +185,17 @@ __device__ __forceinline__ void multiply_k_range(float (&acc)[TM][TN], Tiles& ti
   }
 }
 
-// The BM x BN tile at (blockIdx.y, blockIdx.x) of C = A * B.
+// The value of C at (row, col) from the FP32 product there: as is, or a fused epilogue (linear: + bias, op).
+struct NoEpilogue {
+  __device__ __forceinline__ float operator()(float v, int /*row*/, int /*col*/) const { return v; }
+};
+
+// The BM x BN tile at (blockIdx.y, blockIdx.x) of C = epilogue(A * B); the epilogue is called only for
+// elements inside C.
+template <typename Epilogue = NoEpilogue>
 __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __restrict__ A,
-                                          Elem const* __restrict__ B, int M, int N, int K) {
+                                          Elem const* __restrict__ B, int M, int N, int K,
+                                          Epilogue epilogue = {}) {
   __shared__ __align__(16) Tiles tiles;
   int const tid = static_cast<int>(threadIdx.x);
   int const row0 = static_cast<int>(blockIdx.y) * BM;
@@ -175,7 +205,7 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   // Uniform per block: a row of A (B, C) starts on a vector boundary when K (N) is a multiple of kVec.
   unsigned const vec_bytes = kVec * sizeof(Elem);
   bool const a_vec = K % kVec == 0 && kopt_strategy::aligned_to(A, vec_bytes);
-  bool const b_vec = N % kVec == 0 && kopt_strategy::aligned_to(B, vec_bytes);
+  bool const b_vec = (kBTransposed ? K : N) % kVec == 0 && kopt_strategy::aligned_to(B, vec_bytes);
   bool const c_vec = N % kVec == 0 && kopt_strategy::aligned_to(C, vec_bytes);
 
   float acc[TM][TN];
@@ -193,12 +223,14 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
       if (c_vec && gn + kVec <= N) {
         kopt_strategy::Pack<Elem, kVec> p;
 #pragma unroll
-        for (int v = 0; v < kVec; ++v) p.v[v] = kopt_strategy::from_float<Elem>(acc[i][g * 4 + v]);
+        for (int v = 0; v < kVec; ++v)
+          p.v[v] = kopt_strategy::from_float<Elem>(epilogue(acc[i][g * 4 + v], gm, gn + v));
         kopt_strategy::store_pack<Elem, kVec>(dst, p);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v) {
-          if (gn + v < N) dst[v] = kopt_strategy::from_float<Elem>(acc[i][g * 4 + v]);
+          if (gn + v < N)
+            dst[v] = kopt_strategy::from_float<Elem>(epilogue(acc[i][g * 4 + v], gm, gn + v));
         }
       }
     }

@@ -1,7 +1,9 @@
-// The BF16 tensor-core (mma.sync) tile of C = A * B shared by tensor_core_mma, batched_tensor_core_mma and
-// split_k_mma (include lines, docs/strategies.md): knob defaults, the cp.async / ldmatrix / mma.sync
-// helpers, the loading and multiplying of one K slice, and the tile kernel. split_k_mma defines BK and
-// WARPS (fixed there) before the include.
+// The BF16 tensor-core (mma.sync) tile of C = A * B shared by tensor_core_mma, batched_tensor_core_mma,
+// split_k_mma and linear_tensor_core_mma (include lines, docs/strategies.md): knob defaults, the cp.async /
+// ldmatrix / mma.sync helpers, the loading and multiplying of one K slice, and the tile kernel. split_k_mma
+// defines BK and WARPS (fixed there) before the include. KOPT_GEMM_B_TRANSPOSED, defined before the
+// include, takes B as its transpose (N x K row-major, nn.Linear's weight): its slices are copied like A's
+// (rows of K) and its fragments loaded with ldmatrix without .trans, which is the mma's column-major B.
 
 #ifndef BM
 #define BM 128
@@ -29,9 +31,16 @@ constexpr int kWarpN = BN / kWarpsN;  // columns of C per warp
 constexpr int kFragM = kWarpM / 16;   // m16 fragments per warp
 constexpr int kFragN = kWarpN / 8;    // n8 fragments per warp
 constexpr int kAStride = BK + 8;      // elements per row of an A slice (padding: conflict-free ldmatrix)
-constexpr int kBStride = BN + 8;      // elements per row of a B slice
-constexpr int kAStage = BM * kAStride;
+#ifdef KOPT_GEMM_B_TRANSPOSED
+constexpr bool kBTransposed = true;
+constexpr int kBStride = BK + 8;  // elements per row (an n) of a B slice
+constexpr int kBStage = BN * kBStride;
+#else
+constexpr bool kBTransposed = false;
+constexpr int kBStride = BN + 8;  // elements per row (a k) of a B slice
 constexpr int kBStage = BK * kBStride;
+#endif
+constexpr int kAStage = BM * kAStride;
 constexpr int kAChunks = BM * BK / 8 / kThreads;  // 16-byte chunks of an A slice per thread
 constexpr int kBChunks = BK * BN / 8 / kThreads;
 
@@ -90,31 +99,42 @@ __device__ __forceinline__ void copy_chunk_scalar(Elem* dst, Elem const* src, bo
   kopt_strategy::store_pack<Elem, 8>(dst, p);
 }
 
-// Starts the copy of slice k0 of A (BM x BK) and B (BK x BN) into stage buffers a_s, b_s; A columns and B
-// rows at or past k_end (the end of the block's K range) read as 0.
+// Starts the copy of chunk c (8 elements along K) of a slice of BK columns of a row-major matrix with K
+// columns, rows from row0 (A's slice, or B's given as its N x K transpose) into `s` (rows of Stride
+// elements); rows at or past `rows` and columns at or past k_end (the end of the block's K range) read as 0.
+template <int Stride>
+__device__ __forceinline__ void copy_k_chunk(Elem* s, Elem const* __restrict__ matrix, int c, int row0,
+                                             int rows, int K, int k0, int k_end, bool vec) {
+  int const r = c / (BK / 8);
+  int const kc = (c % (BK / 8)) * 8;
+  int const g = row0 + r;
+  int const gk = k0 + kc;
+  Elem* dst = s + r * Stride + kc;
+  Elem const* src = matrix + static_cast<long long>(g) * K + gk;
+  if (vec) {
+    bool const ok = g < rows && gk < k_end;  // K % 8 == 0: the chunk ends by k_end
+    cp_async_16(dst, ok ? src : matrix, ok ? 16 : 0);
+  } else {
+    copy_chunk_scalar(dst, src, g < rows, k_end - gk);
+  }
+}
+
+// Starts the copy of slice k0 of A (BM x BK) and B (BK x BN, or BN x BK when transposed) into stage buffers
+// a_s, b_s; A columns and B rows at or past k_end (the end of the block's K range) read as 0.
 __device__ __forceinline__ void load_slice(Elem* a_s, Elem* b_s, Elem const* __restrict__ A,
                                            Elem const* __restrict__ B, int M, int N, int K, int k_end,
                                            int row0, int col0, int k0, bool a_vec, bool b_vec) {
   int const tid = static_cast<int>(threadIdx.x);
 #pragma unroll
-  for (int i = 0; i < kAChunks; ++i) {
-    int const c = tid + i * kThreads;
-    int const r = c / (BK / 8);
-    int const kc = (c % (BK / 8)) * 8;
-    int const gm = row0 + r;
-    int const gk = k0 + kc;
-    Elem* dst = a_s + r * kAStride + kc;
-    Elem const* src = A + static_cast<long long>(gm) * K + gk;
-    if (a_vec) {
-      bool const ok = gm < M && gk < k_end;  // K % 8 == 0: the chunk ends by k_end
-      cp_async_16(dst, ok ? src : A, ok ? 16 : 0);
-    } else {
-      copy_chunk_scalar(dst, src, gm < M, k_end - gk);
-    }
-  }
+  for (int i = 0; i < kAChunks; ++i)
+    copy_k_chunk<kAStride>(a_s, A, tid + i * kThreads, row0, M, K, k0, k_end, a_vec);
 #pragma unroll
   for (int i = 0; i < kBChunks; ++i) {
     int const c = tid + i * kThreads;
+    if constexpr (kBTransposed) {  // chunk c of the BN x BK slice of the N x K transpose
+      copy_k_chunk<kBStride>(b_s, B, c, col0, N, K, k0, k_end, b_vec);
+      continue;
+    }
     int const r = c / (BN / 8);
     int const nc = (c % (BN / 8)) * 8;
     int const gk = k0 + r;
@@ -143,7 +163,13 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[kFragM][kFragN][4], 
 #pragma unroll
     for (int nj = 0; nj < kFragN / 2; ++nj) {
       unsigned r[4];
-      ldmatrix_x4_trans(r, b_s + (kk + (lane % 16)) * kBStride + warp_n0 + nj * 16 + (lane / 16) * 8);
+      if constexpr (kBTransposed) {
+        // Matrix q = lane / 8 of the x4: columns n (16 * nj + 8 * (q / 2)) and k (kk + 8 * (q % 2)).
+        ldmatrix_x4(r, b_s + (warp_n0 + nj * 16 + (lane / 16) * 8 + (lane % 8)) * kBStride + kk +
+                           ((lane / 8) % 2) * 8);
+      } else {
+        ldmatrix_x4_trans(r, b_s + (kk + (lane % 16)) * kBStride + warp_n0 + nj * 16 + (lane / 16) * 8);
+      }
       b_frag[2 * nj][0] = r[0];
       b_frag[2 * nj][1] = r[1];
       b_frag[2 * nj + 1][0] = r[2];
@@ -203,9 +229,17 @@ __device__ __forceinline__ void store_pair(Elem* __restrict__ C, int M, int N, i
   }
 }
 
-// The BM x BN tile at (blockIdx.y, blockIdx.x) of C = A * B.
+// The value of C at (row, col) from the FP32 product there: as is, or a fused epilogue (linear: + bias, op).
+struct NoEpilogue {
+  __device__ __forceinline__ float operator()(float v, int /*row*/, int /*col*/) const { return v; }
+};
+
+// The BM x BN tile at (blockIdx.y, blockIdx.x) of C = epilogue(A * B); the epilogue is called only for
+// elements inside C.
+template <typename Epilogue = NoEpilogue>
 __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __restrict__ A,
-                                          Elem const* __restrict__ B, int M, int N, int K) {
+                                          Elem const* __restrict__ B, int M, int N, int K,
+                                          Epilogue epilogue = {}) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Elem* const a_smem = reinterpret_cast<Elem*>(smem_raw);
   Elem* const b_smem = a_smem + STAGES * kAStage;
@@ -219,7 +253,7 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   int const col0 = static_cast<int>(blockIdx.x) * BN;
   // Uniform per block: 16-byte chunks of a row are aligned when the row length is a multiple of 8.
   bool const a_vec = K % 8 == 0 && kopt_strategy::aligned_to(A, 16);
-  bool const b_vec = N % 8 == 0 && kopt_strategy::aligned_to(B, 16);
+  bool const b_vec = (kBTransposed ? K : N) % 8 == 0 && kopt_strategy::aligned_to(B, 16);
   bool const c_pair = N % 2 == 0 && kopt_strategy::aligned_to(C, 4);
 
   float acc[kFragM][kFragN][4];
@@ -253,7 +287,8 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   cp_async_wait<0>();
 
   for_each_accumulator_pair(acc, row0, col0, warp_m0, warp_n0, lane, [&](int gm, int gn, float v0, float v1) {
-    store_pair(C, M, N, gm, gn, v0, v1, c_pair);
+    if (gm >= M || gn >= N) return;
+    store_pair(C, M, N, gm, gn, epilogue(v0, gm, gn), gn + 1 < N ? epilogue(v1, gm, gn + 1) : 0.0f, c_pair);
   });
 }
 

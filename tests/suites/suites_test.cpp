@@ -87,7 +87,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "scatter_rows",
                                          "scatter_add_rows",
                                          "copy2d",
-                                         "matrix_power"};
+                                         "matrix_power",
+                                         "linear"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,0 +1,10 @@
+// Vendor baseline for suites/llm/linear_relu-bf16: cublasLtMatmul with the bias and ReLU in its epilogue
+// (../linear_relu-cublaslt.cuh), __nv_bfloat16 storage, FP32 compute.
+#include <cuda_bf16.h>
+
+#include "../linear_relu-cublaslt.cuh"
+
+extern "C" void linear_relu(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* weight,
+                            const __nv_bfloat16* bias, int M, int N, int K) {
+  llm_linear_relu::linear_relu_cublaslt(out, x, weight, bias, M, N, K);
+}
