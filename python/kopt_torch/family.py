@@ -2,7 +2,11 @@
 
 Families: activation (one element-wise function, with its op), row_softmax (softmax over the last of two
 dimensions), row_reduce (sum, mean, amax, amin over the last dimension), row_scan (cumsum over the last
-dimension), gemm (one product of two 2-D inputs).
+dimension), gemm (one product of two 2-D inputs), attention (scaled_dot_product_attention on 4-D
+[batch, heads, seq, head_dim] inputs, causal or not, with the contract's BH bound to batch * heads),
+pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear with a bias on the
+one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
+fused into the family's `op` over `v`, the product plus the bias).
 
 A problem whose forward is one operator the library has a family for gets that family (and the family's
 `[strategy_params]`), so that `kopt optimize` tries the right strategies without the user naming them. The
@@ -12,6 +16,9 @@ operator, gets no family (the user can still pass --family). docs/pytorch.md, "F
 
 from __future__ import annotations
 
+import math
+import operator
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +54,10 @@ class FamilyGuess:
     family: str
     params: dict[str, str] = field(default_factory=dict)
     reason: str = ""
+    # Roles of the family's contract that no launcher parameter is, or that names alone would not decide (the
+    # task's `[binding]`): role -> (a tensor: the forward's input by position, or a parameter by its
+    # state_dict key; and the dimensions of it whose product the role is, or None for the tensor itself).
+    binding: dict[str, tuple[int | str, tuple[int, ...] | None]] = field(default_factory=dict)
 
 
 def _operator_nodes(graph: Any) -> list[Any]:
@@ -86,18 +97,169 @@ def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
     return None
 
 
+def _attention(node: Any, tensors: list[Any]) -> FamilyGuess | None:
+    """attention for scaled_dot_product_attention(q, k, v) on equal 4-D inputs, causal or not; None for a
+    mask, dropout, a scale of the caller's or grouped heads."""
+    if len(tensors) != 3 or any(t.dim() != 4 or t.shape != tensors[0].shape for t in tensors):
+        return None
+    if len(node.args) != 3 or not all(getattr(a, "op", None) == "placeholder" for a in node.args):
+        return None
+    kwargs = dict(node.kwargs)
+    causal = kwargs.pop("is_causal", False)
+    if kwargs.pop("attn_mask", None) is not None or kwargs.pop("dropout_p", 0.0) != 0.0 \
+            or kwargs.pop("scale", None) is not None or kwargs.pop("enable_gqa", False) or kwargs \
+            or not isinstance(causal, bool):
+        return None
+    form = "causal" if causal else "non-causal"
+    return FamilyGuess("attention", {"causal": "1" if causal else "0"},
+                       f"the module is one {form} scaled_dot_product_attention on [batch, heads, seq, head_dim]",
+                       {"Q": (0, None), "K": (1, None), "V": (2, None), "BH": (0, (0, 1)), "S": (0, (2,)),
+                        "D": (0, (3,))})
+
+
+def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
+    """pool2d for MaxPool2d / AvgPool2d on NCHW input with square windows, no padding, dilation or ceil mode."""
+    def square(v: Any) -> int | None:
+        if isinstance(v, int):
+            return v
+        return v[0] if isinstance(v, (tuple, list)) and len(v) == 2 and v[0] == v[1] else None
+
+    if ndim != 4 or getattr(sub, "ceil_mode", False) or square(sub.padding) != 0:
+        return None
+    kernel, stride = square(sub.kernel_size), square(sub.stride if sub.stride is not None else sub.kernel_size)
+    if kernel is None or stride is None:
+        return None
+    if type(sub) is nn.MaxPool2d and square(sub.dilation) == 1 and not sub.return_indices:
+        return FamilyGuess("pool2d", {"combine": "fmaxf(a, b)", "identity": "-INFINITY", "finish": "s"},
+                           f"the module is one MaxPool2d ({kernel} x {kernel}, stride {stride})")
+    if type(sub) is nn.AvgPool2d and sub.divisor_override is None:
+        return FamilyGuess("pool2d", {"combine": "a + b", "identity": "0.0f", "finish": "s / k"},
+                           f"the module is one AvgPool2d ({kernel} x {kernel}, stride {stride})")
+    return None
+
+
+# Arithmetic with a constant in an epilogue chain: the operator's C++ symbol, for function and method calls.
+_ARITHMETIC = {operator.mul: "*", torch.mul: "*", "mul": "*", operator.add: "+", torch.add: "+", "add": "+",
+               operator.sub: "-", torch.sub: "-", "sub": "-", operator.truediv: "/", torch.div: "/", "div": "/"}
+
+
+def _apply(op_over_x: str, e: str) -> str:
+    """An activation's op (over `x`) applied to expression `e`: substituted when `e` is a name, else an
+    immediately called lambda (the op may read its argument more than once)."""
+    if re.fullmatch(r"[A-Za-z_]\w*", e):
+        return re.sub(r"\bx\b", e, op_over_x)
+    return f"[](float x) {{ return {op_over_x}; }}({e})"
+
+
+def _float_literal(c: Any) -> str | None:
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(float(c)):
+        return None
+    return repr(float(c)) + "f"
+
+
+def _activation_op(traced: Any, node: Any) -> tuple[str, str] | None:
+    """(op over x, name) when `node` is one activation of its first argument alone, else None."""
+    extra = [a for a in node.args[1:]] + [v for k, v in node.kwargs.items() if k not in ("inplace", "approximate")]
+    if extra:
+        return None
+    if node.op == "call_module":
+        sub = traced.get_submodule(node.target)
+        for cls, name in _ACTIVATION_MODULES.items():
+            if type(sub) is cls:
+                return _ACTIVATION_OPS[name], name
+        if type(sub) is nn.GELU:
+            return (_GELU_TANH if sub.approximate == "tanh" else _GELU_ERF), "gelu"
+        return None
+    if node.op == "call_method" and str(node.target) in _ACTIVATION_OPS:
+        return _ACTIVATION_OPS[str(node.target)], str(node.target)
+    if node.op == "call_function":
+        if node.target in _ACTIVATION_FUNCTIONS:
+            name = _ACTIVATION_FUNCTIONS[node.target]
+            return _ACTIVATION_OPS[name], name
+        if node.target is F.gelu:
+            return (_GELU_TANH if node.kwargs.get("approximate", "none") == "tanh" else _GELU_ERF), "gelu"
+    return None
+
+
+def _epilogue_step(traced: Any, node: Any, prev: Any, e: str) -> tuple[str, str] | None:
+    """`e` (the chain's expression so far, the value of `prev`) through `node`, and the step's name; None
+    when `node` is not an element-wise operator of `prev` alone (with constants)."""
+    if not node.args or all(a is not prev for a in node.args):
+        return None
+    if node.args[0] is prev:
+        activation = _activation_op(traced, node)
+        if activation is not None:
+            return _apply(activation[0], e), activation[1]
+    key = str(node.target) if node.op == "call_method" else node.target
+    symbol = _ARITHMETIC.get(key) if node.op in ("call_method", "call_function") else None
+    if symbol is None or len(node.args) != 2 or node.kwargs:
+        return None
+    first, second = node.args
+    operand = e if re.fullmatch(r"[A-Za-z_]\w*", e) else f"({e})"
+    if first is prev and (c := _float_literal(second)) is not None:
+        return f"{operand} {symbol} {c}", f"{symbol} {c}"
+    if second is prev and (c := _float_literal(first)) is not None and node.op == "call_function":
+        return f"{c} {symbol} {operand}", f"{c} {symbol}"
+    return None
+
+
+def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bool) -> FamilyGuess | None:
+    """linear for nn.Linear (with a bias) on the one input followed by element-wise operators, each on the
+    previous one's result alone; the product's leading dimensions are M (a binding when there are several)."""
+    if not nodes or len(tensors) != 1 or tensors[0].dim() < 2 or nodes[0].op != "call_module":
+        return None
+    first = nodes[0]
+    sub = traced.get_submodule(first.target)
+    if type(sub) is not nn.Linear or sub.bias is None or len(first.args) != 1 or first.kwargs \
+            or getattr(first.args[0], "op", None) != "placeholder":
+        return None
+    expr, steps, prev = "v", [], first
+    for node in nodes[1:]:
+        if len(prev.users) != 1:
+            return None
+        step = _epilogue_step(traced, node, prev, expr)
+        if step is None:
+            return None
+        expr, prev = step[0], node
+        steps.append(step[1])
+    output = next(n for n in traced.graph.nodes if n.op == "output")
+    if output.args[0] is not prev:
+        return None
+    leading = tuple(range(tensors[0].dim() - 1))
+    after = f" then {', '.join(steps)}" if steps else ""
+    weight = f"{first.target}.weight"
+    if wrapped:
+        weight = weight.removeprefix(_ROOT_PREFIX)
+    return FamilyGuess("linear", {"op": expr}, f"the module is nn.Linear{after}",
+                       {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
+
+
+# A problem whose Model is itself one of these modules is traced inside a Sequential, so that the module is a
+# call_module node like anywhere else (fx would trace its forward into F.linear / F.max_pool2d); its
+# state_dict keys are the Sequential's without this prefix.
+_ROOT_MODULES = (nn.Linear, nn.MaxPool2d, nn.AvgPool2d)
+_ROOT_PREFIX = "0."
+
+
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     """The library family of a one-operator module, or None. `inputs` are example inputs (for ranks)."""
+    wrapped = type(model) in _ROOT_MODULES
+    if wrapped:
+        model = nn.Sequential(model)
     try:
         traced = torch.fx.symbolic_trace(model)
     except Exception:  # noqa: BLE001 - a module fx cannot trace simply gets no family
         return None
     nodes = _operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
+    if (linear := _linear_chain(traced, nodes, tensors, wrapped)) is not None:
+        return linear
     if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \
             and nodes[0].target in (torch.matmul, torch.mm) and all(t.dim() == 2 for t in tensors) \
             and all(a.op == "placeholder" for a in nodes[0].args[:2]):
         return FamilyGuess("gemm", {}, "the module is one product of two matrices")
+    if len(nodes) == 1 and nodes[0].op == "call_function" and nodes[0].target is F.scaled_dot_product_attention:
+        return _attention(nodes[0], tensors)
     if len(nodes) != 1 or len(tensors) != 1:
         return None
     node, ndim = nodes[0], tensors[0].dim()
@@ -110,6 +272,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
             return _gelu(sub.approximate)
         if type(sub) is nn.Softmax and _last_dim(sub.dim, ndim) and ndim == 2:
             return FamilyGuess("row_softmax", {}, "the module is one softmax over the last of two dimensions")
+        if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
+            return _pool2d(sub, ndim)
         return None
     if node.op == "call_method":
         name = str(node.target)

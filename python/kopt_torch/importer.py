@@ -148,6 +148,18 @@ def _param_values(abi: Abi, notes: list[str]) -> tuple[dict[str, torch.Tensor], 
         problem.unload()
 
 
+def _binding_expr(abi: Abi, tensor_ref: int | str, dims: tuple[int, ...] | None) -> kexpr.Expr:
+    """The product of dimensions `dims` of a tensor (a forward input by position, or a parameter or buffer by
+    its state_dict key), over the task's size names; with no dims, the tensor's launcher parameter."""
+    if isinstance(tensor_ref, int):
+        tensor = next(t for t in abi.tensors if t["kind"] == "input" and t["index"] == tensor_ref)
+    else:
+        tensor = next(t for t in abi.tensors if t["kind"] in ("parameter", "buffer") and t["key"] == tensor_ref)
+    if dims is None:
+        return tensor["name"]
+    return kexpr.product([tensor["shape"][d] for d in dims])
+
+
 def _guess_family(abi: Abi) -> FamilyGuess | None:
     """The library family of a one-operator problem, traced at its smallest runnable case."""
     case = "small" if _case_constants(abi, "small") is not None else "problem"
@@ -371,6 +383,11 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
         lines.append(f"flops = {_toml_str(abi.flops)}")
     if math_kind:
         lines.append(f"math = {_toml_str(math_kind)}")
+    if guess is not None and guess.binding:
+        lines += ["", "# Contract roles that are no launcher parameter, from the inputs' shapes (docs/pytorch.md, "
+                  "\"Families\").", "[binding]"]
+        lines += [f"{role} = {_toml_str(str(_binding_expr(abi, tensor, dims)))}"
+                  for role, (tensor, dims) in guess.binding.items()]
     if guess is not None and guess.params:
         lines += ["", "# The family's arithmetic, read off the module's graph (docs/pytorch.md, \"Families\").",
                   "[strategy_params]"]

@@ -28,6 +28,25 @@ class _Call2(nn.Module):
         return self.fn(a, b)
 
 
+class _Call3(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, a, b, c):
+        return self.fn(a, b, c)
+
+
+class _LinearThen(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.linear = nn.Linear(8, 4)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self.linear(x))
+
+
 class _GeluTanh(nn.Module):
     def forward(self, x):
         return F.gelu(x, approximate="tanh")
@@ -78,7 +97,47 @@ class FamilyTest(unittest.TestCase):
 
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Chain(), self.x))
-        self.assertIsNone(infer_family(nn.Linear(8, 4), self.x))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.relu(x) + x), self.x))
+
+    def test_a_linear_layer_and_its_element_wise_chain_fuse_into_one_op(self):
+        plain = infer_family(nn.Linear(8, 4), self.x)
+        self.assertEqual((plain.family, plain.params), ("linear", {"op": "v"}))
+        self.assertEqual(plain.binding, {"M": (0, (0,)), "N": ("weight", (0,)), "K": ("weight", (1,))})
+        relu = infer_family(_LinearThen(lambda y: torch.relu(y)), self.x)
+        self.assertEqual(relu.params["op"], "v > 0.0f ? v : 0.0f")
+        self.assertEqual(relu.binding["N"], ("linear.weight", (0,)))
+        scaled = infer_family(_LinearThen(lambda y: F.gelu(y) * 2), self.x)
+        self.assertEqual(scaled.params["op"], "(0.5f * v * (1.0f + erff(v * 0.70710678118654752f))) * 2.0f")
+        nested = infer_family(_LinearThen(lambda y: torch.sigmoid(y / 4.0) - 0.5), self.x)
+        self.assertEqual(nested.params["op"], "([](float x) { return 1.0f / (1.0f + expf(-x)); }(v / 4.0f)) - 0.5f")
+        self.assertEqual(infer_family(_LinearThen(lambda y: 1.0 - y), self.x).params["op"], "1.0f - v")
+        sequential = infer_family(nn.Sequential(nn.Linear(8, 4), nn.ReLU()), self.x)
+        self.assertEqual((sequential.params["op"], sequential.binding["K"]), ("v > 0.0f ? v : 0.0f", ("0.weight", (1,))))
+        rows3 = infer_family(_LinearThen(torch.tanh), [torch.randn(2, 3, 8)])
+        self.assertEqual(rows3.binding["M"], (0, (0, 1)))
+        # Not a chain of the product alone: its result used twice, a second input, no bias, a reduction.
+        self.assertIsNone(infer_family(_LinearThen(lambda y: y * y), self.x))
+        self.assertIsNone(infer_family(_LinearThen(lambda y: torch.sum(y, dim=1)), self.x))
+        self.assertIsNone(infer_family(nn.Linear(8, 4, bias=False), self.x))
+
+    def test_attention_binds_batch_times_heads(self):
+        q = [torch.randn(2, 3, 16, 8) for _ in range(3)]
+        causal = infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=True)), q)
+        self.assertEqual((causal.family, causal.params), ("attention", {"causal": "1"}))
+        self.assertEqual(causal.binding, {"Q": (0, None), "K": (1, None), "V": (2, None), "BH": (0, (0, 1)),
+                                          "S": (0, (2,)), "D": (0, (3,))})
+        plain = infer_family(_Call3(F.scaled_dot_product_attention), q)
+        self.assertEqual(plain.params, {"causal": "0"})
+        self.assertIsNone(infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, scale=0.5)),
+                                       q))
+
+    def test_pooling_without_padding(self):
+        x4 = [torch.randn(2, 3, 8, 8)]
+        pooled = infer_family(nn.MaxPool2d(2), x4)
+        self.assertEqual((pooled.family, pooled.params["combine"]), ("pool2d", "fmaxf(a, b)"))
+        self.assertEqual(infer_family(nn.AvgPool2d(3, stride=1), x4).params["finish"], "s / k")
+        self.assertIsNone(infer_family(nn.MaxPool2d(2, padding=1), x4))
+        self.assertIsNone(infer_family(nn.MaxPool2d(2, ceil_mode=True), x4))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,10 @@ class ImporterTest(unittest.TestCase):
         self.assertLessEqual(set(task), TOP_KEYS)
         self.assertEqual(task["name"], "linear_relu_fp32")
         self.assertEqual(task["description"], "A linear layer followed by ReLU. (imported by kopt import-torch)")
-        self.assertNotIn("family", task)
+        # nn.Linear then ReLU: the linear family, its epilogue, and the contract's sizes from the weight's shape.
+        self.assertEqual(task["family"], "linear")
+        self.assertEqual(task["strategy_params"], {"op": "v > 0.0f ? v : 0.0f"})
+        self.assertEqual(task["binding"], {"M": "batch_size", "N": "out_features", "K": "in_features"})
         self.assertEqual(task["entry"]["signature"],
                          'extern "C" void forward(const float* x, const float* linear_weight, '
                          'const float* linear_bias, float* out, int batch_size, int in_features, int out_features)')

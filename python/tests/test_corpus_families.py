@@ -1,0 +1,88 @@
+"""The families kopt import-torch infers for the corpus under suites/pytorch/ (docs/pytorch.md, "Families"),
+and, when kopt's programs are built ($KOPT_BINARY_DIR/bin/kopt, as ctest sets it), that the library's
+strategies bind to every task that gets one: `kopt strategies TASK --json` finds at least one that applies
+and, where the importer wrote a [binding], exactly one binding for it (nothing left to verification).
+
+A problem that leaves this table, or joins it, is a change of the importer's behaviour: update the table
+with the reason. Problems absent from it get no family from the importer (kopt's own family inference,
+verified on the GPU, may still find one when it optimizes them).
+
+Run: ``cd python && ../.venv/bin/python -m unittest -v tests.test_corpus_families``
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import tempfile
+import tomllib
+import unittest
+from pathlib import Path
+
+from kopt_torch.importer import import_problem
+
+SUITE = Path(__file__).resolve().parents[2] / "suites" / "pytorch"
+KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
+
+FAMILIES = {
+    "level1/cumsum": "row_scan",
+    "level1/gelu": "activation",
+    "level1/matmul_skinny": "gemm",
+    "level1/matmul_square": "gemm",
+    "level1/max_pool2d": "pool2d",
+    "level1/mean_dim": "row_reduce",
+    "level1/relu": "activation",
+    "level1/sdpa": "attention",
+    "level1/sdpa_causal": "attention",
+    "level1/silu": "activation",
+    "level1/softmax": "row_softmax",
+    "level1/sqrt": "activation",
+    "level1/tanh": "activation",
+    "level2/linear_gelu_scale": "linear",
+    "level2/linear_relu": "linear",
+}
+
+
+class CorpusFamiliesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.tasks: dict[str, tuple[Path, dict]] = {}
+        for path in sorted(SUITE.glob("level*/*.py")):
+            key = f"{path.parent.name}/{path.stem}"
+            out = Path(cls.tmp.name) / key.replace("/", "-")
+            with contextlib.redirect_stdout(io.StringIO()):
+                import_problem(path, out)
+            with open(out / "task.toml", "rb") as f:
+                cls.tasks[key] = (out, tomllib.load(f))
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def test_every_problem_gets_the_family_of_the_table(self) -> None:
+        inferred = {key: task["family"] for key, (_, task) in self.tasks.items() if "family" in task}
+        self.assertEqual(inferred, FAMILIES)
+
+    def test_the_library_binds_every_task_with_a_family(self) -> None:
+        if KOPT is None or not KOPT.exists():
+            self.skipTest("kopt is not built here (ctest sets KOPT_BINARY_DIR)")
+        for key, (out, task) in self.tasks.items():
+            if "family" not in task:
+                continue
+            with self.subTest(problem=key):
+                r = subprocess.run([str(KOPT), "strategies", str(out), "--json"], capture_output=True,
+                                   text=True, timeout=120)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                applying = [s for s in json.loads(r.stdout)["strategies"] if s["applies"]]
+                self.assertTrue(applying, f"no strategy of family {task['family']} binds")
+                if "binding" in task:
+                    for s in applying:
+                        self.assertEqual(len(s["bindings"]), 1, f"{s['name']}: {s['bindings']}")
+
+
+if __name__ == "__main__":
+    unittest.main()
