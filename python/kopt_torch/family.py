@@ -2,7 +2,8 @@
 
 Families: activation (one element-wise function, with its op), row_softmax (softmax over the last of two
 dimensions), row_reduce (sum, mean, amax, amin over the last dimension), row_scan (cumsum over the last
-dimension), gemm (one product of two 2-D inputs), attention (scaled_dot_product_attention on 4-D
+dimension), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear without a
+bias and with nothing after it), attention (scaled_dot_product_attention on 4-D
 [batch, heads, seq, head_dim] inputs, causal or not, with the contract's BH bound to batch * heads),
 pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear with a bias on the
 one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
@@ -203,6 +204,39 @@ def _epilogue_step(traced: Any, node: Any, prev: Any, e: str) -> tuple[str, str]
     return None
 
 
+_MATMUL = (torch.matmul, torch.mm, operator.matmul)
+
+
+def _is_transpose_of_placeholder(node: Any) -> bool:
+    """`b.T`, `b.t()`, `b.transpose(0, 1)` or `torch.transpose(b, 0, 1)` (or 1, 0) of a forward input."""
+    if getattr(node, "op", None) not in ("call_function", "call_method") or not node.args:
+        return False
+    if getattr(node.args[0], "op", None) != "placeholder":
+        return False
+    if node.op == "call_function" and node.target is getattr:
+        return node.args[1:] in (("T",), ("mT",))
+    name = str(node.target) if node.op == "call_method" else getattr(node.target, "__name__", "")
+    if name == "t":
+        return len(node.args) == 1
+    return name == "transpose" and sorted(node.args[1:]) in ([-2, -1], [0, 1], [-1, 0], [-2, 1])
+
+
+def _gemm_nt(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """gemm_nt for `a @ b.T` (matmul or mm) of two 2-D forward inputs, b being the second."""
+    if len(nodes) != 2 or len(tensors) != 2 or any(t.dim() != 2 for t in tensors):
+        return None
+    transpose, product = nodes
+    if product.op != "call_function" or product.target not in _MATMUL or len(product.args) != 2 or product.kwargs:
+        return None
+    placeholders = [n for n in product.graph.nodes if n.op == "placeholder"]
+    a, b = product.args
+    if a is not placeholders[0] or b is not transpose or not _is_transpose_of_placeholder(b) \
+            or b.args[0] is not placeholders[1]:
+        return None
+    return FamilyGuess("gemm_nt", {}, "the module is one product of a matrix and a transposed matrix (a @ b.T)",
+                       {"A": (0, None), "B": (1, None), "M": (0, (0,)), "N": (1, (0,)), "K": (0, (1,))})
+
+
 def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bool) -> FamilyGuess | None:
     """linear for nn.Linear (with a bias) on the one input followed by element-wise operators, each on the
     previous one's result alone; the product's leading dimensions are M (a binding when there are several)."""
@@ -210,9 +244,19 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bo
         return None
     first = nodes[0]
     sub = traced.get_submodule(first.target)
-    if type(sub) is not nn.Linear or sub.bias is None or len(first.args) != 1 or first.kwargs \
+    if type(sub) is not nn.Linear or len(first.args) != 1 or first.kwargs \
             or getattr(first.args[0], "op", None) != "placeholder":
         return None
+    weight = f"{first.target}.weight"
+    if wrapped:
+        weight = weight.removeprefix(_ROOT_PREFIX)
+    leading = tuple(range(tensors[0].dim() - 1))
+    if sub.bias is None:  # x W^T alone is gemm_nt; with an epilogue after it, no family yet
+        if len(nodes) != 1:
+            return None
+        return FamilyGuess("gemm_nt", {}, "the module is nn.Linear without a bias (x @ weight.T)",
+                           {"A": (0, None), "B": (weight, None), "M": (0, leading), "N": (weight, (0,)),
+                            "K": (weight, (1,))})
     expr, steps, prev = "v", [], first
     for node in nodes[1:]:
         if len(prev.users) != 1:
@@ -225,11 +269,7 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bo
     output = next(n for n in traced.graph.nodes if n.op == "output")
     if output.args[0] is not prev:
         return None
-    leading = tuple(range(tensors[0].dim() - 1))
     after = f" then {', '.join(steps)}" if steps else ""
-    weight = f"{first.target}.weight"
-    if wrapped:
-        weight = weight.removeprefix(_ROOT_PREFIX)
     return FamilyGuess("linear", {"op": expr}, f"the module is nn.Linear{after}",
                        {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
 
@@ -254,8 +294,10 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     if (linear := _linear_chain(traced, nodes, tensors, wrapped)) is not None:
         return linear
+    if (nt := _gemm_nt(nodes, tensors)) is not None:
+        return nt
     if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \
-            and nodes[0].target in (torch.matmul, torch.mm) and all(t.dim() == 2 for t in tensors) \
+            and nodes[0].target in _MATMUL and all(t.dim() == 2 for t in tensors) \
             and all(a.op == "placeholder" for a in nodes[0].args[:2]):
         return FamilyGuess("gemm", {}, "the module is one product of two matrices")
     if len(nodes) == 1 and nodes[0].op == "call_function" and nodes[0].target is F.scaled_dot_product_attention:

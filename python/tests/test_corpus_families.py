@@ -32,6 +32,7 @@ FAMILIES = {
     "level1/gelu": "activation",
     "level1/matmul_skinny": "gemm",
     "level1/matmul_square": "gemm",
+    "level1/matmul_transposed_b": "gemm_nt",
     "level1/max_pool2d": "pool2d",
     "level1/mean_dim": "row_reduce",
     "level1/relu": "activation",

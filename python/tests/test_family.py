@@ -38,9 +38,9 @@ class _Call3(nn.Module):
 
 
 class _LinearThen(nn.Module):
-    def __init__(self, fn):
+    def __init__(self, fn, bias=True):
         super().__init__()
-        self.linear = nn.Linear(8, 4)
+        self.linear = nn.Linear(8, 4, bias=bias)
         self.fn = fn
 
     def forward(self, x):
@@ -92,8 +92,20 @@ class FamilyTest(unittest.TestCase):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])
         self.assertEqual(guess.family, "gemm")
         self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(2, 4, 8), torch.randn(2, 8, 3)]))
-        self.assertIsNone(infer_family(_Call2(lambda a, b: torch.matmul(a, b.t())),
-                                       [torch.randn(4, 8), torch.randn(3, 8)]))
+        self.assertEqual(infer_family(_Call2(lambda a, b: a @ b), [torch.randn(4, 8), torch.randn(8, 3)]).family,
+                         "gemm")
+
+    def test_a_product_with_the_second_matrix_transposed_is_a_gemm_nt(self):
+        ab = [torch.randn(4, 8), torch.randn(3, 8)]
+        for fn in (lambda a, b: a @ b.T, lambda a, b: torch.matmul(a, b.t()), lambda a, b: torch.mm(a, b.transpose(0, 1)),
+                   lambda a, b: a @ torch.transpose(b, 1, 0)):
+            guess = infer_family(_Call2(fn), ab)
+            self.assertEqual((guess.family, guess.binding["B"], guess.binding["N"]), ("gemm_nt", (1, None), (1, (0,))))
+        self.assertIsNone(infer_family(_Call2(lambda a, b: b @ a.T), ab), "the transposed one must be the second")
+        self.assertIsNone(infer_family(_Call2(lambda a, b: a.T @ b), [torch.randn(8, 4), torch.randn(8, 3)]))
+        bare = infer_family(nn.Linear(8, 4, bias=False), self.x)
+        self.assertEqual((bare.family, bare.binding["B"], bare.binding["K"]), ("gemm_nt", ("weight", None), ("weight", (1,))))
+        self.assertIsNone(infer_family(_LinearThen(torch.relu, bias=False), self.x), "an epilogue without a bias")
 
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Chain(), self.x))
@@ -118,7 +130,6 @@ class FamilyTest(unittest.TestCase):
         # Not a chain of the product alone: its result used twice, a second input, no bias, a reduction.
         self.assertIsNone(infer_family(_LinearThen(lambda y: y * y), self.x))
         self.assertIsNone(infer_family(_LinearThen(lambda y: torch.sum(y, dim=1)), self.x))
-        self.assertIsNone(infer_family(nn.Linear(8, 4, bias=False), self.x))
 
     def test_attention_binds_batch_times_heads(self):
         q = [torch.randn(2, 3, 16, 8) for _ in range(3)]

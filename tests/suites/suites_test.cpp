@@ -88,7 +88,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "scatter_add_rows",
                                          "copy2d",
                                          "matrix_power",
-                                         "linear"};
+                                         "linear",
+                                         "gemm_nt"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
