@@ -200,7 +200,8 @@ install(TARGETS ${kopt_exported_libraries} EXPORT koptTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kopt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp" PATTERN "detail" EXCLUDE)
 install(EXPORT koptTargets NAMESPACE kopt:: DESTINATION ${KOPT_INSTALL_CMAKEDIR})
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake DESTINATION ${KOPT_INSTALL_CMAKEDIR})  # kopt::re2
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake ${CMAKE_CURRENT_LIST_DIR}/KoptStaticArchive.cmake
+        DESTINATION ${KOPT_INSTALL_CMAKEDIR})  # kopt::re2
 
 # The find_dependency() lines of koptConfig.cmake, one per namespace the exported libraries link.
 set(KOPT_CONFIG_DEPENDENCIES "")

@@ -31,7 +31,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LAYERS = [
     ("core", ["common", "toolchain", "task", "inputs", "compile", "worker", "verify", "measure", "eval",
               "analysis", "profile"]),
-    ("run", ["store", "run"]),
+    ("run", ["store", "run", "farm"]),
     ("proposers", ["tuning", "search", "propose", "llm", "generate", "source_search", "optimize",
                    "suite_bench"]),
     ("output", ["report", "run_report", "bench_report"]),
