@@ -12,28 +12,15 @@
 
 #include "kopt/farm.hpp"
 #include "redis_server.hpp"
-#include "support/temp_dir.hpp"
 
 namespace kopt::farm {
 namespace {
 
 using std::chrono::milliseconds;
 
-class JobQueueTest : public ::testing::Test {
+class JobQueueTest : public test::RedisQueueTest {
  protected:
-  void SetUp() override {
-    if (auto reason = test::RedisServer::unavailable(); !reason.empty()) GTEST_SKIP() << reason;
-    server_.emplace(dir_.path());
-    auto started = server_->start();
-    ASSERT_TRUE(started.ok()) << started.error().message;
-  }
-  JobQueue queue() {
-    auto q = JobQueue::connect(server_->endpoint(), QueueNames{});
-    EXPECT_TRUE(q.ok()) << q.error().message;
-    return std::move(*q);
-  }
-  test::TempDir dir_;
-  std::optional<test::RedisServer> server_;
+  JobQueue queue() { return connect_queue(); }
 };
 
 TEST_F(JobQueueTest, AJobIsEnqueuedOnceTakenOnceAndItsResultRecordedOnce) {
