@@ -44,6 +44,15 @@ string(CONCAT KOPT_DEPENDENCY_kopt_re2
        "         \"found (pkg-config re2, then find_library; Debian: apt-get install libre2-dev pkg-config)\")\n"
        "  return()\n"
        "endif()")
+# kopt::hiredis: hiredis's static archive (the evaluation farm's Redis client), found the same way.
+string(CONCAT KOPT_DEPENDENCY_kopt_hiredis
+       "include(\"\${CMAKE_CURRENT_LIST_DIR}/KoptHiredis.cmake\")\n"
+       "if(NOT KoptHiredis_FOUND)\n"
+       "  set(kopt_FOUND FALSE)\n"
+       "  string(CONCAT kopt_NOT_FOUND_MESSAGE \"kopt links hiredis's static archive, libhiredis.a, which was not \"\n"
+       "         \"found (pkg-config hiredis, then find_library; Debian: apt-get install libhiredis-dev pkg-config)\")\n"
+       "  return()\n"
+       "endif()")
 
 # The link dependency `item` as a target name, or empty when it is not a target (a plain library such as
 # dl, or a generator expression other than $<LINK_ONLY:...>, which cannot be followed here). A name with
@@ -200,8 +209,9 @@ install(TARGETS ${kopt_exported_libraries} EXPORT koptTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kopt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp" PATTERN "detail" EXCLUDE)
 install(EXPORT koptTargets NAMESPACE kopt:: DESTINATION ${KOPT_INSTALL_CMAKEDIR})
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake ${CMAKE_CURRENT_LIST_DIR}/KoptStaticArchive.cmake
-        DESTINATION ${KOPT_INSTALL_CMAKEDIR})  # kopt::re2
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/KoptRE2.cmake ${CMAKE_CURRENT_LIST_DIR}/KoptHiredis.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/KoptStaticArchive.cmake
+        DESTINATION ${KOPT_INSTALL_CMAKEDIR})  # kopt::re2, kopt::hiredis
 
 # The find_dependency() lines of koptConfig.cmake, one per namespace the exported libraries link.
 set(KOPT_CONFIG_DEPENDENCIES "")
@@ -263,7 +273,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++")
 # dependencies.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "cmake, nlohmann-json3-dev, libfmt-dev, libssl-dev, libsqlite3-dev, libcurl4-openssl-dev | libcurl-dev, "
-    "libre2-dev, pkg-config")
+    "libre2-dev, libhiredis-dev, pkg-config")
 # `cpack --config CPackSourceConfig.cmake`: the checkout without build folders, git data or run state.
 set(CPACK_SOURCE_GENERATOR TGZ)
 set(CPACK_SOURCE_IGNORE_FILES "^${PROJECT_SOURCE_DIR}/\\.git/" "^${PROJECT_SOURCE_DIR}/build[^/]*/"

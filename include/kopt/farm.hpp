@@ -44,6 +44,7 @@ struct QueueNames {
   std::string results_stream() const { return prefix + "results"; }
   std::string job_key(std::string_view job_id) const { return prefix + "job:" + std::string(job_id); }
   std::string result_key(std::string_view job_id) const { return prefix + "result:" + std::string(job_id); }
+  std::string reclaimed_counter() const { return prefix + "reclaimed"; }
 };
 
 struct Job {
@@ -72,9 +73,12 @@ struct ConsumerStats {
 };
 
 struct QueueStats {
-  std::int64_t jobs = 0;     // entries in the jobs stream (acknowledged ones included until trimmed)
-  std::int64_t pending = 0;  // delivered and not yet acknowledged
-  std::int64_t results = 0;  // results recorded
+  std::int64_t jobs = 0;                 // entries in the jobs stream (finished ones included until trimmed)
+  std::int64_t waiting = 0;              // not yet delivered to any worker (the queue's depth)
+  std::int64_t pending = 0;              // delivered and not yet finished (in flight)
+  std::int64_t reclaimed = 0;            // jobs taken over from a worker that stopped, since the queue began
+  std::int64_t results = 0;              // results recorded
+  std::int64_t results_last_minute = 0;  // of them, recorded in the last 60 s (the server's clock)
   std::vector<ConsumerStats> consumers;
 };
 

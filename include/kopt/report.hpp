@@ -14,6 +14,7 @@
 
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/farm.hpp"
 #include "kopt/result.hpp"
 #include "kopt/toolchain.hpp"
 #include "kopt/units.hpp"
@@ -24,6 +25,7 @@ inline constexpr std::string_view kEvalSchema = "kopt.eval/1";
 inline constexpr std::string_view kTaskCheckSchema = "kopt.task_check/1";
 inline constexpr std::string_view kDoctorSchema = "kopt.doctor/1";
 inline constexpr std::string_view kEnergySchema = "kopt.energy/1";
+inline constexpr std::string_view kFarmStatusSchema = "kopt.farm_status/1";
 
 // ---- JSON ------------------------------------------------------------------------------------------
 
@@ -51,6 +53,10 @@ nlohmann::json to_json(DoctorFindings const& findings);
 // and the driver (ncu, compute-sanitizer, ...) are optional and never listed.
 std::vector<std::string> doctor_problems(DoctorFindings const& findings);
 
+// `kopt farm status` (kopt.farm_status/1): the queue at `where` (its URL without the password) and what it
+// holds.
+nlohmann::json farm_status_json(farm::QueueStats const& stats, std::string_view where);
+
 // ---- Tables for people -----------------------------------------------------------------------------
 
 struct RenderOptions {
@@ -66,6 +72,7 @@ std::string render_doctor(std::vector<ToolStatus> const& tools, std::optional<De
 
 // `kopt energy`'s table (who, J/call, power, clocks, temperature, calls per window) and the ratio.
 std::string render_energy(EnergyReport const& report, RenderOptions const& options = {});
+std::string render_farm_status(farm::QueueStats const& stats, std::string_view where);
 // Joules with a prefix that keeps 3 significant digits, median then [min-max]: "1.23 mJ [1.21-1.25]".
 std::string energy_per_call_text(ValueSpread const& joules);
 

@@ -11,6 +11,7 @@
 #include "cli/calibrate_arguments.hpp"
 #include "cli/config_arguments.hpp"
 #include "cli/energy_arguments.hpp"
+#include "cli/farm_arguments.hpp"
 #include "cli/generate_arguments.hpp"
 #include "cli/import_torch_arguments.hpp"
 #include "cli/optimize_arguments.hpp"
@@ -96,6 +97,7 @@ struct CliArguments {
   StrategiesArgs strategies;
   BenchArgs bench;
   GenerateArgs generate;
+  FarmStatusArgs farm_status;
   ConfigArgs config;
   CompletionArgs completion;
   // One-line notes for stderr once the command line parsed (a deprecated spelling was used).

@@ -41,5 +41,6 @@ std::string optimize_progress_line(OptimizeProgress const& p);
 int run_strategies(StrategiesArgs const& args, Console const& console);
 int run_bench(BenchArgs const& args, Console const& console);
 int run_generate(GenerateArgs const& args, Console const& console);
+int run_farm_status(FarmStatusArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

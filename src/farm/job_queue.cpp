@@ -2,6 +2,7 @@
 // must not be split (enqueue once per job id; record a result once, publish it and acknowledge the entry;
 // renew a lease only while the entry is still this consumer's) are server-side Lua scripts, so a worker or
 // coordinator killed between two commands leaves nothing half done.
+#include <charconv>
 #include <string>
 #include <utility>
 
@@ -57,6 +58,14 @@ Result<std::optional<Delivery>> delivery_from(RedisValue const& entry, std::stri
   }
   if (d.job.id.empty()) return unexpected(what + " (an entry without a job id)");
   return std::optional<Delivery>(std::move(d));
+}
+
+// A decimal integer Redis sent as text (a counter, TIME's fields).
+Result<std::int64_t> integer_text(std::string const& text, std::string const& what) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return unexpected(what + " (not an integer)");
+  return value;
 }
 
 std::string ms_text(std::chrono::milliseconds ms) {
@@ -177,6 +186,10 @@ Result<std::vector<Delivery>> JobQueue::reclaim(std::string const& consumer,
       out.push_back(std::move(**delivery));
     }
   } while (cursor != "0-0" && static_cast<int>(out.size()) < count);
+  if (!out.empty()) {
+    auto counted = impl_->run({"INCRBY", impl_->names.reclaimed_counter(), std::to_string(out.size())});
+    if (!counted) return counted.error();
+  }
   return out;
 }
 
@@ -230,6 +243,31 @@ Result<QueueStats> JobQueue::stats() {
   auto results = impl_->run({"XLEN", impl_->names.results_stream()});
   if (!results) return results.error();
   stats.results = results->integer;
+  auto reclaimed = impl_->run({"GET", impl_->names.reclaimed_counter()});
+  if (!reclaimed) return reclaimed.error();
+  if (!reclaimed->is_nil()) {
+    auto count = integer_text(reclaimed->text, "GET " + impl_->names.reclaimed_counter());
+    if (!count) return count.error();
+    stats.reclaimed = *count;
+  }
+  // Results of the last minute: entry ids are milliseconds of the server's clock, so no host's clock matters.
+  auto now = impl_->run({"TIME"});
+  if (!now) return now.error();
+  if (now->elements.size() != 2) return unexpected("TIME");
+  std::int64_t const now_ms =
+      std::stoll(now->elements[0].text) * 1000 + std::stoll(now->elements[1].text) / 1000;
+  auto recent = impl_->run({"XRANGE", impl_->names.results_stream(), std::to_string(now_ms - 60000), "+"});
+  if (!recent) return recent.error();
+  stats.results_last_minute = static_cast<std::int64_t>(recent->elements.size());
+  auto groups = impl_->run({"XINFO", "GROUPS", impl_->names.jobs_stream()});
+  if (!groups) return groups.error();
+  for (auto const& g : groups->elements) {  // [name, n, consumers, n, pending, n, last-delivered-id, id, ...]
+    bool ours = false;
+    for (std::size_t i = 0; i + 1 < g.elements.size(); i += 2) {
+      if (g.elements[i].text == "name") ours = g.elements[i + 1].text == impl_->names.group;
+      if (ours && g.elements[i].text == "lag") stats.waiting = g.elements[i + 1].integer;
+    }
+  }
   auto pending = impl_->run({"XPENDING", impl_->names.jobs_stream(), impl_->names.group});
   if (!pending) return pending.error();
   if (pending->elements.empty()) return unexpected("XPENDING");

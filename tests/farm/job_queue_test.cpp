@@ -49,7 +49,10 @@ TEST_F(JobQueueTest, AJobIsEnqueuedOnceTakenOnceAndItsResultRecordedOnce) {
   auto stats = q.stats();
   ASSERT_TRUE(stats.ok()) << stats.error().message;
   EXPECT_EQ(stats->pending, 0);
+  EXPECT_EQ(stats->waiting, 0);
   EXPECT_EQ(stats->results, 1);
+  EXPECT_EQ(stats->results_last_minute, 1);
+  EXPECT_EQ(stats->reclaimed, 0);
   EXPECT_FALSE(*q.enqueue({"job-a", "again"})) << "a finished job is not enqueued again";
 }
 
@@ -67,6 +70,7 @@ TEST_F(JobQueueTest, AnAbandonedJobIsReclaimedAfterTheLeaseRerunAndRecordedOnce)
   ASSERT_EQ(reclaimed->size(), 1u);
   EXPECT_EQ((*reclaimed)[0].job.id, "job-a");
   EXPECT_EQ((*reclaimed)[0].deliveries, 2) << "the delivery count says it is a re-run";
+  EXPECT_EQ(q.stats()->reclaimed, 1);
   EXPECT_FALSE(q.refresh("gpu0", (*first)->entry).ok()) << "the old worker's lease is gone";
   EXPECT_TRUE(*q.finish((*reclaimed)[0], "from gpu1"));
   EXPECT_FALSE(*q.finish(**first, "from gpu0, late")) << "a zombie's result is not recorded";
@@ -93,6 +97,7 @@ TEST_F(JobQueueTest, ManyJobsAreSharedWithoutLossOrDuplicates) {
   JobQueue q = queue();
   constexpr int kJobs = 200;
   for (int i = 0; i < kJobs; ++i) ASSERT_TRUE(*q.enqueue({"job-" + std::to_string(i), "p"}));
+  EXPECT_EQ(q.stats()->waiting, kJobs) << "the queue's depth";
   std::set<std::string> seen;
   int turn = 0;
   while (true) {

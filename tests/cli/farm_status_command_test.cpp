@@ -1,0 +1,81 @@
+// `kopt farm status` run as a user would, against a redis-server of its own on loopback: the table and the
+// kopt.farm_status/1 document say what the queue holds (jobs waiting, in flight, taken over; results;
+// workers), the password given in KOPT_QUEUE_PASSWORD is used and never printed, and a missing queue, a bad
+// URL and an unreachable server end with the exit codes docs/cli.md gives.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "farm/redis_server.hpp"
+#include "kopt/farm.hpp"
+#include "support/kopt_process.hpp"
+
+namespace kopt::test {
+namespace {
+
+using std::chrono::milliseconds;
+
+struct FarmStatusCommandTest : KoptProcessTest {
+  void SetUp() override {
+    KoptProcessTest::SetUp();
+    if (IsSkipped()) return;
+    if (auto reason = RedisServer::unavailable(); !reason.empty()) GTEST_SKIP() << reason;
+    server.emplace(redis_dir.path(), std::vector<std::string>{"--requirepass", "farm-pw-42"});
+    ASSERT_TRUE(server->start().ok());
+  }
+  std::string url() const { return "redis://127.0.0.1:" + std::to_string(server->endpoint().port); }
+  TempDir redis_dir;
+  std::optional<RedisServer> server;
+};
+
+TEST_F(FarmStatusCommandTest, SaysWhatTheQueueHoldsAndNeverPrintsThePassword) {
+  farm::RedisEndpoint endpoint = server->endpoint();
+  endpoint.password = "farm-pw-42";
+  auto queue = farm::JobQueue::connect(endpoint, farm::QueueNames{});
+  ASSERT_TRUE(queue.ok()) << queue.error().message;
+  for (auto id : {"a", "b", "c"}) ASSERT_TRUE(*queue->enqueue({id, "p"}));
+  auto taken = queue->take("host1:gpu0", milliseconds(0));
+  ASSERT_TRUE(taken.ok() && taken->has_value());
+  ASSERT_TRUE(*queue->finish(**taken, "ok"));
+  ASSERT_TRUE(queue->take("host1:gpu1", milliseconds(0))->has_value());
+
+  auto text = run("KOPT_QUEUE_PASSWORD=farm-pw-42", "farm status --queue " + url());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("1 waiting for a worker, 1 in flight, 0 taken over"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("1 recorded, 1 in the last minute"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("host1:gpu0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("host1:gpu1"), std::string::npos) << text.out;
+
+  auto json = run("KOPT_QUEUE=" + url() + " KOPT_QUEUE_PASSWORD=farm-pw-42", "farm status --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["schema"], "kopt.farm_status/1");
+  EXPECT_EQ(doc["jobs"]["waiting"], 1);
+  EXPECT_EQ(doc["jobs"]["in_flight"], 1);
+  EXPECT_EQ(doc["results"]["recorded"], 1);
+  EXPECT_EQ(doc["workers"].size(), 2u);
+  for (auto const* out : {&text.out, &text.err, &json.out, &json.err})
+    EXPECT_EQ(out->find("farm-pw-42"), std::string::npos) << "the password was printed";
+}
+
+TEST_F(FarmStatusCommandTest, ExitCodesSayWhatWentWrong) {
+  auto no_queue = run("", "farm status");
+  EXPECT_EQ(no_queue.exit_code, 2);
+  EXPECT_NE(no_queue.err.find("KOPT_QUEUE"), std::string::npos) << no_queue.err;
+  auto bad_url = run("", "farm status --queue rediss://host");
+  EXPECT_EQ(bad_url.exit_code, 2);
+  EXPECT_NE(bad_url.err.find("TLS"), std::string::npos) << bad_url.err;
+  auto wrong_password = run("KOPT_QUEUE_PASSWORD=not-it", "farm status --queue " + url());
+  EXPECT_EQ(wrong_password.exit_code, 3) << wrong_password.err;
+  EXPECT_EQ(wrong_password.err.find("not-it"), std::string::npos);
+  auto unreachable =
+      run("", "farm status --json --queue redis://127.0.0.1:" + std::to_string(free_loopback_port()));
+  EXPECT_EQ(unreachable.exit_code, 3);
+  EXPECT_TRUE(nlohmann::json::accept(unreachable.out)) << "--json errors are JSON too: " << unreachable.out;
+}
+
+}  // namespace
+}  // namespace kopt::test
