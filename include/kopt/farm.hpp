@@ -98,6 +98,8 @@ class JobQueue {
 
   // Adds the job unless a job with its id was enqueued before (then false: nothing is added).
   Result<bool> enqueue(Job const& job);
+  // enqueue() for every job, in one round trip to the server: how many were added.
+  Result<std::size_t> enqueue_all(std::vector<Job> const& jobs);
   // A new job for `consumer`, waiting up to `block` (0: do not wait) for one; nullopt when none came.
   Result<std::optional<Delivery>> take(std::string const& consumer, std::chrono::milliseconds block);
   // Renews `consumer`'s lease on the entry (its idle time restarts). Error not_found when the entry is no

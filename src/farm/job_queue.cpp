@@ -135,6 +135,24 @@ Result<bool> JobQueue::enqueue(Job const& job) {
   return !reply->is_nil();
 }
 
+Result<std::size_t> JobQueue::enqueue_all(std::vector<Job> const& jobs) {
+  std::vector<std::vector<std::string>> commands;
+  commands.reserve(jobs.size());
+  for (auto const& job : jobs) {
+    if (job.id.empty()) return make_error(ErrorCode::invalid_argument, "enqueue: a job needs an id");
+    commands.push_back({"EVAL", kEnqueue, "2", impl_->names.job_key(job.id), impl_->names.jobs_stream(),
+                        job.id, job.payload});
+  }
+  auto replies = impl_->redis.pipeline(commands);
+  if (!replies) return replies.error();
+  std::size_t added = 0;
+  for (auto& reply : *replies) {
+    if (!reply) return reply.error();
+    if (!reply->is_nil()) ++added;
+  }
+  return added;
+}
+
 Result<std::optional<Delivery>> JobQueue::take(std::string const& consumer, std::chrono::milliseconds block) {
   std::vector<std::string> argv{"XREADGROUP", "GROUP", impl_->names.group, consumer, "COUNT", "1"};
   if (block.count() > 0) {  // BLOCK 0 would wait forever

@@ -92,11 +92,44 @@ Result<RedisValue> RedisConnection::command(std::vector<std::string> const& argv
     return make_error(ErrorCode::io_error, where_ + ": " + (argv.empty() ? std::string() : argv.front()) +
                                                ": " + std::string(context_->errstr));
   }
-  std::unique_ptr<redisReply, void (*)(void*)> reply(raw, freeReplyObject);
+  return reply_value(raw);
+}
+
+Result<RedisValue> RedisConnection::reply_value(void* raw) {
+  std::unique_ptr<redisReply, void (*)(void*)> reply(static_cast<redisReply*>(raw), freeReplyObject);
   if (reply->type == REDIS_REPLY_ERROR) {
     return make_error(ErrorCode::io_error, std::string(reply->str, reply->len));
   }
   return to_value(*reply);
+}
+
+Result<std::vector<Result<RedisValue>>> RedisConnection::pipeline(
+    std::vector<std::vector<std::string>> const& commands) {
+  if (context_->err != 0) {
+    return make_error(ErrorCode::io_error, where_ + ": connection lost: " + std::string(context_->errstr));
+  }
+  for (auto const& argv : commands) {
+    std::vector<char const*> args;
+    std::vector<std::size_t> lengths;
+    for (auto const& a : argv) {
+      args.push_back(a.data());
+      lengths.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), args.data(), lengths.data()) !=
+        REDIS_OK) {
+      return make_error(ErrorCode::io_error, where_ + ": " + std::string(context_->errstr));
+    }
+  }
+  std::vector<Result<RedisValue>> replies;
+  replies.reserve(commands.size());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_.get(), &raw) != REDIS_OK || raw == nullptr) {
+      return make_error(ErrorCode::io_error, where_ + ": " + std::string(context_->errstr));
+    }
+    replies.push_back(reply_value(raw));
+  }
+  return replies;
 }
 
 }  // namespace kopt::farm

@@ -42,12 +42,17 @@ class RedisConnection {
   // whose message starts with Redis's own ("NOGROUP ...", "BUSYGROUP ..."); a lost connection is an
   // io_error too, after which the connection is unusable.
   Result<RedisValue> command(std::vector<std::string> const& argv);
+  // Sends every command, then reads every reply (one round trip for all of them): each reply, or its
+  // error reply as an error; the outer error is a lost connection.
+  Result<std::vector<Result<RedisValue>>> pipeline(std::vector<std::vector<std::string>> const& commands);
   // The socket timeout of later commands (a blocking read needs more than its BLOCK time).
   Status set_timeout(std::chrono::milliseconds timeout);
 
   std::string const& describe() const noexcept { return where_; }
 
  private:
+  // hiredis's reply (freed here) as a value, or its error reply as an error.
+  static Result<RedisValue> reply_value(void* raw);
   struct ContextFree {
     void operator()(redisContext* context) const noexcept;
   };

@@ -11,6 +11,7 @@
 #include "farm/redis_server.hpp"
 #include "kopt/farm.hpp"
 #include "support/kopt_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace kopt::test {
 namespace {

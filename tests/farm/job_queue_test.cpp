@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "kopt/farm.hpp"
-#include "redis_server.hpp"
+#include "redis_queue_test.hpp"
 
 namespace kopt::farm {
 namespace {
@@ -113,6 +113,19 @@ TEST_F(JobQueueTest, ManyJobsAreSharedWithoutLossOrDuplicates) {
   auto stats = q.stats();
   EXPECT_EQ(stats->pending, 0);
   EXPECT_EQ(stats->consumers.size(), 4u);
+}
+
+TEST_F(JobQueueTest, EnqueueAllAddsABatchInOneRoundTripAndSkipsKnownJobs) {
+  JobQueue q = queue();
+  ASSERT_TRUE(*q.enqueue({"job-1", "p"}));
+  std::vector<Job> batch;
+  batch.reserve(500);
+  for (int i = 0; i < 500; ++i) batch.push_back({"job-" + std::to_string(i), "p" + std::to_string(i)});
+  auto added = q.enqueue_all(batch);
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  EXPECT_EQ(*added, 499u) << "job-1 was there already";
+  EXPECT_EQ(q.stats()->waiting, 500);
+  EXPECT_FALSE(q.enqueue_all({{"", "no id"}}).ok());
 }
 
 TEST_F(JobQueueTest, JobsPendingJobsAndResultsSurviveTheServerKilled) {

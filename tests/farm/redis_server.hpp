@@ -1,10 +1,10 @@
-// A redis-server for the farm's tests: started on a free loopback port with its append-only file (fsync on
-// every write) in a folder of the test's, killed with SIGKILL (what a crash does) and restarted on the same
-// port and folder. Tests without redis-server on PATH report SKIPPED (scripts/setup.sh installs it).
+// A redis-server for the farm's tests and bench/farm_overhead.cpp: started on a free loopback port with its
+// append-only file (fsync on every write unless told otherwise) in a folder of the caller's, killed with
+// SIGKILL (what a crash does) and restarted on the same port and folder. Tests without redis-server on PATH
+// report SKIPPED (scripts/setup.sh installs it); redis_queue_test.hpp is their fixture.
 #pragma once
 
 #include <arpa/inet.h>
-#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -21,7 +21,6 @@
 #include "farm/redis_connection.hpp"
 #include "kopt/child_process.hpp"
 #include "kopt/farm.hpp"
-#include "support/temp_dir.hpp"
 
 namespace kopt::test {
 
@@ -117,25 +116,6 @@ class RedisServer {
   std::vector<std::string> extra_;
   int port_;
   ChildProcess process_;
-};
-
-// A test with a redis-server of its own, started in SetUp (SKIPPED without redis-server), and a queue
-// connection to it.
-class RedisQueueTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (auto reason = RedisServer::unavailable(); !reason.empty()) GTEST_SKIP() << reason;
-    server_.emplace(dir_.path());
-    auto started = server_->start();
-    ASSERT_TRUE(started.ok()) << started.error().message;
-  }
-  farm::JobQueue connect_queue() {
-    auto q = farm::JobQueue::connect(server_->endpoint(), farm::QueueNames{});
-    EXPECT_TRUE(q.ok()) << q.error().message;
-    return std::move(*q);
-  }
-  TempDir dir_;
-  std::optional<RedisServer> server_;
 };
 
 }  // namespace kopt::test

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "kopt/farm_worker.hpp"
-#include "redis_server.hpp"
+#include "redis_queue_test.hpp"
 
 namespace kopt::farm {
 namespace {
