@@ -18,6 +18,7 @@
 #include "cli/profile_arguments.hpp"
 #include "cli/report_arguments.hpp"
 #include "cli/strategies_arguments.hpp"
+#include "cli/worker_arguments.hpp"
 
 namespace CLI {
 class App;
@@ -98,6 +99,7 @@ struct CliArguments {
   BenchArgs bench;
   GenerateArgs generate;
   FarmStatusArgs farm_status;
+  WorkerArgs worker;
   ConfigArgs config;
   CompletionArgs completion;
   // One-line notes for stderr once the command line parsed (a deprecated spelling was used).

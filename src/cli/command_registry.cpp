@@ -47,6 +47,7 @@ constexpr std::array kCommands = std::to_array<CliCommand>({
     {"strategies", define_strategies_command, run_with<&A::strategies, run_strategies>},
     {"bench", define_bench_command, run_with<&A::bench, run_bench>},
     {"generate", define_generate_command, run_with<&A::generate, run_generate>},
+    {"worker", define_worker_command, run_with<&A::worker, run_worker>},
     {"farm status", define_farm_status_command, run_with<&A::farm_status, run_farm_status>},
     {"config", define_config_command, run_config_command},
     {"completion", define_completion_command, print_completion_script},

@@ -42,5 +42,6 @@ int run_strategies(StrategiesArgs const& args, Console const& console);
 int run_bench(BenchArgs const& args, Console const& console);
 int run_generate(GenerateArgs const& args, Console const& console);
 int run_farm_status(FarmStatusArgs const& args, Console const& console);
+int run_worker(WorkerArgs const& args, Console const& console);
 
 }  // namespace kopt::cli

@@ -26,17 +26,19 @@ void define_farm_status_command(CLI::App& app, CliArguments& args) {
       "Examples:\n"
       "  kopt farm status --queue redis://gpu-head:6379\n"
       "  KOPT_QUEUE=redis://kopt@gpu-head kopt farm status --json   # password in KOPT_QUEUE_PASSWORD\n\n"
-      "The password comes from KOPT_QUEUE_PASSWORD (farm.password in a configuration file) or the URL; it "
-      "is\n"
-      "never printed. docs/distributed.md describes the farm.\n"
+      "The password comes from KOPT_QUEUE_PASSWORD (farm.password in a configuration file) or the URL;\n"
+      "it is never printed. docs/distributed.md describes the farm.\n"
       "Exit code 0 the queue answered, 2 bad URL, 3 the queue cannot be reached.");
-  auto& a = args.farm_status;
-  status->add_option("--queue", a.queue,
+  add_farm_queue_options(*status, args.farm_status.farm);
+  status->add_flag("--json", args.farm_status.json, "print a kopt.farm_status/1 JSON document");
+}
+
+void add_farm_queue_options(CLI::App& command, FarmQueueArgs& args) {
+  command.add_option("--queue", args.queue,
                      "the farm's Redis server, redis://[user[:password]@]host[:port] (default: $KOPT_QUEUE)");
-  status->add_option("--prefix", a.prefix, "the farm's key prefix (several farms can share a server)")
+  command.add_option("--prefix", args.prefix, "the farm's key prefix (several farms can share a server)")
       ->capture_default_str();
-  status->add_option("--group", a.group, "the workers' consumer group")->capture_default_str();
-  status->add_flag("--json", a.json, "print a kopt.farm_status/1 JSON document");
+  command.add_option("--group", args.group, "the workers' consumer group")->capture_default_str();
 }
 
 }  // namespace kopt::cli
