@@ -59,6 +59,10 @@ OUT_DIR="${OUT:-$PWD/gpu-out}"
 mkdir -p "$OUT_DIR"
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+# The redis-server scripts/stage-gpu.sh carries for the farm's GPU tests (none is installed there).
+if [ -x .carry/redis/bin/redis-server ] && ! command -v redis-server >/dev/null; then
+  export PATH="$PWD/.carry/redis/bin:$PATH" LD_LIBRARY_PATH="$PWD/.carry/redis/lib:$LD_LIBRARY_PATH"
+fi
 if [ -z "$BIN" ]; then BIN=build/bin; fi
 find_bin() { for d in "$BIN" build/bin build/tests; do [ -x "$d/$1" ] && { echo "$d/$1"; return; }; done; }
 KOPT=$(find_bin kopt); WORKER=$(find_bin kopt-worker); BENCH=$(find_bin kopt-bench-eval); GTESTS=$(find_bin kopt_gpu_tests)

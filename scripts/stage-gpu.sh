@@ -9,4 +9,15 @@ for f in build/bin/kopt build/bin/kopt-worker build/bin/kopt-compile build/bin/k
   [ -x "$f" ] && cp "$f" .carry/bin/
 done
 strip .carry/bin/* 2>/dev/null || true
-du -sh .carry/bin
+# The farm's GPU tests start a redis-server on loopback; the GPU machine has none (../shared/notes/
+# gpu-machine.md), so Debian's binary goes along with the two libraries Ubuntu lacks there. Its name
+# decides its role (the file is redis-check-rdb, the server when called redis-server).
+if command -v redis-server >/dev/null; then
+  mkdir -p .carry/redis/bin .carry/redis/lib
+  cp "$(readlink -f "$(command -v redis-server)")" .carry/redis/bin/redis-server
+  for lib in liblzf.so.1 libjemalloc.so.2; do
+    path=$(ldd "$(readlink -f "$(command -v redis-server)")" | awk -v l="$lib" '$1 == l {print $3}')
+    [ -n "$path" ] && cp -L "$path" .carry/redis/lib/
+  done
+fi
+du -sh .carry/bin .carry/redis 2>/dev/null || true
