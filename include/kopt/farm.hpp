@@ -45,6 +45,7 @@ struct QueueNames {
   std::string job_key(std::string_view job_id) const { return prefix + "job:" + std::string(job_id); }
   std::string result_key(std::string_view job_id) const { return prefix + "result:" + std::string(job_id); }
   std::string reclaimed_counter() const { return prefix + "reclaimed"; }
+  std::string workers_hash() const { return prefix + "workers"; }
 };
 
 struct Job {
@@ -66,10 +67,21 @@ struct FinishedJob {
   std::string result;
 };
 
+// What a worker says about itself when it joins (JobQueue::announce): where its evaluations run.
+struct WorkerInfo {
+  std::string host;
+  std::string gpu;         // the device's name, "NVIDIA H200"
+  std::string arch;        // "sm_90"
+  std::string uuid;        // the device's UUID
+  std::string driver;      // the CUDA driver API version, "13000"
+  std::string started_at;  // ISO 8601, UTC
+};
+
 struct ConsumerStats {
   std::string name;
-  std::int64_t pending = 0;  // entries it holds
-  std::int64_t idle_ms = 0;  // since it last read or claimed
+  std::int64_t pending = 0;        // entries it holds
+  std::int64_t idle_ms = 0;        // since it last read or claimed
+  std::optional<WorkerInfo> info;  // unset when it never announced itself
 };
 
 struct QueueStats {
@@ -117,6 +129,8 @@ class JobQueue {
   Result<std::vector<FinishedJob>> read_results(std::string const& cursor, int count,
                                                 std::chrono::milliseconds block);
   Result<QueueStats> stats();
+  // Records what `consumer` runs on (replacing what it said before); stats() shows it beside the consumer.
+  Status announce(std::string const& consumer, WorkerInfo const& info);
 
   struct Impl;
 

@@ -22,6 +22,7 @@
 #include "kopt/farm_worker.hpp"
 #include "kopt/report.hpp"
 #include "kopt/task.hpp"
+#include "kopt/text.hpp"
 
 namespace kopt::cli {
 namespace {
@@ -48,10 +49,11 @@ class EvaluationRunner final : public farm::JobRunner {
       : base_(std::move(base)), consumer_(std::move(consumer)), log_(log) {}
 
   // The evaluator for unseeded screen jobs, made now: no GPU is an error before the worker joins the farm.
-  Status start() {
+  // The device it found is what the worker announces.
+  Result<DeviceInfo> start() {
     auto evaluator = evaluator_for(TimingTier::screen, std::nullopt);
     if (!evaluator) return evaluator.error();
-    return Ok{};
+    return (*evaluator)->device();
   }
 
   std::string run(farm::Job const& job, std::atomic<bool> const& /*cancelled*/) override {
@@ -105,10 +107,14 @@ class EvaluationRunner final : public farm::JobRunner {
   std::map<std::pair<TimingTier, std::optional<std::uint64_t>>, std::unique_ptr<Evaluator>> evaluators_;
 };
 
-std::string default_name(int gpu) {
+std::string host_name() {
   char host[256] = {};
-  if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
-  return fmt::format("{}:gpu{}", host[0] != '\0' ? host : "host", gpu);
+  if (::gethostname(host, sizeof(host) - 1) != 0 || host[0] == '\0') return "host";
+  return host;
+}
+
+std::string default_name(int gpu) {
+  return fmt::format("{}:gpu{}", host_name(), gpu);
 }
 
 }  // namespace
@@ -128,7 +134,17 @@ int run_worker(WorkerArgs const& args, Console const& console) {
     options.idle_exit = std::chrono::milliseconds(static_cast<long long>(*args.idle_exit_s * 1000.0));
 
   EvaluationRunner runner(search_eval_options(0, args.gpu, ""), options.consumer, console.err);
-  if (auto started = runner.start(); !started) return fail(started.error(), ExitCode::environment);
+  auto device = runner.start();
+  if (!device) return fail(device.error(), ExitCode::environment);
+  {
+    auto queue = farm::JobQueue::connect(endpoint, names);
+    if (!queue) return fail(queue.error(), ExitCode::environment);
+    farm::WorkerInfo const info{
+        host_name(),      device->name, device->arch(), device->uuid, std::to_string(device->driver_version),
+        utc_now_iso8601()};
+    if (auto announced = queue->announce(options.consumer, info); !announced)
+      return fail(announced.error(), ExitCode::environment);
+  }
 
   g_stop_requested = false;
   std::signal(SIGTERM, on_stop_signal);

@@ -3,6 +3,8 @@
 // renew a lease only while the entry is still this consumer's) are server-side Lua scripts, so a worker or
 // coordinator killed between two commands leaves nothing half done.
 #include <charconv>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 
@@ -290,6 +292,21 @@ Result<QueueStats> JobQueue::stats() {
   if (!pending) return pending.error();
   if (pending->elements.empty()) return unexpected("XPENDING");
   stats.pending = pending->elements[0].integer;
+  auto announced = impl_->run({"HGETALL", impl_->names.workers_hash()});
+  if (!announced) return announced.error();
+  std::map<std::string, WorkerInfo, std::less<>> infos;
+  for (std::size_t i = 0; i + 1 < announced->elements.size(); i += 2) {
+    auto doc = nlohmann::json::parse(announced->elements[i + 1].text, nullptr, false);
+    if (!doc.is_object()) continue;  // not ours to judge: shown as not announced
+    WorkerInfo info;
+    info.host = doc.value("host", "");
+    info.gpu = doc.value("gpu", "");
+    info.arch = doc.value("arch", "");
+    info.uuid = doc.value("uuid", "");
+    info.driver = doc.value("driver", "");
+    info.started_at = doc.value("started_at", "");
+    infos.emplace(announced->elements[i].text, std::move(info));
+  }
   auto consumers = impl_->run({"XINFO", "CONSUMERS", impl_->names.jobs_stream(), impl_->names.group});
   if (!consumers) return consumers.error();
   for (auto const& c : consumers->elements) {  // [name, n, pending, p, idle, ms, ...]
@@ -300,9 +317,18 @@ Result<QueueStats> JobQueue::stats() {
       if (key == "pending") s.pending = c.elements[i + 1].integer;
       if (key == "idle") s.idle_ms = c.elements[i + 1].integer;
     }
+    if (auto it = infos.find(s.name); it != infos.end()) s.info = it->second;
     stats.consumers.push_back(std::move(s));
   }
   return stats;
+}
+
+Status JobQueue::announce(std::string const& consumer, WorkerInfo const& info) {
+  nlohmann::json doc{{"host", info.host}, {"gpu", info.gpu},       {"arch", info.arch},
+                     {"uuid", info.uuid}, {"driver", info.driver}, {"started_at", info.started_at}};
+  auto reply = impl_->run({"HSET", impl_->names.workers_hash(), consumer, doc.dump()});
+  if (!reply) return reply.error();
+  return Ok{};
 }
 
 }  // namespace kopt::farm

@@ -12,7 +12,12 @@ namespace kopt {
 nlohmann::json farm_status_json(farm::QueueStats const& stats, std::string_view where) {
   nlohmann::json workers = nlohmann::json::array();
   for (auto const& c : stats.consumers) {
-    workers.push_back({{"name", c.name}, {"holds", c.pending}, {"idle_ms", c.idle_ms}});
+    nlohmann::json w{{"name", c.name}, {"holds", c.pending}, {"idle_ms", c.idle_ms}, {"runs_on", nullptr}};
+    if (c.info) {
+      w["runs_on"] = {{"host", c.info->host}, {"gpu", c.info->gpu},       {"arch", c.info->arch},
+                      {"uuid", c.info->uuid}, {"driver", c.info->driver}, {"started_at", c.info->started_at}};
+    }
+    workers.push_back(std::move(w));
   }
   return {{"schema", kFarmStatusSchema},
           {"queue", std::string(where)},
@@ -38,10 +43,13 @@ std::string render_farm_status(farm::QueueStats const& stats, std::string_view w
   std::ranges::sort(consumers, {}, &farm::ConsumerStats::name);
   std::size_t width = 6;
   for (auto const& c : consumers) width = std::max(width, c.name.size());
-  out += fmt::format("\n{:<{}}  {:>5}  {:>10}\n", "worker", width, "holds", "quiet for");
+  out += fmt::format("\n{:<{}}  {:>5}  {:>10}  {}\n", "worker", width, "holds", "quiet for", "runs on");
   for (auto const& c : consumers) {
-    out += fmt::format("{:<{}}  {:>5}  {:>10}\n", c.name, width, c.pending,
-                       format_duration_ms(static_cast<double>(c.idle_ms)));
+    std::string const runs_on = c.info ? fmt::format("{} ({}, driver {}), since {}", c.info->gpu,
+                                                     c.info->arch, c.info->driver, c.info->started_at)
+                                       : std::string("-");
+    out += fmt::format("{:<{}}  {:>5}  {:>10}  {}\n", c.name, width, c.pending,
+                       format_duration_ms(static_cast<double>(c.idle_ms)), runs_on);
   }
   return out;
 }

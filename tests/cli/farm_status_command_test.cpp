@@ -41,6 +41,7 @@ TEST_F(FarmStatusCommandTest, SaysWhatTheQueueHoldsAndNeverPrintsThePassword) {
   ASSERT_TRUE(taken.ok() && taken->has_value());
   ASSERT_TRUE(*queue->finish(**taken, "ok"));
   ASSERT_TRUE(queue->take("host1:gpu1", milliseconds(0))->has_value());
+  ASSERT_TRUE(queue->announce("host1:gpu1", {"host1", "NVIDIA H200", "sm_90", "GPU-1", "13000", "now"}).ok());
 
   auto text = run("KOPT_QUEUE_PASSWORD=farm-pw-42", "farm status --queue " + url());
   ASSERT_EQ(text.exit_code, 0) << text.err;
@@ -49,6 +50,7 @@ TEST_F(FarmStatusCommandTest, SaysWhatTheQueueHoldsAndNeverPrintsThePassword) {
   EXPECT_NE(text.out.find("1 recorded, 1 in the last minute"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("host1:gpu0"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("host1:gpu1"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("NVIDIA H200 (sm_90, driver 13000)"), std::string::npos) << text.out;
 
   auto json = run("KOPT_QUEUE=" + url() + " KOPT_QUEUE_PASSWORD=farm-pw-42", "farm status --json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
@@ -58,6 +60,9 @@ TEST_F(FarmStatusCommandTest, SaysWhatTheQueueHoldsAndNeverPrintsThePassword) {
   EXPECT_EQ(doc["jobs"]["in_flight"], 1);
   EXPECT_EQ(doc["results"]["recorded"], 1);
   EXPECT_EQ(doc["workers"].size(), 2u);
+  int announced = 0;
+  for (auto const& w : doc["workers"]) announced += w["runs_on"].is_null() ? 0 : 1;
+  EXPECT_EQ(announced, 1);
   for (auto const* out : {&text.out, &text.err, &json.out, &json.err})
     EXPECT_EQ(out->find("farm-pw-42"), std::string::npos) << "the password was printed";
 }

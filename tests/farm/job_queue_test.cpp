@@ -115,6 +115,31 @@ TEST_F(JobQueueTest, ManyJobsAreSharedWithoutLossOrDuplicates) {
   EXPECT_EQ(stats->consumers.size(), 4u);
 }
 
+TEST_F(JobQueueTest, AWorkerAnnouncesWhatItRunsOn) {
+  JobQueue q = queue();
+  ASSERT_TRUE(*q.enqueue({"job-a", "p"}));
+  ASSERT_TRUE(*q.enqueue({"job-b", "p"}));
+  ASSERT_TRUE(q.take("host1:gpu0", milliseconds(0))->has_value());
+  ASSERT_TRUE(q.take("host1:gpu1", milliseconds(0))->has_value());
+  WorkerInfo info{"host1", "NVIDIA H200", "sm_90", "GPU-1234", "13000", "2026-12-05T00:40:00Z"};
+  ASSERT_TRUE(q.announce("host1:gpu0", info).ok());
+  info.gpu = "NVIDIA H100";
+  ASSERT_TRUE(q.announce("host1:gpu0", info).ok()) << "a restarted worker says it again";
+  auto stats = q.stats();
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  ASSERT_EQ(stats->consumers.size(), 2u);
+  for (auto const& c : stats->consumers) {
+    if (c.name == "host1:gpu0") {
+      ASSERT_TRUE(c.info.has_value());
+      EXPECT_EQ(c.info->gpu, "NVIDIA H100");
+      EXPECT_EQ(c.info->arch, "sm_90");
+      EXPECT_EQ(c.info->driver, "13000");
+    } else {
+      EXPECT_FALSE(c.info.has_value()) << c.name << " never announced itself";
+    }
+  }
+}
+
 TEST_F(JobQueueTest, EnqueueAllAddsABatchInOneRoundTripAndSkipsKnownJobs) {
   JobQueue q = queue();
   ASSERT_TRUE(*q.enqueue({"job-1", "p"}));
