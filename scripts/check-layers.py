@@ -41,7 +41,7 @@ LAYERS = [
 # by its name, or by a line here.
 PUBLIC_HEADER_OWNERS = {
     "candidate_status.hpp": "common", "dtype.hpp": "common", "elapsed.hpp": "common", "float16.hpp": "common",
-    "json_values.hpp": "common", "result.hpp": "common", "sha256.hpp": "common", "splitmix.hpp": "common", "strong_id.hpp": "common",
+    "json_values.hpp": "common", "json_cursor.hpp": "common", "result.hpp": "common", "sha256.hpp": "common", "splitmix.hpp": "common", "strong_id.hpp": "common",
     "text.hpp": "common", "units.hpp": "common", "detail/": "common",
     "child_process.hpp": "toolchain", "torch_python.hpp": "toolchain", "expr.hpp": "task",
     "device.hpp": "worker", "kernel_activity.hpp": "worker", "worker/": "worker",

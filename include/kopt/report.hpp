@@ -14,6 +14,7 @@
 
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/eval_json.hpp"
 #include "kopt/farm.hpp"
 #include "kopt/result.hpp"
 #include "kopt/toolchain.hpp"
@@ -21,7 +22,6 @@
 
 namespace kopt {
 
-inline constexpr std::string_view kEvalSchema = "kopt.eval/1";
 inline constexpr std::string_view kTaskCheckSchema = "kopt.task_check/1";
 inline constexpr std::string_view kDoctorSchema = "kopt.doctor/1";
 inline constexpr std::string_view kEnergySchema = "kopt.energy/1";
@@ -29,10 +29,9 @@ inline constexpr std::string_view kFarmStatusSchema = "kopt.farm_status/1";
 
 // ---- JSON ------------------------------------------------------------------------------------------
 
-nlohmann::json to_json(EvalReport const& report);
+// kopt.eval/1 (to_json(EvalReport), eval_report_from_json) is in kopt/eval_json.hpp.
 nlohmann::json to_json(TaskCheckReport const& report);
 // Errors (invalid_spec) name the field path ("candidates[0].sizes[1].status") and what was expected.
-Result<EvalReport> eval_report_from_json(nlohmann::json const& json);
 Result<TaskCheckReport> task_check_report_from_json(nlohmann::json const& json);
 
 // `kopt energy` (kopt.energy/1); reading it back gives an equal document, as for kopt.eval/1.

@@ -1,6 +1,6 @@
 // JSON for `kopt doctor` (schema kopt.doctor/1).
+#include "kopt/eval_json.hpp"
 #include "kopt/report.hpp"
-#include "report/json_shared.hpp"
 
 namespace kopt {
 
@@ -19,7 +19,7 @@ nlohmann::json to_json(DoctorFindings const& findings) {
       {"ready", problems.empty()},
       {"problems", problems},
       {"tools", std::move(tools)},
-      {"device", findings.device ? report_json::encode(*findings.device) : nlohmann::json(nullptr)},
+      {"device", findings.device ? json_doc::encode(*findings.device) : nlohmann::json(nullptr)},
       {"device_error",
        findings.device_error ? nlohmann::json(*findings.device_error) : nlohmann::json(nullptr)},
       {"calibration", findings.calibration ? nlohmann::json(*findings.calibration) : nlohmann::json(nullptr)},

@@ -1,17 +1,17 @@
 // JSON for `kopt energy` reports (schema kopt.energy/1).
 #include <fmt/format.h>
 
+#include "kopt/eval_json.hpp"
+#include "kopt/json_cursor.hpp"
 #include "kopt/report.hpp"
-#include "report/json_cursor.hpp"
-#include "report/json_shared.hpp"
 
 namespace kopt {
 namespace {
 
+using json_doc::JsonCursor;
+using json_doc::number_to_json;
+using json_doc::optional_number_to_json;
 using nlohmann::json;
-using report_json::JsonCursor;
-using report_json::number_to_json;
-using report_json::optional_number_to_json;
 
 json encode(ValueSpread const& s) {
   return {
@@ -93,7 +93,7 @@ nlohmann::json to_json(EnergyReport const& r) {
           {"task", r.task},
           {"candidate", r.candidate},
           {"size", r.size},
-          {"device", report_json::encode(r.device)},
+          {"device", json_doc::encode(r.device)},
           {"mode", std::string(to_string(r.mode))},
           {"status", std::string(to_string(r.status))},
           {"message", r.message},
@@ -110,12 +110,12 @@ nlohmann::json to_json(EnergyReport const& r) {
 Result<EnergyReport> energy_report_from_json(nlohmann::json const& json) {
   std::string error;
   JsonCursor document(json, "", &error);
-  report_json::expect_schema(document, kEnergySchema);
+  json_doc::expect_schema(document, kEnergySchema);
   EnergyReport r;
   r.task = document.field("task").as_string();
   r.candidate = document.field("candidate").as_string();
   r.size = document.field("size").as_string();
-  r.device = report_json::decode_device(document.field("device"));
+  r.device = json_doc::decode_device(document.field("device"));
   JsonCursor const mode = document.field("mode");
   std::string const mode_text = mode.as_string();
   if (mode_text == to_string(CandidateMode::launcher)) {

@@ -1,16 +1,16 @@
 // JSON for `kopt task check` reports (schema kopt.task_check/1).
 #include <fmt/format.h>
 
+#include "kopt/eval_json.hpp"
+#include "kopt/json_cursor.hpp"
 #include "kopt/report.hpp"
-#include "report/json_cursor.hpp"
-#include "report/json_shared.hpp"
 
 namespace kopt {
 namespace {
 
-using report_json::encode;
-using report_json::JsonCursor;
-using report_json::optional_number_to_json;
+using json_doc::encode;
+using json_doc::JsonCursor;
+using json_doc::optional_number_to_json;
 
 nlohmann::json encode(TaskCheckSize const& size) {
   nlohmann::json buffers = nlohmann::json::array();
@@ -41,8 +41,8 @@ TaskCheckSize decode_check_size(JsonCursor const& cursor) {
   }
   size.bytes = cursor.field("bytes").as_optional_number();
   size.flops = cursor.field("flops").as_optional_number();
-  size.reference = report_json::decode_optional_timing(cursor.field("reference"));
-  size.baseline = report_json::decode_optional_timing(cursor.field("baseline"));
+  size.reference = json_doc::decode_optional_timing(cursor.field("reference"));
+  size.baseline = json_doc::decode_optional_timing(cursor.field("baseline"));
   size.deterministic = cursor.field("deterministic").as_bool();
   size.reference_constant = cursor.field("reference_constant").as_bool();
   size.note = cursor.field("note").as_string();
@@ -63,10 +63,10 @@ nlohmann::json to_json(TaskCheckReport const& report) {
 Result<TaskCheckReport> task_check_report_from_json(nlohmann::json const& json) {
   std::string error;
   JsonCursor document(json, "", &error);
-  report_json::expect_schema(document, kTaskCheckSchema);
+  json_doc::expect_schema(document, kTaskCheckSchema);
   TaskCheckReport report;
   report.task = document.field("task").as_string();
-  report.device = report_json::decode_device(document.field("device"));
+  report.device = json_doc::decode_device(document.field("device"));
   report.seed = document.field("seed").as_uint64();
   JsonCursor sizes = document.field("sizes");
   for (std::size_t i = 0, n = sizes.array_size(); i < n; ++i)

@@ -1,4 +1,4 @@
-// Reading JSON documents without exceptions: a cursor walks the document, remembers the path it took
+// Reading kopt's JSON documents without exceptions: a cursor walks the document, remembers the path it took
 // ("candidates[0].sizes[1].status") and records the first mismatch; accessors then return defaults.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include "kopt/json_values.hpp"
 
-namespace kopt::report_json {
+namespace kopt::json_doc {
 
 class JsonCursor {
  public:
@@ -45,4 +45,4 @@ class JsonCursor {
 using kopt::number_to_json;           // kopt/json_values.hpp
 using kopt::optional_number_to_json;  // kopt/json_values.hpp
 
-}  // namespace kopt::report_json
+}  // namespace kopt::json_doc

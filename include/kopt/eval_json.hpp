@@ -1,14 +1,27 @@
-// JSON encoding of the pieces several reports share: the device, timing statistics, kernel timings.
+// kopt.eval/1, the JSON of an evaluation (docs/cli.md, "JSON documents"), and the encodings of the pieces
+// other documents share (the device, sample statistics, kernel timings). In the eval module, next to the
+// values they encode, so that every layer above can write and read an evaluation: the farm's coordinator
+// decodes its workers' results with it, the report module renders from it.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 #include "kopt/device.hpp"
 #include "kopt/eval.hpp"
-#include "report/json_cursor.hpp"
+#include "kopt/json_cursor.hpp"
+#include "kopt/result.hpp"
 
-namespace kopt::report_json {
+namespace kopt {
+
+inline constexpr std::string_view kEvalSchema = "kopt.eval/1";
+
+nlohmann::json to_json(EvalReport const& report);
+// Errors (invalid_spec) name the field path ("candidates[0].sizes[1].status") and what was expected.
+Result<EvalReport> eval_report_from_json(nlohmann::json const& json);
+
+namespace json_doc {
 
 nlohmann::json encode(DeviceCeilings const& ceilings);
 nlohmann::json encode(DeviceInfo const& device);
@@ -25,4 +38,5 @@ std::optional<KernelTiming> decode_optional_timing(JsonCursor const& cursor);
 // Checks the document's "schema" field; records an error naming the expected schema otherwise.
 void expect_schema(JsonCursor const& document, std::string_view schema);
 
-}  // namespace kopt::report_json
+}  // namespace json_doc
+}  // namespace kopt

@@ -1,8 +1,8 @@
-#include "report/json_shared.hpp"
-
 #include <fmt/format.h>
 
-namespace kopt::report_json {
+#include "kopt/eval_json.hpp"
+
+namespace kopt::json_doc {
 
 nlohmann::json encode(DeviceCeilings const& ceilings) {
   return {
@@ -115,4 +115,4 @@ void expect_schema(JsonCursor const& document, std::string_view schema) {
   if (field.as_string() != schema) field.fail(fmt::format("\"{}\"", schema));
 }
 
-}  // namespace kopt::report_json
+}  // namespace kopt::json_doc

@@ -1,19 +1,19 @@
-// JSON for `kopt eval` reports (schema kopt.eval/1).
+// kopt.eval/1: the JSON of an evaluation (kopt/eval_json.hpp).
+#include "kopt/eval_json.hpp"
+
 #include <fmt/format.h>
 
-#include "kopt/report.hpp"
-#include "report/json_cursor.hpp"
-#include "report/json_shared.hpp"
+#include "kopt/json_cursor.hpp"
 
 namespace kopt {
 namespace {
 
-using report_json::decode_device;
-using report_json::decode_optional_timing;
-using report_json::encode;
-using report_json::JsonCursor;
-using report_json::number_to_json;
-using report_json::optional_number_to_json;
+using json_doc::decode_device;
+using json_doc::decode_optional_timing;
+using json_doc::encode;
+using json_doc::JsonCursor;
+using json_doc::number_to_json;
+using json_doc::optional_number_to_json;
 
 constexpr CandidateStatus kAllStatuses[] = {
     CandidateStatus::ok,
@@ -278,7 +278,7 @@ nlohmann::json to_json(EvalReport const& report) {
 Result<EvalReport> eval_report_from_json(nlohmann::json const& json) {
   std::string error;
   JsonCursor document(json, "", &error);
-  report_json::expect_schema(document, kEvalSchema);
+  json_doc::expect_schema(document, kEvalSchema);
   EvalReport report;
   report.task = document.field("task").as_string();
   report.task_dir = document.field("task_dir").as_string();

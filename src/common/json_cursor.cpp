@@ -1,11 +1,11 @@
-#include "report/json_cursor.hpp"
+#include "kopt/json_cursor.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
 
-namespace kopt::report_json {
+namespace kopt::json_doc {
 namespace {
 
 nlohmann::json const& null_json() {
@@ -134,4 +134,4 @@ std::string JsonCursor::as_string() const {
   return {};
 }
 
-}  // namespace kopt::report_json
+}  // namespace kopt::json_doc
