@@ -1,0 +1,138 @@
+// FarmCandidateEvaluator: a search's batches as farm jobs (kopt/optimize_farm.hpp, docs/distributed.md).
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "kopt/eval_json.hpp"
+#include "kopt/farm_job.hpp"
+#include "kopt/optimize_farm.hpp"
+
+namespace kopt {
+
+struct FarmCandidateEvaluator::Impl {
+  farm::JobQueue queue;
+  FarmEvaluatorOptions options;
+  EvaluationTarget target;
+};
+
+FarmCandidateEvaluator::FarmCandidateEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FarmCandidateEvaluator::~FarmCandidateEvaluator() = default;
+
+Result<std::unique_ptr<FarmCandidateEvaluator>> FarmCandidateEvaluator::create(
+    farm::RedisEndpoint const& endpoint, farm::QueueNames const& names, FarmEvaluatorOptions options) {
+  auto queue = farm::JobQueue::connect(endpoint, names);
+  if (!queue) return queue.error();
+  auto stats = queue->stats();
+  if (!stats) return stats.error();
+  std::set<std::string> models;
+  EvaluationTarget target;
+  for (auto const& c : stats->consumers) {
+    if (!c.info) continue;
+    models.insert(c.info->gpu + " (" + c.info->arch + ")");
+    target.device_name = c.info->gpu;
+    target.arch = c.info->arch;
+    target.driver = c.info->driver;
+  }
+  if (models.empty()) {
+    return make_error(ErrorCode::not_found, endpoint.describe() +
+                                                ": no worker has joined the farm (start `kopt "
+                                                "worker --queue ...` on the GPU hosts)");
+  }
+  if (models.size() > 1) {
+    std::string list;
+    for (auto const& m : models) list += (list.empty() ? "" : ", ") + m;
+    return make_error(ErrorCode::invalid_argument,
+                      endpoint.describe() + ": the farm's workers run on several GPU models (" + list +
+                          "): timings of different models are not comparable; give each model a farm of its "
+                          "own (--prefix)");
+  }
+  target.device_uuid = "farm:" + names.prefix + names.group;
+  auto impl = std::make_unique<Impl>(Impl{std::move(*queue), options, std::move(target)});
+  return std::unique_ptr<FarmCandidateEvaluator>(new FarmCandidateEvaluator(std::move(impl)));
+}
+
+EvaluationTarget FarmCandidateEvaluator::target() const {
+  return impl_->target;
+}
+
+namespace {
+
+// The candidate's report from a job's result text.
+Result<CandidateReport> report_from(std::string const& result, CandidateInput const& candidate) {
+  auto doc = nlohmann::json::parse(result, nullptr, false);
+  if (doc.is_object() && doc.value("schema", "") == "kopt.farm_error/1") {
+    return make_error(ErrorCode::worker_error, "the farm could not evaluate candidate '" + candidate.name +
+                                                   "': " + doc.value("message", std::string("(no message)")));
+  }
+  auto report = eval_report_from_json(doc);
+  if (!report) {
+    return make_error(ErrorCode::worker_error,
+                      "candidate '" + candidate.name +
+                          "': the farm's result is not kopt.eval/1: " + report.error().message);
+  }
+  if (report->candidates.size() != 1) {
+    return make_error(ErrorCode::worker_error, "candidate '" + candidate.name +
+                                                   "': the farm's result holds " +
+                                                   std::to_string(report->candidates.size()) + " candidates");
+  }
+  CandidateReport out = std::move(report->candidates.front());
+  out.name = candidate.name;
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<CandidateReport>> FarmCandidateEvaluator::evaluate(
+    TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
+  auto& queue = impl_->queue;
+  std::vector<farm::Job> jobs;
+  jobs.reserve(candidates.size());
+  std::random_device entropy;
+  for (auto const& candidate : candidates) {
+    farm::EvaluationJob job;
+    job.task_dir = std::filesystem::absolute(task.dir);
+    job.candidate = candidate;
+    job.tier = tier;
+    // Screen jobs share the search's trials; confirm jobs draw fresh ones (docs/verification.md).
+    job.seed = tier == TimingTier::screen ? impl_->options.screen_seed
+                                          : (std::uint64_t{entropy()} << 32) ^ entropy();
+    jobs.push_back(farm::to_queue_job(job));
+  }
+  // Results are read from the stream's end as it is now: a wake-up for each result that lands.
+  std::string cursor = "$";
+  if (auto enqueued = queue.enqueue_all(jobs); !enqueued) return enqueued.error();
+  std::vector<std::optional<CandidateReport>> reports(candidates.size());
+  std::size_t done = 0;
+  auto const deadline = std::chrono::steady_clock::now() + impl_->options.batch_timeout;
+  while (done < candidates.size()) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (reports[i]) continue;
+      auto result = queue.result(jobs[i].id);
+      if (!result) return result.error();
+      if (!*result) continue;
+      auto report = report_from(**result, candidates[i]);
+      if (!report) return report.error();
+      reports[i] = std::move(*report);
+      ++done;
+    }
+    if (done == candidates.size()) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return make_error(ErrorCode::worker_error,
+                        std::to_string(candidates.size() - done) + " of " +
+                            std::to_string(candidates.size()) +
+                            " farm jobs have no result after the batch timeout (kopt farm status shows the "
+                            "workers)");
+    }
+    auto landed = queue.read_results(cursor, 1000, std::chrono::milliseconds(500));
+    if (!landed) return landed.error();
+    if (!landed->empty()) cursor = landed->back().cursor;
+  }
+  std::vector<CandidateReport> out;
+  out.reserve(reports.size());
+  for (auto& r : reports) out.push_back(std::move(*r));
+  return out;
+}
+
+}  // namespace kopt
