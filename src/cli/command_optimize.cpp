@@ -16,6 +16,7 @@
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "cli/proposer_registry.hpp"
+#include "cli/search_evaluator.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/json_values.hpp"
 #include "kopt/optimize.hpp"
@@ -174,7 +175,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
           fmt::join(generic->added, "; "));
     }
   }
-  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(options.seed, args.device, args.arch));
+  auto evaluator = make_search_evaluator(args.queue, options.seed, args.device, args.arch);
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
   if (!store) {
     auto opened = open_store_to_write(args.store);

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "cli/search_evaluator.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/json_values.hpp"
 #include "kopt/propose.hpp"
@@ -103,7 +104,7 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   auto library = load_strategy_library(*root);
   if (!library) return fail(library.error(), ErrorOrigin::input);
 
-  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
+  auto evaluator = make_search_evaluator(args.queue, args.seed, args.device, args.arch);
   if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.
   auto store = open_store_to_write(args.store);

@@ -83,6 +83,10 @@ void define_optimize_command(CLI::App& app, CliArguments& args) {
       ->allow_extra_args(false);
   optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
   optimize->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  optimize->add_option(
+      "--queue", a.queue,
+      "evaluate on the evaluation farm's workers (kopt worker) instead of this machine's GPU: "
+      "redis://[user@]host[:port], the password in KOPT_QUEUE_PASSWORD (docs/distributed.md)");
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");

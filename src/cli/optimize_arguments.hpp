@@ -31,6 +31,7 @@ struct OptimizeArgs {
   std::vector<std::string> flags;
   std::string arch;
   int device = 0;
+  std::string queue;  // --queue: evaluate on the evaluation farm's workers (docs/distributed.md)
   bool no_confirm = false;
   bool no_memory = false;
   // --proposer llm|mixed: the source-level search with LLM edits (command_optimize_llm.cpp)

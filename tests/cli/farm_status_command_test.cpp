@@ -1,7 +1,8 @@
 // `kopt farm status` run as a user would, against a redis-server of its own on loopback: the table and the
 // kopt.farm_status/1 document say what the queue holds (jobs waiting, in flight, taken over; results;
 // workers), the password given in KOPT_QUEUE_PASSWORD is used and never printed, and a missing queue, a bad
-// URL and an unreachable server end with the exit codes docs/cli.md gives.
+// URL and an unreachable server end with the exit codes docs/cli.md gives; `kopt optimize --queue` on a farm
+// that no worker has joined says so before it records anything.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -81,6 +82,21 @@ TEST_F(FarmStatusCommandTest, ExitCodesSayWhatWentWrong) {
       run("", "farm status --json --queue redis://127.0.0.1:" + std::to_string(free_loopback_port()));
   EXPECT_EQ(unreachable.exit_code, 3);
   EXPECT_TRUE(nlohmann::json::accept(unreachable.out)) << "--json errors are JSON too: " << unreachable.out;
+}
+
+TEST_F(FarmStatusCommandTest, OptimizeOnAFarmWithoutWorkersSaysSoAndLeavesNoStore) {
+  std::string const store = (dir.path() / "farm.db").string();
+  auto lonely =
+      run("KOPT_QUEUE_PASSWORD=farm-pw-42",
+          "optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu "
+          "--budget 2 --store " +
+              store + " --queue " + url());
+  EXPECT_EQ(lonely.exit_code, 3) << lonely.err;
+  EXPECT_NE(lonely.err.find("no worker has joined the farm"), std::string::npos) << lonely.err;
+  EXPECT_FALSE(std::filesystem::exists(store)) << "nothing was evaluated, so no store";
+  auto tls = run("", "optimize examples/vector_add --queue rediss://head --store " + store);
+  EXPECT_EQ(tls.exit_code, 2) << tls.err;
+  EXPECT_NE(tls.err.find("TLS"), std::string::npos) << tls.err;
 }
 
 }  // namespace
