@@ -125,6 +125,8 @@ class JobQueue {
   Result<bool> finish(Delivery const& delivery, std::string const& result);
   // The recorded result of a job, nullopt when there is none yet.
   Result<std::optional<std::string>> result(std::string const& job_id);
+  // result() for every job, in one round trip.
+  Result<std::vector<std::optional<std::string>>> results(std::vector<std::string> const& job_ids);
   // Results recorded after `cursor` ("0": from the first), up to `count`, waiting up to `block` for one.
   Result<std::vector<FinishedJob>> read_results(std::string const& cursor, int count,
                                                 std::chrono::milliseconds block);

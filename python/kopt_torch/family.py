@@ -5,8 +5,8 @@ dimensions), row_reduce (sum, mean, amax, amin over the last dimension), row_sca
 dimension), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear without a
 bias and with nothing after it), attention (scaled_dot_product_attention on 4-D
 [batch, heads, seq, head_dim] inputs, causal or not, with the contract's BH bound to batch * heads),
-pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear with a bias on the
-one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
+pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the
+module's own parameters, with a bias, on the one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
 fused into the family's `op` over `v`, the product plus the bias).
 
 A problem whose forward is one operator the library has a family for gets that family (and the family's
@@ -160,7 +160,7 @@ def _float_literal(c: Any) -> str | None:
 
 def _activation_op(traced: Any, node: Any) -> tuple[str, str] | None:
     """(op over x, name) when `node` is one activation of its first argument alone, else None."""
-    extra = [a for a in node.args[1:]] + [v for k, v in node.kwargs.items() if k not in ("inplace", "approximate")]
+    extra = list(node.args[1:]) + [v for k, v in node.kwargs.items() if k not in ("inplace", "approximate")]
     if extra:
         return None
     if node.op == "call_module":
@@ -237,24 +237,40 @@ def _gemm_nt(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
                        {"A": (0, None), "B": (1, None), "M": (0, (0,)), "N": (1, (0,)), "K": (0, (1,))})
 
 
-def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bool) -> FamilyGuess | None:
-    """linear for nn.Linear (with a bias) on the one input followed by element-wise operators, each on the
-    previous one's result alone; the product's leading dimensions are M (a binding when there are several)."""
-    if not nodes or len(tensors) != 1 or tensors[0].dim() < 2 or nodes[0].op != "call_module":
+def _linear_operands(traced: Any, node: Any) -> tuple[str, bool] | None:
+    """(the weight's state_dict key, whether there is a bias) when `node` is x W^T (+ b) of the forward's one
+    input with the module's own parameters: an nn.Linear, or F.linear(x, self.weight, self.bias)."""
+    if node.op == "call_module":
+        sub = traced.get_submodule(node.target)
+        if type(sub) is not nn.Linear or len(node.args) != 1 or node.kwargs:
+            return None
+        x, weight, has_bias = node.args[0], f"{node.target}.weight", sub.bias is not None
+    elif node.op == "call_function" and node.target is F.linear:
+        x, weight, bias = _argument(node, 0, "input"), _argument(node, 1, "weight"), _argument(node, 2, "bias")
+        if getattr(weight, "op", None) != "get_attr" or (bias is not None and getattr(bias, "op", None) != "get_attr"):
+            return None
+        weight, has_bias = weight.target, bias is not None
+    else:
+        return None
+    return (weight, has_bias) if getattr(x, "op", None) == "placeholder" else None
+
+
+def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """linear for x W^T + b on the one input (nn.Linear, or F.linear with the module's parameters) followed by
+    element-wise operators, each on the previous one's result alone; the product's leading dimensions are M
+    (their product when there are several). Without a bias and with nothing after it: gemm_nt."""
+    if not nodes or len(tensors) != 1 or tensors[0].dim() < 2:
         return None
     first = nodes[0]
-    sub = traced.get_submodule(first.target)
-    if type(sub) is not nn.Linear or len(first.args) != 1 or first.kwargs \
-            or getattr(first.args[0], "op", None) != "placeholder":
+    operands = _linear_operands(traced, first)
+    if operands is None:
         return None
-    weight = f"{first.target}.weight"
-    if wrapped:
-        weight = weight.removeprefix(_ROOT_PREFIX)
+    weight, has_bias = operands
     leading = tuple(range(tensors[0].dim() - 1))
-    if sub.bias is None:  # x W^T alone is gemm_nt; with an epilogue after it, no family yet
+    if not has_bias:  # x W^T alone is gemm_nt; with an epilogue after it, no family yet
         if len(nodes) != 1:
             return None
-        return FamilyGuess("gemm_nt", {}, "the module is nn.Linear without a bias (x @ weight.T)",
+        return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
                            {"A": (0, None), "B": (weight, None), "M": (0, leading), "N": (weight, (0,)),
                             "K": (weight, (1,))})
     expr, steps, prev = "v", [], first
@@ -270,21 +286,19 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any], wrapped: bo
     if output.args[0] is not prev:
         return None
     after = f" then {', '.join(steps)}" if steps else ""
-    return FamilyGuess("linear", {"op": expr}, f"the module is nn.Linear{after}",
+    return FamilyGuess("linear", {"op": expr}, f"the module is a linear layer{after}",
                        {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
 
 
-# A problem whose Model is itself one of these modules is traced inside a Sequential, so that the module is a
-# call_module node like anywhere else (fx would trace its forward into F.linear / F.max_pool2d); its
-# state_dict keys are the Sequential's without this prefix.
-_ROOT_MODULES = (nn.Linear, nn.MaxPool2d, nn.AvgPool2d)
-_ROOT_PREFIX = "0."
+# A problem whose Model is itself a pooling module is traced inside a Sequential, so that the module is a
+# call_module node like anywhere else (fx would trace its forward into F.max_pool2d). (A Model that is an
+# nn.Linear traces into F.linear on its own parameters, which _linear_operands reads.)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     """The library family of a one-operator module, or None. `inputs` are example inputs (for ranks)."""
-    wrapped = type(model) in _ROOT_MODULES
-    if wrapped:
+    if type(model) in _ROOT_MODULES:
         model = nn.Sequential(model)
     try:
         traced = torch.fx.symbolic_trace(model)
@@ -292,7 +306,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return None
     nodes = _operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
-    if (linear := _linear_chain(traced, nodes, tensors, wrapped)) is not None:
+    if (linear := _linear_chain(traced, nodes, tensors)) is not None:
         return linear
     if (nt := _gemm_nt(nodes, tensors)) is not None:
         return nt

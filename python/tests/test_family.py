@@ -47,6 +47,22 @@ class _LinearThen(nn.Module):
         return self.fn(self.linear(x))
 
 
+_GELU_TANH_OP = "0.5f * v * (1.0f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)))"
+
+
+class _FunctionalLinear(nn.Module):
+    """F.linear on the module's own parameters (not an nn.Linear), then GELU in its tanh form."""
+
+    def __init__(self, bias):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4, 8))
+        self.b = nn.Parameter(torch.zeros(4)) if bias else None
+
+    def forward(self, x):
+        y = F.linear(x, self.w, self.b)
+        return F.gelu(y, approximate="tanh") if self.b is not None else y
+
+
 class _GeluTanh(nn.Module):
     def forward(self, x):
         return F.gelu(x, approximate="tanh")
@@ -123,7 +139,12 @@ class FamilyTest(unittest.TestCase):
         nested = infer_family(_LinearThen(lambda y: torch.sigmoid(y / 4.0) - 0.5), self.x)
         self.assertEqual(nested.params["op"], "([](float x) { return 1.0f / (1.0f + expf(-x)); }(v / 4.0f)) - 0.5f")
         self.assertEqual(infer_family(_LinearThen(lambda y: 1.0 - y), self.x).params["op"], "1.0f - v")
+        functional = infer_family(_FunctionalLinear(bias=True), self.x)
+        self.assertEqual((functional.family, functional.params["op"]), ("linear", _GELU_TANH_OP))
+        self.assertEqual(functional.binding["N"], ("w", (0,)), "the module's own parameter, by its key")
+        self.assertEqual(infer_family(_FunctionalLinear(bias=False), self.x).family, "gemm_nt")
         sequential = infer_family(nn.Sequential(nn.Linear(8, 4), nn.ReLU()), self.x)
+
         self.assertEqual((sequential.params["op"], sequential.binding["K"]), ("v > 0.0f ? v : 0.0f", ("0.weight", (1,))))
         rows3 = infer_family(_LinearThen(torch.tanh), [torch.randn(2, 3, 8)])
         self.assertEqual(rows3.binding["M"], (0, (0, 1)))

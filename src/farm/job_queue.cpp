@@ -130,11 +130,9 @@ QueueNames const& JobQueue::names() const noexcept {
 }
 
 Result<bool> JobQueue::enqueue(Job const& job) {
-  if (job.id.empty()) return make_error(ErrorCode::invalid_argument, "enqueue: a job needs an id");
-  auto reply = impl_->script(kEnqueue, {impl_->names.job_key(job.id), impl_->names.jobs_stream()},
-                             {job.id, job.payload});
-  if (!reply) return reply.error();
-  return !reply->is_nil();
+  auto added = enqueue_all({job});
+  if (!added) return added.error();
+  return *added == 1;
 }
 
 Result<std::size_t> JobQueue::enqueue_all(std::vector<Job> const& jobs) {
@@ -222,10 +220,24 @@ Result<bool> JobQueue::finish(Delivery const& delivery, std::string const& resul
 }
 
 Result<std::optional<std::string>> JobQueue::result(std::string const& job_id) {
-  auto reply = impl_->run({"GET", impl_->names.result_key(job_id)});
+  auto one = results({job_id});
+  if (!one) return one.error();
+  return std::move(one->front());
+}
+
+Result<std::vector<std::optional<std::string>>> JobQueue::results(std::vector<std::string> const& job_ids) {
+  std::vector<std::optional<std::string>> out;
+  if (job_ids.empty()) return out;
+  std::vector<std::string> argv{"MGET"};
+  for (auto const& id : job_ids) argv.push_back(impl_->names.result_key(id));
+  auto reply = impl_->run(argv);
   if (!reply) return reply.error();
-  if (reply->is_nil()) return std::optional<std::string>();
-  return std::optional<std::string>(reply->text);
+  if (reply->elements.size() != job_ids.size()) return unexpected("MGET");
+  out.reserve(job_ids.size());
+  for (auto const& value : reply->elements) {
+    out.push_back(value.is_nil() ? std::nullopt : std::optional<std::string>(value.text));
+  }
+  return out;
 }
 
 Result<std::vector<FinishedJob>> JobQueue::read_results(std::string const& cursor, int count,

@@ -75,24 +75,12 @@ Status RedisConnection::set_timeout(std::chrono::milliseconds timeout) {
 }
 
 Result<RedisValue> RedisConnection::command(std::vector<std::string> const& argv) {
-  if (context_->err != 0) {
-    return make_error(ErrorCode::io_error, where_ + ": connection lost: " + std::string(context_->errstr));
+  auto replies = pipeline({argv});
+  if (!replies) {
+    return make_error(replies.error().code,
+                      replies.error().message + (argv.empty() ? "" : " (sending " + argv.front() + ")"));
   }
-  std::vector<char const*> args;
-  std::vector<std::size_t> lengths;
-  args.reserve(argv.size());
-  lengths.reserve(argv.size());
-  for (auto const& a : argv) {
-    args.push_back(a.data());
-    lengths.push_back(a.size());
-  }
-  auto* raw = static_cast<redisReply*>(
-      redisCommandArgv(context_.get(), static_cast<int>(argv.size()), args.data(), lengths.data()));
-  if (raw == nullptr) {
-    return make_error(ErrorCode::io_error, where_ + ": " + (argv.empty() ? std::string() : argv.front()) +
-                                               ": " + std::string(context_->errstr));
-  }
-  return reply_value(raw);
+  return std::move(replies->front());
 }
 
 Result<RedisValue> RedisConnection::reply_value(void* raw) {

@@ -107,14 +107,21 @@ Result<std::vector<CandidateReport>> FarmCandidateEvaluator::evaluate(
   std::size_t done = 0;
   auto const deadline = std::chrono::steady_clock::now() + impl_->options.batch_timeout;
   while (done < candidates.size()) {
+    // The results of the jobs still open, in one round trip.
+    std::vector<std::size_t> open;
+    std::vector<std::string> ids;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       if (reports[i]) continue;
-      auto result = queue.result(jobs[i].id);
-      if (!result) return result.error();
-      if (!*result) continue;
-      auto report = report_from(**result, candidates[i]);
+      open.push_back(i);
+      ids.push_back(jobs[i].id);
+    }
+    auto results = queue.results(ids);
+    if (!results) return results.error();
+    for (std::size_t k = 0; k < open.size(); ++k) {
+      if (!(*results)[k]) continue;
+      auto report = report_from(*(*results)[k], candidates[open[k]]);
       if (!report) return report.error();
-      reports[i] = std::move(*report);
+      reports[open[k]] = std::move(*report);
       ++done;
     }
     if (done == candidates.size()) break;

@@ -41,6 +41,11 @@ TEST_F(JobQueueTest, AJobIsEnqueuedOnceTakenOnceAndItsResultRecordedOnce) {
   EXPECT_FALSE(*q.finish(**taken, "ok 9.9x")) << "a second finish records nothing";
   EXPECT_EQ(**q.result("job-a"), "ok 1.5x");
   EXPECT_FALSE(q.result("job-b")->has_value());
+  auto both = q.results({"job-b", "job-a"});
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  ASSERT_EQ(both->size(), 2u);
+  EXPECT_FALSE((*both)[0].has_value());
+  EXPECT_EQ((*both)[1], "ok 1.5x") << "in the order asked";
   auto results = q.read_results("0", 10, milliseconds(0));
   ASSERT_TRUE(results.ok()) << results.error().message;
   ASSERT_EQ(results->size(), 1u) << "published once";

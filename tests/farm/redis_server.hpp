@@ -10,10 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,18 +19,9 @@
 #include "farm/redis_connection.hpp"
 #include "kopt/child_process.hpp"
 #include "kopt/farm.hpp"
+#include "kopt/toolchain.hpp"
 
 namespace kopt::test {
-
-inline std::optional<std::filesystem::path> find_on_path(std::string const& program) {
-  char const* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    auto candidate = std::filesystem::path(dir) / program;
-    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
 
 // A TCP port nobody listens on right now (the kernel's choice for port 0).
 inline int free_loopback_port() {
@@ -53,7 +42,7 @@ class RedisServer {
  public:
   // Empty with a reason when there is no redis-server; the caller skips.
   static std::string unavailable() {
-    return find_on_path("redis-server") ? std::string() : "redis-server is not installed (scripts/setup.sh)";
+    return find_program("redis-server") ? std::string() : "redis-server is not installed (scripts/setup.sh)";
   }
 
   // `extra`: more redis-server options, e.g. {"--requirepass", "..."}.
@@ -71,7 +60,7 @@ class RedisServer {
 
   // Starts it and waits (up to 10 s) until it answers PING.
   Status start() {
-    auto program = find_on_path("redis-server");
+    auto program = find_program("redis-server");
     if (!program) return make_error(ErrorCode::not_found, unavailable());
     ProcessSpec spec;
     spec.argv = {program->string(),
