@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "kopt/optimize.hpp"
+
 namespace kopt {
 
 std::string search_memory_family(TaskSpec const& task) {
