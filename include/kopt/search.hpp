@@ -86,10 +86,19 @@ struct Outcome {
   std::string detail;                // free text (compiler message, first failing size, ...)
 };
 
+struct Proposal {
+  Point point;
+  std::optional<Point> parent;  // the point this one was derived from, if any
+  std::string action;
+};
+
 class Objective {
  public:
   virtual ~Objective() = default;
   virtual Outcome evaluate(Point const& point) = 0;
+  // Several proposals at once (Budget::concurrent_evaluations > 1: one per GPU or farm worker), one
+  // outcome per proposal, in order. By default one evaluate() after the other.
+  virtual std::vector<Outcome> evaluate_batch(std::vector<Proposal> const& proposals);
 };
 
 // Geometric mean over sizes of reference_us / median_us; nullopt unless the outcome is ok and its
@@ -175,15 +184,11 @@ class SearchHistory {
   std::map<Point, std::size_t> by_point_;
 };
 
-struct Proposal {
-  Point point;
-  std::optional<Point> parent;  // the point this one was derived from, if any
-  std::string action;
-};
-
 // A search strategy proposes one point at a time and is told each result. It should not propose a
 // point already in the history; if it does, the driver answers from the cache (no evaluation) and
-// calls observe with fresh = false.
+// calls observe with fresh = false. With concurrent evaluations, propose is called several times before
+// the outcomes come back (each proposal is observed later, in proposal order): a strategy must not
+// propose a point it has proposed and not yet been told about.
 class Strategy {
  public:
   virtual ~Strategy() = default;
@@ -256,6 +261,7 @@ struct MctsNodeView {
   bool dead_end = false;
   bool exhausted = false;
   double value = 0.0;
+  int in_flight = 0;  // proposals at or below it whose outcomes have not come back (virtual loss)
 };
 
 class MctsStrategy final : public Strategy {
@@ -319,6 +325,9 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name);
 struct Budget {
   std::size_t max_evaluations = 100;  // unique evaluations
   double max_wall_seconds = 0.0;      // 0: no time limit
+  // Proposals evaluated together (Objective::evaluate_batch): the evaluator's GPUs or farm workers. The
+  // strategy is asked for up to this many points before it observes their outcomes (MCTS: virtual loss).
+  std::size_t concurrent_evaluations = 1;
 };
 
 enum class StopReason { evaluations, wall_time, exhausted, stalled };
@@ -334,7 +343,9 @@ struct SearchResult {
 };
 
 // Runs `strategy` on `space` until the budget is spent or the strategy has nothing left. Never
-// evaluates a point twice; deterministic for a given seed (unless the wall-time limit stops it).
+// evaluates a point twice; deterministic for a given seed (unless the wall-time limit stops it). With
+// concurrent_evaluations N > 1, proposals are gathered N at a time (never past the budget), evaluated as
+// one batch, and observed in proposal order.
 // Errors: an empty or malformed space, a zero budget, a proposal that is out of range or invalid,
 // an ok outcome whose vectors are inconsistent.
 Result<SearchResult> run_search(SearchSpace const& space, Objective& objective, Strategy& strategy,

@@ -53,6 +53,11 @@ struct MctsStrategy::Tree {
     std::vector<bool> recent_ok;  // outcome of the last expansions, oldest first
     bool dead_end = false;
     bool exhausted = false;
+    // Concurrent evaluations (virtual loss): proposals made at or below this node whose outcomes have
+    // not come back, and children proposed from this node that are not in the tree yet. Both stay 0 when
+    // each proposal is observed before the next.
+    int in_flight = 0;
+    int pending_children = 0;
   };
 
   MctsConfig config;
@@ -62,6 +67,7 @@ struct MctsStrategy::Tree {
   search_detail::PointSampler sampler;
   std::vector<Node> nodes;
   std::map<Point, int> by_point;
+  std::map<Point, int> proposed_from;  // in flight: the node each proposal expands (kSuperRoot: a root)
   bool first_root = true;
   bool sampler_empty = false;
 
@@ -82,11 +88,15 @@ struct MctsStrategy::Tree {
     std::shuffle(node.untried.begin(), node.untried.end(), rng);  // random order among equal priors
   }
 
+  // In the tree, evaluated, or in flight.
+  bool known(Point const& point, SearchHistory const& history) const {
+    return by_point.contains(point) || proposed_from.contains(point) || history.contains(point);
+  }
+
   // Drops untried actions whose target is already known, then takes the one the prior likes best.
   std::optional<Action> take_untried(Node& node, SearchHistory const& history) {
-    std::erase_if(node.untried, [&](Action const& a) {
-      return by_point.contains(a.target) || history.contains(a.target) || !space->is_valid(a.target);
-    });
+    std::erase_if(node.untried,
+                  [&](Action const& a) { return known(a.target, history) || !space->is_valid(a.target); });
     if (node.untried.empty()) return std::nullopt;
     auto best = node.untried.begin();
     double best_score = prior_score(*best);
@@ -108,7 +118,10 @@ struct MctsStrategy::Tree {
     for (int c : node.children) {
       Node const& child = nodes[static_cast<std::size_t>(c)];
       if (child.exhausted) continue;
-      double const score = uct_score(config, value(child), node.visits, child.visits);
+      // A path with evaluations in flight counts them as visits (virtual loss): its exploration bonus
+      // shrinks, so the next concurrent proposal looks elsewhere.
+      double const score =
+          uct_score(config, value(child), node.visits + node.in_flight, child.visits + child.in_flight);
       if (score > best_score) {
         best_score = score;
         best = c;
@@ -121,12 +134,12 @@ struct MctsStrategy::Tree {
     if (first_root) {
       first_root = false;
       auto start = space->start_point();
-      if (start && space->is_valid(*start) && !by_point.contains(*start) && !history.contains(*start)) {
+      if (start && space->is_valid(*start) && !known(*start, history)) {
         return start;
       }
     }
     auto point = sampler.next(history);
-    while (point && by_point.contains(*point)) point = sampler.next(history);
+    while (point && known(*point, history)) point = sampler.next(history);
     if (!point) sampler_empty = true;
     return point;
   }
@@ -135,12 +148,13 @@ struct MctsStrategy::Tree {
     // Every pass proposes, or marks one node exhausted: the loop ends.
     while (true) {
       Node& super = nodes[kSuperRoot];
-      int const roots = static_cast<int>(super.children.size());
+      int const roots = static_cast<int>(super.children.size()) + super.pending_children;
       double const allowed_roots =
           std::ceil(config.roots_k * std::pow(std::max(super.visits, 1), config.roots_alpha));
       int descend = uct_child(super);
       if (!sampler_empty && (roots < allowed_roots || descend < 0)) {
         if (auto point = next_root(history)) {
+          mark_in_flight(*point, kSuperRoot);
           return Proposal{std::move(*point), {}, {}};
         }
       }
@@ -150,10 +164,11 @@ struct MctsStrategy::Tree {
         Node& node = nodes[static_cast<std::size_t>(n)];
         load_actions(node);
         int const child = uct_child(node);
-        bool const widen =
-            static_cast<int>(node.children.size()) < allowed_children(config, node.visits, node.depth);
+        bool const widen = static_cast<int>(node.children.size()) + node.pending_children <
+                           allowed_children(config, node.visits + node.in_flight, node.depth);
         if (!node.dead_end && (widen || child < 0)) {
           if (auto action = take_untried(node, history)) {
+            mark_in_flight(action->target, n);
             return Proposal{std::move(action->target), node.point, std::move(action->name)};
           }
         }
@@ -166,7 +181,31 @@ struct MctsStrategy::Tree {
     }
   }
 
+  // A proposal leaves `from` (a node, or kSuperRoot for a new root): the path up to the super-root has one
+  // more evaluation in flight until its outcome is observed.
+  void mark_in_flight(Point const& point, int from) {
+    proposed_from[point] = from;
+    ++nodes[static_cast<std::size_t>(from)].pending_children;
+    for (int n = from; n >= 0; n = nodes[static_cast<std::size_t>(n)].parent) {
+      ++nodes[static_cast<std::size_t>(n)].in_flight;
+      if (n == kSuperRoot) break;
+    }
+  }
+
+  void clear_in_flight(Point const& point) {
+    auto const it = proposed_from.find(point);
+    if (it == proposed_from.end()) return;
+    int const from = it->second;
+    proposed_from.erase(it);
+    --nodes[static_cast<std::size_t>(from)].pending_children;
+    for (int n = from; n >= 0; n = nodes[static_cast<std::size_t>(n)].parent) {
+      --nodes[static_cast<std::size_t>(n)].in_flight;
+      if (n == kSuperRoot) break;
+    }
+  }
+
   void observe(Proposal const& proposal, Evaluation const& evaluation) {
+    clear_in_flight(evaluation.point);
     if (by_point.contains(evaluation.point)) return;  // already in the tree (cannot happen via propose)
     int parent = kSuperRoot;
     if (proposal.parent) {
@@ -221,6 +260,7 @@ void MctsStrategy::start(SearchSpace const& space, std::uint64_t seed) {
   tree_->sampler = search_detail::PointSampler(space, seed ^ 0x5bd1e995ULL);
   tree_->nodes.assign(1, Tree::Node{});
   tree_->by_point.clear();
+  tree_->proposed_from.clear();
   tree_->first_root = true;
   tree_->sampler_empty = false;
 }
@@ -240,7 +280,8 @@ std::optional<MctsNodeView> MctsStrategy::node(Point const& point) const {
   if (it == tree_->by_point.end()) return std::nullopt;
   Tree::Node const& n = tree_->nodes[static_cast<std::size_t>(it->second)];
   return MctsNodeView{n.point,      n.depth,    n.visits,    static_cast<int>(n.children.size()),
-                      n.expansions, n.dead_end, n.exhausted, tree_->value(n)};
+                      n.expansions, n.dead_end, n.exhausted, tree_->value(n),
+                      n.in_flight};
 }
 
 std::size_t MctsStrategy::node_count() const {
