@@ -23,6 +23,7 @@ struct DeviceInfo {
   std::string uuid;
   DeviceCeilings ceilings;  // measured copy bandwidth, computed peaks
   std::string isolation;    // what the worker's sandbox achieved ("netns+rlimits", ...)
+  int visible_devices = 0;  // CUDA devices the worker sees (CUDA_VISIBLE_DEVICES applied); 0: unknown
   std::string arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
 };
 

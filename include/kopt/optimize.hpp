@@ -47,6 +47,8 @@ class CandidateEvaluator {
                                                         TimingTier tier) = 0;
   Result<CandidateReport> evaluate_one(TaskSpec const& task, CandidateInput const& candidate,
                                        TimingTier tier);
+  // How many candidates it evaluates at once (GPUs, farm workers): a search keeps that many in flight.
+  virtual std::size_t concurrency() const { return 1; }
   // A hint: these candidates will be evaluated soon, so an evaluator that builds them may start now
   // (the GPU evaluator compiles them while the current batch runs). Does nothing by default.
   virtual void compile_ahead(TaskSpec const& /*task*/, std::vector<CandidateInput> const& /*candidates*/) {}
@@ -79,6 +81,7 @@ class KoptCandidateEvaluator final : public CandidateEvaluator {
   KoptCandidateEvaluator& operator=(KoptCandidateEvaluator const&) = delete;
 
   EvaluationTarget target() const override;
+  DeviceInfo const& device() const;  // the GPU its worker runs on
   Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,
                                                 std::vector<CandidateInput> const& candidates,
                                                 TimingTier tier) override;
@@ -172,11 +175,12 @@ struct OptimizeResult {
   std::size_t points = 0;   // unique points of the search (replayed ones included)
   std::string stop_reason;  // evaluations, wall_time, exhausted, stalled
   double elapsed_seconds = 0.0;
-  std::size_t evaluated = 0;             // evaluator calls this session (search and confirm)
-  std::size_t from_store = 0;            // search points answered from the store
-  std::size_t skipped_invalid = 0;       // proposals pruned by learned resource failures
-  std::size_t learned_invalid = 0;       // resource failures recorded
-  std::optional<CandidateId> incumbent;  // the search's incumbent (guardrail), as stored
+  std::size_t evaluated = 0;               // evaluator calls this session (search and confirm)
+  std::size_t from_store = 0;              // search points answered from the store
+  std::size_t concurrent_evaluations = 1;  // candidates in flight at once (the evaluator's GPUs or workers)
+  std::size_t skipped_invalid = 0;         // proposals pruned by learned resource failures
+  std::size_t learned_invalid = 0;         // resource failures recorded
+  std::optional<CandidateId> incumbent;    // the search's incumbent (guardrail), as stored
   std::string incumbent_config;
   std::optional<double> incumbent_screen_speedup;  // runtime geomean speedup, whatever the objective
   std::optional<CandidateReport> confirmed;        // the incumbent on the confirm tier

@@ -11,6 +11,7 @@
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
+#include "cli/search_evaluator.hpp"
 #include "cli/terminal.hpp"
 #include "kopt/bench_report.hpp"
 #include "kopt/json_values.hpp"
@@ -136,8 +137,10 @@ int run_bench(BenchArgs const& args, Console const& console) {
   if (!root) return fail(root.error(), ErrorOrigin::input);
   auto library = load_strategy_library(*root);
   if (!library) return fail(library.error(), ErrorOrigin::input);
-  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  std::vector<std::string> notes;
+  auto evaluator = make_search_evaluator({{}, args.seed, args.gpu, args.arch}, notes);
+  if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
+  for (std::string const& note : notes) report_warning(note, console.err);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.
   auto store = open_store_to_write(args.store);
   if (!store) return fail(store.error(), ErrorOrigin::input);

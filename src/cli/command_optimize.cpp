@@ -41,6 +41,7 @@ nlohmann::json result_json(OptimizeResult const& result) {
                          {"points", result.points},
                          {"evaluated", result.evaluated},
                          {"from_store", result.from_store},
+                         {"concurrent_evaluations", result.concurrent_evaluations},
                          {"learned_invalid", result.learned_invalid},
                          {"stop_reason", result.stop_reason},
                          {"elapsed_seconds", result.elapsed_seconds},
@@ -77,6 +78,9 @@ std::string result_text(OptimizeResult const& result) {
                   result.run.value(), result.points, result.evaluated, result.from_store, result.stop_reason);
   if (std::string const time = search_time_line(result.search_time, result.elapsed_seconds); !time.empty())
     text += time + "\n";
+  if (result.concurrent_evaluations > 1)
+    text += fmt::format("{} candidates in flight at once (one per GPU); the confirm tier on one GPU\n",
+                        result.concurrent_evaluations);
   if (!result.incumbent) return text + "no configuration passed verification\n";
   std::string score;  // "energy gain 1.80x, speedup " for the energy and composite objectives
   if (result.objective != OptimizeObjective::runtime) {
@@ -175,8 +179,10 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
           fmt::join(generic->added, "; "));
     }
   }
-  auto evaluator = make_search_evaluator(args.queue, options.seed, args.device, args.arch);
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  std::vector<std::string> notes;
+  auto evaluator = make_search_evaluator({args.queue, options.seed, args.gpu, args.arch}, notes);
+  if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
+  for (std::string const& note : notes) report_warning(note, console.err);
   if (!store) {
     auto opened = open_store_to_write(args.store);
     if (!opened) return fail(opened.error(), ErrorOrigin::input);

@@ -104,8 +104,10 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   auto library = load_strategy_library(*root);
   if (!library) return fail(library.error(), ErrorOrigin::input);
 
-  auto evaluator = make_search_evaluator(args.queue, args.seed, args.device, args.arch);
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  std::vector<std::string> notes;
+  auto evaluator = make_search_evaluator({args.queue, args.seed, args.gpu, args.arch}, notes);
+  if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
+  for (std::string const& note : notes) report_warning(note, console.err);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.
   auto store = open_store_to_write(args.store);
   if (!store) return fail(store.error(), ErrorOrigin::input);

@@ -82,7 +82,7 @@ void define_optimize_command(CLI::App& app, CliArguments& args) {
   optimize->add_option("--flag", a.flags, "extra compiler flag for every candidate, written --flag=-X")
       ->allow_extra_args(false);
   optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
-  optimize->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  add_gpu_options(*optimize, a.gpu);
   optimize->add_option(
       "--queue", a.queue,
       "evaluate on the evaluation farm's workers (kopt worker) instead of this machine's GPU: "

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/gpu_options.hpp"
 #include "kopt/result.hpp"
 
 namespace CLI {
@@ -30,7 +31,7 @@ struct OptimizeArgs {
   std::optional<std::int64_t> resume;
   std::vector<std::string> flags;
   std::string arch;
-  int device = 0;
+  GpuChoice gpu;      // --device / --gpus: this host's GPUs that evaluate candidates
   std::string queue;  // --queue: evaluate on the evaluation farm's workers (docs/distributed.md)
   bool no_confirm = false;
   bool no_memory = false;

@@ -88,7 +88,7 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
   bench->add_option("--out", b.out_dir, "folder for bench.json, bench.md and bench.svg");
   bench->add_option("--strategies", b.library, "the strategy library folder");
   bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
-  bench->add_option("--device", b.device, "CUDA device index")->check(whole_number_at_least(0));
+  add_gpu_options(*bench, b.gpu);
   bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
   bench->add_option("--shard", b.shard,
                     "I/N: run only every N-th task from the I-th (0-based), to split a suite over GPUs");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/gpu_options.hpp"
+
 namespace CLI {
 class App;
 }
@@ -43,7 +45,7 @@ struct BenchArgs {
   bool profile_gaps = false;  // Nsight Compute evidence for rows that miss a goal
   std::string ncu;            // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
   bool json = false;
-  int device = 0;
+  GpuChoice gpu;                   // --device / --gpus
   bool torch = false;              // the roots hold PyTorch problems (also found without it: docs/bench.md)
   std::string precision = "fp32";  // of the tasks PyTorch problems are imported as
   bool force_import = false;       // import every problem again, even when its task folder is up to date

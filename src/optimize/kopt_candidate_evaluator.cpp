@@ -11,6 +11,7 @@ namespace kopt {
 struct KoptCandidateEvaluator::Impl {
   EvalOptions base;
   EvaluationTarget target;
+  DeviceInfo device;
   std::map<TimingTier, std::unique_ptr<Evaluator>> evaluators;
 
   Result<Evaluator*> evaluator_for(TimingTier tier) {
@@ -43,6 +44,7 @@ Result<std::unique_ptr<KoptCandidateEvaluator>> KoptCandidateEvaluator::create(E
   auto first = impl->evaluator_for(TimingTier::screen);
   if (!first) return first.error();
   DeviceInfo const& device = (*first)->device();
+  impl->device = device;
   impl->target = EvaluationTarget{device.name,
                                   device.uuid,
                                   std::to_string(device.driver_version),
@@ -54,6 +56,10 @@ Result<std::unique_ptr<KoptCandidateEvaluator>> KoptCandidateEvaluator::create(E
 
 EvaluationTarget KoptCandidateEvaluator::target() const {
   return impl_->target;
+}
+
+DeviceInfo const& KoptCandidateEvaluator::device() const {
+  return impl_->device;
 }
 
 namespace {

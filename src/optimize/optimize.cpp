@@ -103,7 +103,9 @@ class StoreObjective final : public Objective {
         recorded = std::move(**cached);
         ++c_.result.from_store;
       } else if (!c_.state.upcoming.empty()) {
-        if (auto status = evaluate_batch(*candidate, config, key); !status) return stop(status.error());
+        std::vector<Asked> asked;
+        asked.push_back(Asked{*candidate, config, key, c_.state.parent, c_.state.action});
+        if (auto status = evaluate_together(std::move(asked)); !status) return stop(status.error());
         prefetched_.erase(key.value());
         recorded = *c_.log.own(key, "screen");
         record = false;
@@ -144,24 +146,62 @@ class StoreObjective final : public Objective {
     return search_outcome(recorded, c_.options.objective);
   }
 
+  // Several proposals at once (the evaluator's GPUs or farm workers, CandidateEvaluator::concurrency):
+  // those that neither this run nor the store holds go to the evaluator in one call, then each proposal is
+  // answered as evaluate() answers it (from what that call recorded), in order.
+  std::vector<Outcome> evaluate_batch(std::vector<Proposal> const& proposals) override {
+    std::vector<Asked> asked;
+    std::set<std::string> keys;
+    for (Proposal const& proposal : proposals) {
+      Configuration const config = TuningSearchSpace::to_configuration(proposal.point);
+      auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
+      if (!candidate) continue;  // evaluate() below reports it
+      CandidateKey key = content_key(*candidate, c_.target);
+      if (!keys.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
+        continue;
+      auto cached = c_.log.cached(key, c_.target);
+      if (!cached) return stopped(proposals.size(), cached.error());
+      if (*cached) continue;
+      asked.push_back(Asked{std::move(*candidate), config, std::move(key), proposal.parent, proposal.action});
+    }
+    if (!asked.empty()) {
+      if (auto status = evaluate_together(std::move(asked)); !status)
+        return stopped(proposals.size(), status.error());
+    }
+    std::vector<Outcome> outcomes;
+    outcomes.reserve(proposals.size());
+    for (Proposal const& proposal : proposals) {
+      c_.state.parent = proposal.parent;
+      c_.state.action = proposal.action;
+      outcomes.push_back(evaluate(proposal.point));
+    }
+    return outcomes;
+  }
+
  private:
-  // Evaluates `first` and the next upcoming proposals that neither this run nor the store holds (up to
-  // lookahead_batch() in all) as one batch, hands the rest of the upcoming ones to the evaluator to
-  // compile meanwhile, records every result in proposal order (no parents: only outcome-independent
-  // strategies look ahead) and learns every resource failure at once, so the rest of the queue is pruned by
-  // them. A kill loses at most the batch in flight. A point of the batch that a failure in the same batch
-  // prunes was evaluated for nothing: the price of compiling ahead.
-  Status evaluate_batch(CandidateInput const& first, Configuration const& first_config,
-                        CandidateKey const& first_key) {
-    std::vector<CandidateInput> batch = {first};
-    std::vector<Configuration> configs = {first_config};
-    std::vector<CandidateKey> keys = {first_key};
-    std::set<std::string> seen = {first_key.value()};
+  // A candidate the search asked for, with where it came from (recorded with it).
+  struct Asked {
+    CandidateInput candidate;
+    Configuration config;
+    CandidateKey key;
+    std::optional<Point> parent;
+    std::string action;
+  };
+  // Evaluates the asked candidates and the next upcoming proposals that neither this run nor the store
+  // holds (up to max(lookahead_batch(), asked) in all) as one batch, hands the rest of the upcoming ones to
+  // the evaluator to compile meanwhile, records every result in order (the asked ones with their parents
+  // and actions; upcoming ones have none: only outcome-independent strategies look ahead) and learns every
+  // resource failure at once, so the rest of the queue is pruned by them. A kill loses at most the batch in
+  // flight. A point of the batch that a failure in the same batch prunes was evaluated for nothing: the
+  // price of compiling ahead.
+  Status evaluate_together(std::vector<Asked> asked) {
+    std::set<std::string> seen;
+    for (Asked const& a : asked) seen.insert(a.key.value());
     std::vector<CandidateInput> next_batch;  // compiled ahead, evaluated by the next call
-    std::size_t const batch_size = lookahead_batch();
+    std::size_t const batch_size = std::max(lookahead_batch(), asked.size());
     for (Point const& point : c_.state.upcoming) {
-      auto candidate = materialise(c_.space.space(), TuningSearchSpace::to_configuration(point), c_.source,
-                                   c_.task, c_.options.flags);
+      Configuration config = TuningSearchSpace::to_configuration(point);
+      auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
       if (!candidate) return candidate.error();
       CandidateKey key = content_key(*candidate, c_.target);
       if (!seen.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
@@ -169,14 +209,15 @@ class StoreObjective final : public Objective {
       auto cached = c_.log.cached(key, c_.target);
       if (!cached) return cached.error();
       if (*cached) continue;  // the store answers it when the search asks
-      if (batch.size() >= batch_size) {
+      if (asked.size() >= batch_size) {
         next_batch.push_back(std::move(*candidate));
         continue;
       }
-      batch.push_back(std::move(*candidate));
-      configs.push_back(TuningSearchSpace::to_configuration(point));
-      keys.push_back(std::move(key));
+      asked.push_back(Asked{std::move(*candidate), std::move(config), std::move(key), {}, {}});
     }
+    std::vector<CandidateInput> batch;
+    batch.reserve(asked.size());
+    for (Asked const& a : asked) batch.push_back(a.candidate);
     if (!next_batch.empty()) {
       // The batch first: compiles start in the order they are asked for, and this batch is needed first
       // (asking again for one already queued changes nothing).
@@ -190,21 +231,20 @@ class StoreObjective final : public Objective {
                                                        " candidates sent, " +
                                                        std::to_string(reports->size()) + " reports back");
     }
-    for (std::size_t i = 0; i < batch.size(); ++i) {
+    for (std::size_t i = 0; i < asked.size(); ++i) {
       account((*reports)[i].phases);
       auto recorded = record_with_insights((*reports)[i], TimingTier::screen, c_.task, c_.target.ceilings);
       if (auto status = complete(recorded, batch[i], TimingTier::screen, c_); !status) return status;
       std::optional<CandidateId> parent;
-      if (i == 0 && c_.state.parent) {
-        if (auto it = c_.state.ids.find(*c_.state.parent); it != c_.state.ids.end()) parent = it->second;
+      if (asked[i].parent) {
+        if (auto it = c_.state.ids.find(*asked[i].parent); it != c_.state.ids.end()) parent = it->second;
       }
-      auto id = c_.log.record(keys[i], batch[i], parent, i == 0 ? c_.state.action : std::string(), recorded,
-                              c_.target);
+      auto id = c_.log.record(asked[i].key, batch[i], parent, asked[i].action, recorded, c_.target);
       if (!id) return id.error();
-      prefetched_.insert(keys[i].value());
+      prefetched_.insert(asked[i].key.value());
       ++c_.result.evaluated;
       if (recorded.status != CandidateStatus::ok &&
-          c_.space.learn(configs[i], recorded.status, recorded.message))
+          c_.space.learn(asked[i].config, recorded.status, recorded.message))
         ++c_.state.learned_invalid;
     }
     return Ok{};
@@ -242,6 +282,10 @@ class StoreObjective final : public Objective {
   Outcome stop(Error error) {
     if (!c_.state.fatal) c_.state.fatal = std::move(error);
     return Outcome{CandidateStatus::compile_error, {}, {}, {}, "stopped"};
+  }
+  std::vector<Outcome> stopped(std::size_t count, Error error) {
+    Outcome const outcome = stop(std::move(error));
+    return std::vector<Outcome>(count, outcome);
   }
   Context& c_;
   std::set<std::string> prefetched_;  // keys recorded by a batch, not yet asked for by the search
@@ -380,8 +424,11 @@ Result<OptimizeResult> run(TaskSpec const& task, std::string const& source, Opti
   Context context{task, source, options, evaluator, evaluator.target(), log, space, state, result, meter};
   StoreObjective objective(context);
   TrackingStrategy tracking(std::move(strategy), context, progress);
-  auto search = run_search(space, objective, tracking,
-                           Budget{options.max_evaluations, options.max_wall_seconds}, options.seed);
+  // As many proposals in flight as the evaluator runs at once (its GPUs, the farm's workers).
+  Budget const budget{options.max_evaluations, options.max_wall_seconds,
+                      std::max<std::size_t>(evaluator.concurrency(), 1)};
+  result.concurrent_evaluations = budget.concurrent_evaluations;
+  auto search = run_search(space, objective, tracking, budget, options.seed);
   if (state.fatal || !search) {
     (void)log.finish(false);
     return state.fatal ? *state.fatal : search.error();

@@ -3,8 +3,13 @@
 // confirmed with the full protocol, everything in a store; then the store answers a repeat.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "gpu_test_support.hpp"
 #include "kopt/optimize.hpp"
+#include "kopt/optimize_gpu_pool.hpp"
 #include "kopt/runs.hpp"
 #include "kopt/store.hpp"
 #include "kopt/task.hpp"
@@ -76,6 +81,45 @@ TEST(OptimizeOnGpu, MctsTunesVectorAddAndTheStoreAnswersARepeat) {
   EXPECT_EQ(repeat->from_store, 12u);
   EXPECT_EQ(repeat->evaluated, 1u);
   EXPECT_EQ(repeat->incumbent_config, run->incumbent_config);
+}
+
+// `--gpus all`: one worker per visible GPU of GPU 0's model (one on a single-GPU machine), a search with as
+// many candidates in flight, the confirm tier on GPU 0.
+TEST(OptimizeOnGpu, EveryGpuOfTheHostSearchesAndTheFirstConfirms) {
+  std::vector<std::string> notes;
+  auto pool = GpuPoolCandidateEvaluator::start(gpu_test_options(), std::nullopt, &notes);
+  if (!pool && pool.error().code == ErrorCode::no_gpu)
+    GTEST_SKIP() << "no CUDA GPU: " << pool.error().message;
+  ASSERT_TRUE(pool) << pool.error().message;
+  auto single = KoptCandidateEvaluator::create(gpu_test_options());
+  ASSERT_TRUE(single) << single.error().message;
+  int const visible = (*single)->device().visible_devices;
+  EXPECT_GE(visible, 1);
+  EXPECT_EQ((*pool)->concurrency() + notes.size(), static_cast<std::size_t>(visible))
+      << "every visible GPU is in the pool or named as left out";
+  EXPECT_EQ((*pool)->target().device_uuid, (*single)->target().device_uuid) << "GPU 0 is the designated one";
+
+  auto task = load_task(source_path("examples/vector_add"));
+  ASSERT_TRUE(task) << task.error().message;
+  auto const kernel = source_path("examples/vector_add/tunable/vector_add_tunable_kernel.cu");
+  test::TempDir dir;
+  auto store = Store::open(dir.path() / "kopt.db");
+  ASSERT_TRUE(store) << store.error().message;
+  OptimizeOptions options;
+  options.strategy = "mcts";
+  options.max_evaluations = 8;
+  options.seed = kGpuTestSeed;
+  options.source_path = kernel;
+  auto run = optimize(*task, read_text(kernel), options, **pool, *store);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->concurrent_evaluations, (*pool)->concurrency());
+  EXPECT_EQ(run->points, 8u);
+  ASSERT_TRUE(run->confirmed.has_value());
+  EXPECT_EQ(run->confirmed->status, CandidateStatus::ok) << describe(*run->confirmed);
+  auto history = store->load_run(run->run);
+  ASSERT_TRUE(history) << history.error().message;
+  for (auto const& evaluation : history->evaluations)
+    EXPECT_EQ(evaluation.evaluation.status, CandidateStatus::ok) << evaluation.evaluation.message;
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ echo "$*" >> "$state/starts"
 id_of() { printf '%s\n' "$1" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p'; }
 op_of() { printf '%s\n' "$1" | sed -n 's/.*"op":"\([a-z_]*\)".*/\1/p'; }
 hello_reply() {
-  echo "{\"reply\":\"hello\",\"id\":0,\"protocol\":@PROTOCOL@,\"idle_sync_us\":3.5,\"device\":{\"index\":$device,\"name\":\"Fake GPU\",\"cc_major\":9,\"cc_minor\":0,\"sm_count\":132,\"l2_bytes\":52428800,\"memory_bytes\":85899345920,\"clock_khz\":1980000,\"driver_version\":13000,\"runtime_version\":13000,\"uuid\":\"GPU-fake\",\"dram_bytes_per_s\":4.0e12,\"fp32_flops_per_s\":6.0e13,\"tensor_flops_per_s\":9.0e14,\"isolation\":\"netns+rlimits\"}}"
+  echo "{\"reply\":\"hello\",\"id\":0,\"protocol\":@PROTOCOL@,\"idle_sync_us\":3.5,\"device\":{\"index\":$device,\"name\":\"Fake GPU\",\"cc_major\":9,\"cc_minor\":0,\"sm_count\":132,\"l2_bytes\":52428800,\"memory_bytes\":85899345920,\"clock_khz\":1980000,\"driver_version\":13000,\"runtime_version\":13000,\"uuid\":\"GPU-fake\",\"dram_bytes_per_s\":4.0e12,\"fp32_flops_per_s\":6.0e13,\"tensor_flops_per_s\":9.0e14,\"isolation\":\"netns+rlimits\",\"visible_devices\":1}}"
 }
 good_hello() {
   read -r hello_line

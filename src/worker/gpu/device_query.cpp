@@ -77,6 +77,7 @@ Result<DeviceInfo> query_device(int index, bool calibrate) {
   cudaGetDeviceProperties(&prop, index);
   DeviceInfo info;
   info.index = index;
+  info.visible_devices = count;
   info.name = prop.name;
   info.cc_major = prop.major;
   info.cc_minor = prop.minor;

@@ -52,7 +52,8 @@ json to_json(DeviceInfo const& d) {
               {"dram_bytes_per_s", d.ceilings.dram_bytes_per_s},
               {"fp32_flops_per_s", d.ceilings.fp32_flops_per_s},
               {"tensor_flops_per_s", d.ceilings.tensor_flops_per_s},
-              {"isolation", d.isolation}};
+              {"isolation", d.isolation},
+              {"visible_devices", d.visible_devices}};
 }
 
 }  // namespace kopt::worker

@@ -78,6 +78,7 @@ DeviceInfo read_device_info(json const& j, std::string const& where, std::string
   d.ceilings.fp32_flops_per_s = in.number("fp32_flops_per_s");
   d.ceilings.tensor_flops_per_s = in.number("tensor_flops_per_s");
   d.isolation = in.text("isolation");
+  d.visible_devices = static_cast<int>(in.integer("visible_devices"));
   in.finish();
   return d;
 }

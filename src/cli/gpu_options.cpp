@@ -1,0 +1,24 @@
+#include "cli/gpu_options.hpp"
+
+// GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
+
+#include "cli/option_checks.hpp"
+
+namespace kopt::cli {
+
+void add_gpu_options(CLI::App& command, GpuChoice& choice) {
+  auto* device = command.add_option("--device", choice.device, "CUDA device index: this GPU only")
+                     ->check(whole_number_at_least(0));
+  auto* gpus = command.add_option(
+      "--gpus", choice.gpus,
+      "GPUs that evaluate candidates at once: 'all' (the default: every visible GPU of GPU 0's model)\n"
+      "or indices such as 0,2,3; the first gives the confirm-tier timings a report rests on");
+  gpus->excludes(device);
+  device->each([&choice](std::string const& /*value*/) { choice.device_given = true; });
+}
+
+}  // namespace kopt::cli
