@@ -33,6 +33,8 @@ class FarmCandidateEvaluator final : public CandidateEvaluator {
 
   // The farm's GPU model and architecture; the UUID names the farm (its prefix and group), not one GPU.
   EvaluationTarget target() const override;
+  // The workers announced when it connected: a search keeps that many candidates in flight.
+  std::size_t concurrency() const override;
   // One job per candidate (the task by its folder's absolute path), then every result, in order. Error: a
   // job a worker could not run (its kopt.farm_error/1, with the candidate named), a result that is not
   // kopt.eval/1, the queue lost, or the batch timeout.

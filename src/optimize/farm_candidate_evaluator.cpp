@@ -15,6 +15,7 @@ struct FarmCandidateEvaluator::Impl {
   farm::JobQueue queue;
   FarmEvaluatorOptions options;
   EvaluationTarget target;
+  std::size_t workers = 1;
 };
 
 FarmCandidateEvaluator::FarmCandidateEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -28,8 +29,10 @@ Result<std::unique_ptr<FarmCandidateEvaluator>> FarmCandidateEvaluator::create(
   if (!stats) return stats.error();
   std::set<std::string> models;
   EvaluationTarget target;
+  std::size_t workers = 0;
   for (auto const& c : stats->consumers) {
     if (!c.info) continue;
+    ++workers;
     models.insert(c.info->gpu + " (" + c.info->arch + ")");
     target.device_name = c.info->gpu;
     target.arch = c.info->arch;
@@ -49,12 +52,16 @@ Result<std::unique_ptr<FarmCandidateEvaluator>> FarmCandidateEvaluator::create(
                           "own (--prefix)");
   }
   target.device_uuid = "farm:" + names.prefix + names.group;
-  auto impl = std::make_unique<Impl>(Impl{std::move(*queue), options, std::move(target)});
+  auto impl = std::make_unique<Impl>(Impl{std::move(*queue), options, std::move(target), workers});
   return std::unique_ptr<FarmCandidateEvaluator>(new FarmCandidateEvaluator(std::move(impl)));
 }
 
 EvaluationTarget FarmCandidateEvaluator::target() const {
   return impl_->target;
+}
+
+std::size_t FarmCandidateEvaluator::concurrency() const {
+  return impl_->workers;
 }
 
 namespace {

@@ -1,0 +1,198 @@
+// `kopt optimize --queue` run as a user would, against a redis-server of its own and three simulated workers
+// (threads running run_worker, each answering its jobs with the kopt.eval/1 document of a fake GPU that
+// times the vector_add tuning space from a known landscape): the search keeps three candidates in flight,
+// finds the landscape's best and confirms it; killed with SIGKILL while a batch is on the workers and then
+// resumed, the run finishes with every evaluation made exactly once (the jobs of the batch in flight are
+// found on the stream by their ids, not run again).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "farm/redis_server.hpp"
+#include "kopt/eval_json.hpp"
+#include "kopt/farm.hpp"
+#include "kopt/farm_job.hpp"
+#include "kopt/farm_worker.hpp"
+#include "kopt/task.hpp"
+#include "optimize/optimize_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
+#include "support/kopt_process.hpp"
+
+namespace kopt::test {
+namespace {
+
+using std::chrono::milliseconds;
+
+// What the simulated GPUs share: how often each job ran, and an optional hold: once `answer_before_hold`
+// jobs have been answered, every further job waits until release() (a batch stuck on the workers).
+struct FarmLedger {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::string, int> runs;  // job id -> times evaluated
+  std::size_t answered = 0;
+  std::size_t held = 0;
+  std::optional<std::size_t> answer_before_hold;
+  bool released = false;
+
+  void wait_if_held() {
+    std::unique_lock lock(mutex);
+    if (!answer_before_hold || answered < *answer_before_hold) return;
+    ++held;
+    changed.notify_all();
+    changed.wait(lock, [&] { return released; });
+  }
+  void release() {
+    std::lock_guard lock(mutex);
+    released = true;
+    changed.notify_all();
+  }
+};
+
+// A fake GPU behind the farm: decodes the job, evaluates it with FakeCandidateEvaluator over the landscape
+// (sizes, medians, reference times, as a worker's report has them) and answers kopt.eval/1.
+class LandscapeRunner final : public farm::JobRunner {
+ public:
+  explicit LandscapeRunner(FarmLedger& ledger) : ledger_(ledger) {}
+  std::string run(farm::Job const& job, std::atomic<bool> const& /*cancelled*/) override {
+    ledger_.wait_if_held();
+    auto decoded = farm::decode_job(job.payload);
+    if (!decoded) return error(decoded.error().message);
+    auto task = load_task(decoded->task_dir);
+    if (!task) return error(task.error().message);
+    FakeCandidateEvaluator gpu(landscape);
+    auto reports = gpu.evaluate(*task, {decoded->candidate}, decoded->tier);
+    if (!reports) return error(reports.error().message);
+    EvalReport report;
+    report.task = task->name;
+    report.task_dir = decoded->task_dir;
+    report.tier = decoded->tier;
+    report.seed = decoded->seed.value_or(0);
+    report.device.name = "NVIDIA H200";
+    report.candidates = std::move(*reports);
+    {
+      std::lock_guard lock(ledger_.mutex);
+      ++ledger_.runs[job.id];
+      ++ledger_.answered;
+    }
+    return to_json(report).dump();
+  }
+
+ private:
+  static std::string error(std::string const& message) {
+    return nlohmann::json{{"schema", "kopt.farm_error/1"}, {"code", "invalid_spec"}, {"message", message}}
+        .dump();
+  }
+  FarmLedger& ledger_;
+};
+
+struct FarmOptimizeCommandTest : KoptProcessTest {
+  void SetUp() override {
+    KoptProcessTest::SetUp();
+    if (IsSkipped()) return;
+    if (auto reason = RedisServer::unavailable(); !reason.empty()) GTEST_SKIP() << reason;
+    server.emplace(redis_dir.path());
+    ASSERT_TRUE(server->start().ok());
+  }
+  void TearDown() override {
+    stop = true;
+    ledger.release();
+    for (auto& worker : workers) worker.join();
+  }
+  std::string url() const { return "redis://127.0.0.1:" + std::to_string(server->endpoint().port); }
+  // Joins `count` workers: each reads from the group once (a consumer exists once it has read) and
+  // announces an H200; then they serve jobs until the test ends.
+  void start_workers(int count) {
+    auto queue = farm::JobQueue::connect(server->endpoint(), farm::QueueNames{});
+    ASSERT_TRUE(queue.ok()) << queue.error().message;
+    for (int i = 0; i < count; ++i) {
+      std::string const name = "sim:gpu" + std::to_string(i);
+      ASSERT_TRUE(*queue->enqueue({"join-" + name, "-"}));
+      auto taken = queue->take(name, milliseconds(0));
+      ASSERT_TRUE(taken.ok() && taken->has_value());
+      ASSERT_TRUE(*queue->finish(**taken, "-"));
+      ASSERT_TRUE(queue
+                      ->announce(name, {"sim", "NVIDIA H200", "sm_90", "GPU-sim-" + std::to_string(i),
+                                        "13000", "2026-12-05T00:00:00Z"})
+                      .ok());
+    }
+    for (int i = 0; i < count; ++i) {
+      workers.emplace_back([this, name = "sim:gpu" + std::to_string(i)] {
+        LandscapeRunner runner(ledger);
+        farm::WorkerOptions options;
+        options.consumer = name;
+        options.block = milliseconds(50);
+        EXPECT_TRUE(farm::run_worker(server->endpoint(), farm::QueueNames{}, options, runner, stop).ok());
+      });
+    }
+  }
+  std::string optimize_args(std::size_t budget) const {
+    return "optimize examples/vector_add --from examples/vector_add/tunable/vector_add_tunable_kernel.cu "
+           "--search mcts --seed 3 --budget " +
+           std::to_string(budget) + " --store " + (dir.path() / "farm.db").string() + " --queue " + url() +
+           " --json";
+  }
+  std::map<std::string, int> runs() {
+    std::lock_guard lock(ledger.mutex);
+    return ledger.runs;
+  }
+  TempDir redis_dir;
+  std::optional<RedisServer> server;
+  FarmLedger ledger;
+  std::atomic<bool> stop = false;
+  std::vector<std::thread> workers;
+};
+
+TEST_F(FarmOptimizeCommandTest, ASearchOnThreeWorkersFindsTheBestAndConfirmsIt) {
+  start_workers(3);
+  auto result = run("", optimize_args(15));
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  auto doc = nlohmann::json::parse(result.out);
+  EXPECT_EQ(doc["points"], 15);
+  EXPECT_EQ(doc["concurrent_evaluations"], 3) << "one candidate in flight per announced worker";
+  EXPECT_EQ(doc["best"]["confirmed_status"], "ok");
+  EXPECT_EQ(doc["best"]["config"], "BLOCK=256;ITEMS=2;VEC=4");
+  auto const ran = runs();
+  EXPECT_EQ(ran.size(), 16u) << "15 screen jobs and the confirmation";
+  for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id;
+}
+
+TEST_F(FarmOptimizeCommandTest, ACoordinatorKilledMidBatchResumesWithoutLosingOrRepeatingAnEvaluation) {
+  ledger.answer_before_hold = 9;  // three batches of three come back; the fourth stays on the workers
+  start_workers(3);
+  // `env ... timeout -s KILL 10 kopt ...`: SIGKILL after 10 s, long after the three batches came back.
+  auto killed = run("timeout -s KILL 10", optimize_args(18));
+  EXPECT_EQ(killed.exit_code, 137) << "killed while it waited for its fourth batch\n" << killed.err;
+  {
+    std::lock_guard lock(ledger.mutex);
+    EXPECT_EQ(ledger.answered, 9u);
+    EXPECT_EQ(ledger.held, 3u) << "the fourth batch was on the three workers when the coordinator died";
+  }
+  ledger.release();  // the workers finish the dead coordinator's batch; its results wait on the stream
+
+  auto runs_listed = run("", "runs --json --store " + (dir.path() / "farm.db").string());
+  ASSERT_EQ(runs_listed.exit_code, 0) << runs_listed.err;
+  auto const listed = nlohmann::json::parse(runs_listed.out);
+  std::int64_t run_id = 0;
+  for (auto const& r : listed["runs"]) run_id = r["id"].get<std::int64_t>();
+  ASSERT_GT(run_id, 0) << runs_listed.out;
+
+  auto resumed = run("", "optimize --resume " + std::to_string(run_id) + " --store " +
+                             (dir.path() / "farm.db").string() + " --queue " + url() + " --json");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err << resumed.out;
+  auto doc = nlohmann::json::parse(resumed.out);
+  EXPECT_EQ(doc["points"], 18);
+  EXPECT_EQ(doc["best"]["confirmed_status"], "ok");
+  auto const ran = runs();
+  EXPECT_EQ(ran.size(), 19u) << "18 screen jobs and one confirmation, each made once";
+  for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id << " was evaluated more than once";
+}
+
+}  // namespace
+}  // namespace kopt::test
