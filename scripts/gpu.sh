@@ -4,7 +4,7 @@
 # go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu.sh [--bin DIR] [--skip-tests] [--skip-examples] [--skip-bench] [--spaces] [--kernel-tuner] [--suites]
-#                  [--suite-bench] [--generate] [--llm-optimize] [--pack] [--test-filter PATTERN]
+#                  [--suite-bench] [--generate] [--llm-optimize] [--gpu-scaling] [--pack] [--test-filter PATTERN]
 #
 # --spaces: exhaustive `kopt optimize` of every examples/*/tunable/*_kernel.cu into $OUT/spaces.db
 #   (the input of kopt-bench-replay, the strategy ablation; KOPT_SPACES="a b" limits it to those tasks);
@@ -23,6 +23,11 @@
 # --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
 #   recorded planner/coder replies of examples/softmax/llm-replay/optimize.jsonl (replay, deterministic; one
 #   deliberately non-matching edit); JSON in $OUT/llm-optimize/llm-optimize.json, store llm.db, report.md.
+# --gpu-scaling: the same `kopt optimize` (KOPT_SCALING_TASK, default examples/sgemm with its tunable kernel; random
+#   search, KOPT_SCALING_BUDGET configurations, default 64, seed 1, a fresh store each) on GPUs 0..N-1 for N = 1, 2,
+#   4, 8 up to the GPUs visible (--gpus), after one run that fills the compile cache (so the runs are GPU-bound),
+#   then a table: GPUs, search seconds, configurations per second, its ratio to
+#   one GPU, the best configuration and its confirmed speedup (docs/distributed.md, "One host, all its GPUs").
 # --watch-cost: the throughput benchmark three times with the system-call watch off (KOPT_WORKER_WATCH=0) and on,
 #   alternating, in both modes (docs/benchmarks.md, docs/security.md "Violations are named").
 # --test-filter PATTERN: run only the GPU tests gtest's filter selects (e.g. 'Foreign/*' and then '-Foreign/*'):
@@ -35,7 +40,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BIN="" TEST_FILTER="*"
-RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_TORCH_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 PACK=0
+RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_TORCH_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 RUN_SCALING=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN="$2"; shift 2 ;;
@@ -50,6 +55,7 @@ while [ $# -gt 0 ]; do
     --generate) RUN_GENERATE=1; shift ;;
     --llm-optimize) RUN_LLM_OPT=1; shift ;;
     --watch-cost) RUN_WATCH_COST=1; shift ;;
+    --gpu-scaling) RUN_SCALING=1; shift ;;
     --pack) PACK=1; shift ;;
     --test-filter) TEST_FILTER="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
@@ -108,6 +114,48 @@ if [ $RUN_WATCH_COST = 1 ] && [ -n "$BENCH" ]; then
     done
     add "watch off|on, $mode mode (cand/s)" "off:$off | on:$on"
   done
+fi
+
+if [ $RUN_SCALING = 1 ]; then
+  mkdir -p "$OUT_DIR/scaling"
+  task="${KOPT_SCALING_TASK:-examples/sgemm}"
+  kernel=$(ls "$task"/tunable/*_kernel.cu | head -n 1)
+  visible=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+  # A first run on GPU 0 fills the compile cache, so that the measured runs are GPU-bound: every one
+  # evaluates the same configurations (same seed), whose builds are then cache hits.
+  timeout "$STEP_TIMEOUT" "$KOPT" optimize "$task" --from "$kernel" --search random --seed 1 \
+    --budget "${KOPT_SCALING_BUDGET:-64}" --gpus 0 --store "$OUT_DIR/scaling/warm.db" --json \
+    > "$OUT_DIR/scaling/warm.json" 2> "$OUT_DIR/scaling/warm.err"
+  for n in 1 2 4 8; do
+    [ "$n" -le "$visible" ] || break
+    list=$(seq -s, 0 $((n - 1)))
+    timeout "$STEP_TIMEOUT" "$KOPT" optimize "$task" --from "$kernel" --search random --seed 1 \
+      --budget "${KOPT_SCALING_BUDGET:-64}" --gpus "$list" --store "$OUT_DIR/scaling/gpus-$n.db" --json \
+      > "$OUT_DIR/scaling/gpus-$n.json" 2> "$OUT_DIR/scaling/gpus-$n.err"
+    echo "gpus $n: exit $?"
+  done
+  python3 - "$OUT_DIR/scaling" <<'PY' | tee "$OUT_DIR/scaling/table.md"
+import json, pathlib, sys
+rows, base = [], None
+for n in (1, 2, 4, 8):
+    f = pathlib.Path(sys.argv[1]) / f"gpus-{n}.json"
+    if not f.exists():
+        continue
+    try:
+        j = json.loads(f.read_text())
+    except Exception as e:
+        rows.append(f"| {n} | no result: {e} | | | |"); continue
+    rate = j["points"] / j["elapsed_seconds"] if j["elapsed_seconds"] else 0.0
+    base = base or rate
+    best = j.get("best") or {}
+    sp = best.get("confirmed_speedup")
+    rows.append(f"| {n} | {j['elapsed_seconds']:.1f} | {rate:.2f} | {rate / base:.2f}x | {best.get('config', '-')} "
+                f"{'%.2fx' % sp if sp else '-'} |")
+print("| GPUs | search s | configurations/s | vs 1 GPU | best (confirmed speedup) |")
+print("|---|---|---|---|---|")
+print("\n".join(rows))
+PY
+  add "gpu scaling ($task)" "$(tail -n +3 "$OUT_DIR/scaling/table.md" | tr '\n' ' ')"
 fi
 
 if [ $RUN_EXAMPLES = 1 ]; then

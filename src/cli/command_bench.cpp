@@ -138,7 +138,7 @@ int run_bench(BenchArgs const& args, Console const& console) {
   auto library = load_strategy_library(*root);
   if (!library) return fail(library.error(), ErrorOrigin::input);
   std::vector<std::string> notes;
-  auto evaluator = make_search_evaluator({{}, args.seed, args.gpu, args.arch}, notes);
+  auto evaluator = make_search_evaluator({args.evaluator, args.seed, args.arch}, notes);
   if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
   for (std::string const& note : notes) report_warning(note, console.err);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/error_output.hpp"
 #include "cli/options.hpp"
+#include "cli/search_evaluator.hpp"
 #include "kopt/generate.hpp"
 #include "kopt/generate_output.hpp"
 #include "kopt/inputs.hpp"
@@ -85,8 +86,10 @@ int run_generate(GenerateArgs const& args, Console const& console) {
   if (!llm) return fail(llm.error(), ErrorOrigin::input);
   auto library = library_for(args, console);
   if (!library) return fail(library.error(), ErrorOrigin::input);
-  auto evaluator = KoptCandidateEvaluator::create(search_eval_options(args.seed, args.device, args.arch));
-  if (!evaluator) return fail(evaluator.error(), ErrorOrigin::environment);
+  std::vector<std::string> notes;
+  auto evaluator = make_search_evaluator({args.evaluator, args.seed, args.arch}, notes);
+  if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
+  for (std::string const& note : notes) report_warning(note, console.err);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.
   auto store = open_store_to_write(args.store);
   if (!store) return fail(store.error(), ErrorOrigin::input);

@@ -180,7 +180,7 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
     }
   }
   std::vector<std::string> notes;
-  auto evaluator = make_search_evaluator({args.queue, options.seed, args.gpu, args.arch}, notes);
+  auto evaluator = make_search_evaluator({args.evaluator, options.seed, args.arch}, notes);
   if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
   for (std::string const& note : notes) report_warning(note, console.err);
   if (!store) {

@@ -105,7 +105,7 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   if (!library) return fail(library.error(), ErrorOrigin::input);
 
   std::vector<std::string> notes;
-  auto evaluator = make_search_evaluator({args.queue, args.seed, args.gpu, args.arch}, notes);
+  auto evaluator = make_search_evaluator({args.evaluator, args.seed, args.arch}, notes);
   if (!evaluator) return fail(evaluator.error(), evaluator_error_origin(evaluator.error()));
   for (std::string const& note : notes) report_warning(note, console.err);
   // Opened (created) only now: bad input or a missing GPU leaves no store behind.

@@ -1,5 +1,6 @@
 #include "cli/generate_arguments.hpp"
 
+#include "cli/evaluator_options.hpp"
 #include "cli/option_checks.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
@@ -89,7 +90,7 @@ void define_generate_command(CLI::App& app, CliArguments& args) {
       ->check(CLI::IsMember({"launcher", "kernel"}));
   generate->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
   generate->add_option("--seed", a.seed, "seed for input generation (default 1)");
-  generate->add_option("--device", a.device, "CUDA device index")->check(whole_number_at_least(0));
+  add_evaluator_options(*generate, a.evaluator);
   generate->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best kernel");
   generate->add_flag("--json", a.json, "print a kopt.generate/1 JSON document (no progress)");
   add_require_isolation_flag(*generate, args.global.require_isolation);

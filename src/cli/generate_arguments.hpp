@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/evaluator_options.hpp"
 #include "kopt/result.hpp"
 
 namespace CLI {
@@ -28,7 +29,7 @@ struct GenerateArgs {
   std::string mode = "launcher";
   std::string arch;
   std::uint64_t seed = 1;
-  int device = 0;
+  EvaluatorChoice evaluator;  // --device / --gpus / --queue
   bool no_confirm = false;
   bool json = false;
 };

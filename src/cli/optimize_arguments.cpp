@@ -5,6 +5,7 @@
 
 #include <cctype>
 
+#include "cli/evaluator_options.hpp"
 #include "cli/option_checks.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
@@ -82,11 +83,7 @@ void define_optimize_command(CLI::App& app, CliArguments& args) {
   optimize->add_option("--flag", a.flags, "extra compiler flag for every candidate, written --flag=-X")
       ->allow_extra_args(false);
   optimize->add_option("--arch", a.arch, "GPU architecture to compile for (default: the GPU's)");
-  add_gpu_options(*optimize, a.gpu);
-  optimize->add_option(
-      "--queue", a.queue,
-      "evaluate on the evaluation farm's workers (kopt worker) instead of this machine's GPU: "
-      "redis://[user@]host[:port], the password in KOPT_QUEUE_PASSWORD (docs/distributed.md)");
+  add_evaluator_options(*optimize, a.evaluator);
   optimize->add_flag("--no-confirm", a.no_confirm, "skip the confirm-tier evaluation of the best candidate");
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/gpu_options.hpp"
+#include "cli/evaluator_options.hpp"
 #include "kopt/result.hpp"
 
 namespace CLI {
@@ -31,8 +31,7 @@ struct OptimizeArgs {
   std::optional<std::int64_t> resume;
   std::vector<std::string> flags;
   std::string arch;
-  GpuChoice gpu;      // --device / --gpus: this host's GPUs that evaluate candidates
-  std::string queue;  // --queue: evaluate on the evaluation farm's workers (docs/distributed.md)
+  EvaluatorChoice evaluator;  // --device / --gpus / --queue: where candidates are evaluated
   bool no_confirm = false;
   bool no_memory = false;
   // --proposer llm|mixed: the source-level search with LLM edits (command_optimize_llm.cpp)

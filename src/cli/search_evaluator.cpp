@@ -37,30 +37,30 @@ Result<std::optional<std::vector<int>>> parse_gpu_list(std::string_view text) {
 
 Result<std::unique_ptr<CandidateEvaluator>> make_search_evaluator(SearchEvaluatorRequest const& request,
                                                                   std::vector<std::string>& notes) {
-  if (request.queue.empty()) {
-    if (!request.gpu.gpus.empty() && request.gpu.device_given) {
+  if (request.where.queue.empty()) {
+    if (!request.where.gpus.empty() && request.where.device_given) {
       return make_error(ErrorCode::invalid_argument,
                         "--gpus and --device both given: --device N is --gpus N (one GPU); give one of them");
     }
     std::optional<std::vector<int>> devices;
-    if (request.gpu.device_given) {
-      devices = std::vector<int>{request.gpu.device};
+    if (request.where.device_given) {
+      devices = std::vector<int>{request.where.device};
     } else {
-      auto parsed = parse_gpu_list(request.gpu.gpus);
+      auto parsed = parse_gpu_list(request.where.gpus);
       if (!parsed) return parsed.error();
       devices = std::move(*parsed);
     }
     auto pool = GpuPoolCandidateEvaluator::start(
-        search_eval_options(request.seed, request.gpu.device, request.arch), devices, &notes);
+        search_eval_options(request.seed, request.where.device, request.arch), devices, &notes);
     if (!pool) return pool.error();
     return std::unique_ptr<CandidateEvaluator>(std::move(*pool));
   }
-  if (!request.gpu.gpus.empty()) {
+  if (!request.where.gpus.empty()) {
     return make_error(ErrorCode::invalid_argument,
                       "--gpus with --queue: the farm's workers choose their GPUs (kopt worker --gpu N)");
   }
   FarmQueueArgs where;
-  where.queue = request.queue;
+  where.queue = request.where.queue;
   auto located = farm_queue(where);
   if (!located) return located.error();
   FarmEvaluatorOptions options;

@@ -10,17 +10,16 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/evaluator_options.hpp"
 #include "cli/exit_code.hpp"
-#include "cli/gpu_options.hpp"
 #include "kopt/optimize.hpp"
 #include "kopt/result.hpp"
 
 namespace kopt::cli {
 
 struct SearchEvaluatorRequest {
-  std::string queue;  // --queue URL: the farm; empty: this host's GPUs
+  EvaluatorChoice where;  // --device / --gpus / --queue
   std::uint64_t seed = 0;
-  GpuChoice gpu;  // --device / --gpus
   std::string arch;
 };
 

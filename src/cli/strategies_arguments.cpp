@@ -1,5 +1,6 @@
 #include "cli/strategies_arguments.hpp"
 
+#include "cli/evaluator_options.hpp"
 #include "cli/option_checks.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
@@ -88,7 +89,7 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
   bench->add_option("--out", b.out_dir, "folder for bench.json, bench.md and bench.svg");
   bench->add_option("--strategies", b.library, "the strategy library folder");
   bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
-  add_gpu_options(*bench, b.gpu);
+  add_evaluator_options(*bench, b.evaluator);
   bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
   bench->add_option("--shard", b.shard,
                     "I/N: run only every N-th task from the I-th (0-based), to split a suite over GPUs");

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/gpu_options.hpp"
+#include "cli/evaluator_options.hpp"
 
 namespace CLI {
 class App;
@@ -45,7 +45,7 @@ struct BenchArgs {
   bool profile_gaps = false;  // Nsight Compute evidence for rows that miss a goal
   std::string ncu;            // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
   bool json = false;
-  GpuChoice gpu;                   // --device / --gpus
+  EvaluatorChoice evaluator;       // --device / --gpus / --queue
   bool torch = false;              // the roots hold PyTorch problems (also found without it: docs/bench.md)
   std::string precision = "fp32";  // of the tasks PyTorch problems are imported as
   bool force_import = false;       // import every problem again, even when its task folder is up to date

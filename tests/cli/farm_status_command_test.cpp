@@ -1,8 +1,8 @@
 // `kopt farm status` run as a user would, against a redis-server of its own on loopback: the table and the
 // kopt.farm_status/1 document say what the queue holds (jobs waiting, in flight, taken over; results;
 // workers), the password given in KOPT_QUEUE_PASSWORD is used and never printed, and a missing queue, a bad
-// URL and an unreachable server end with the exit codes docs/cli.md gives; `kopt optimize --queue` on a farm
-// that no worker has joined says so before it records anything.
+// URL and an unreachable server end with the exit codes docs/cli.md gives; `kopt optimize --queue` and `kopt
+// bench --queue` on a farm that no worker has joined say so before they record anything.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -94,6 +94,11 @@ TEST_F(FarmStatusCommandTest, OptimizeOnAFarmWithoutWorkersSaysSoAndLeavesNoStor
   EXPECT_EQ(lonely.exit_code, 3) << lonely.err;
   EXPECT_NE(lonely.err.find("no worker has joined the farm"), std::string::npos) << lonely.err;
   EXPECT_FALSE(std::filesystem::exists(store)) << "nothing was evaluated, so no store";
+  auto bench = run("KOPT_QUEUE_PASSWORD=farm-pw-42",
+                   "bench suites/ --filter vector_add --budget 2 --store " + store + " --queue " + url());
+  EXPECT_EQ(bench.exit_code, 3) << bench.err;
+  EXPECT_NE(bench.err.find("no worker has joined the farm"), std::string::npos) << bench.err;
+  EXPECT_FALSE(std::filesystem::exists(store)) << "kopt bench on an empty farm records nothing either";
   auto tls = run("", "optimize examples/vector_add --queue rediss://head --store " + store);
   EXPECT_EQ(tls.exit_code, 2) << tls.err;
   EXPECT_NE(tls.err.find("TLS"), std::string::npos) << tls.err;

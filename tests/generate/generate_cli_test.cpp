@@ -50,7 +50,8 @@ TEST(GenerateArguments, EveryOptionIsParsed) {
   EXPECT_EQ(g.mode, "kernel");
   EXPECT_EQ(g.arch, "sm_90");
   EXPECT_EQ(g.seed, 7U);
-  EXPECT_EQ(g.device, 1);
+  EXPECT_EQ(g.evaluator.device, 1);
+  EXPECT_TRUE(g.evaluator.device_given);
   EXPECT_TRUE(g.no_confirm);
   EXPECT_TRUE(g.json);
   EXPECT_TRUE(cli::check_generate_args(g));

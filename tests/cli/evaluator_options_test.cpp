@@ -1,4 +1,4 @@
-// --device and --gpus on optimize and bench, and how make_search_evaluator reads them.
+// --device, --gpus and --queue on optimize, bench and generate, and how make_search_evaluator reads them.
 #include <gtest/gtest.h>
 
 #include "cli/parse_support.hpp"
@@ -35,30 +35,39 @@ TEST(GpuList, RefusesWhatIsNotAListOfDistinctIndicesAndSaysWhatItExpected) {
   EXPECT_NE(twice.error().message.find("GPU 1 is listed twice"), std::string::npos) << twice.error().message;
 }
 
-TEST(GpuOptions, OptimizeAndBenchTakeGpusOrDeviceButNotBoth) {
+TEST(EvaluatorOptions, OptimizeBenchAndGenerateTakeOneOfDeviceGpusAndQueue) {
   auto gpus = parse({"optimize", "t", "--gpus", "0,1"});
   ASSERT_TRUE(gpus.parsed.arguments) << gpus.err;
-  EXPECT_EQ(gpus.parsed.arguments->optimize.gpu.gpus, "0,1");
-  EXPECT_FALSE(gpus.parsed.arguments->optimize.gpu.device_given);
+  EXPECT_EQ(gpus.parsed.arguments->optimize.evaluator.gpus, "0,1");
+  EXPECT_FALSE(gpus.parsed.arguments->optimize.evaluator.device_given);
 
   auto device = parse({"optimize", "t", "--device", "2"});
   ASSERT_TRUE(device.parsed.arguments) << device.err;
-  EXPECT_EQ(device.parsed.arguments->optimize.gpu.device, 2);
-  EXPECT_TRUE(device.parsed.arguments->optimize.gpu.device_given);
+  EXPECT_EQ(device.parsed.arguments->optimize.evaluator.device, 2);
+  EXPECT_TRUE(device.parsed.arguments->optimize.evaluator.device_given);
 
   auto neither = parse({"optimize", "t"});
   ASSERT_TRUE(neither.parsed.arguments) << neither.err;
-  EXPECT_FALSE(neither.parsed.arguments->optimize.gpu.device_given);
-  EXPECT_TRUE(neither.parsed.arguments->optimize.gpu.gpus.empty());
+  EXPECT_FALSE(neither.parsed.arguments->optimize.evaluator.device_given);
+  EXPECT_TRUE(neither.parsed.arguments->optimize.evaluator.gpus.empty());
 
   EXPECT_EQ(parse({"optimize", "t", "--gpus", "0", "--device", "1"}).parsed.exit_code, 2);
   auto bench = parse({"bench", "suites/", "--gpus", "all"});
   ASSERT_TRUE(bench.parsed.arguments) << bench.err;
-  EXPECT_EQ(bench.parsed.arguments->bench.gpu.gpus, "all");
+  EXPECT_EQ(bench.parsed.arguments->bench.evaluator.gpus, "all");
   EXPECT_EQ(parse({"bench", "suites/", "--gpus", "all", "--device", "0"}).parsed.exit_code, 2);
+  EXPECT_EQ(parse({"optimize", "t", "--gpus", "0", "--queue", "redis://head"}).parsed.exit_code, 2);
+  EXPECT_EQ(parse({"optimize", "t", "--device", "0", "--queue", "redis://head"}).parsed.exit_code, 2);
+  auto farm_bench = parse({"bench", "suites/", "--queue", "redis://head:6380"});
+  ASSERT_TRUE(farm_bench.parsed.arguments) << farm_bench.err;
+  EXPECT_EQ(farm_bench.parsed.arguments->bench.evaluator.queue, "redis://head:6380");
+  auto farm_generate =
+      parse({"generate", "examples/softmax", "--intent", "softmax over rows", "--queue", "redis://head"});
+  ASSERT_TRUE(farm_generate.parsed.arguments) << farm_generate.err;
+  EXPECT_EQ(farm_generate.parsed.arguments->generate.evaluator.queue, "redis://head");
 }
 
-TEST(GpuOptions, HelpSaysWhereTheConfirmTierRuns) {
+TEST(EvaluatorOptions, HelpSaysWhereTheConfirmTierRuns) {
   auto const help = parse({"optimize", "--help"});
   EXPECT_NE(help.out.find("--gpus"), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("confirm-tier"), std::string::npos) << help.out;
@@ -67,8 +76,8 @@ TEST(GpuOptions, HelpSaysWhereTheConfirmTierRuns) {
 TEST(SearchEvaluator, RefusesGpusTheFarmChoosesAndABadListBeforeStartingAnything) {
   std::vector<std::string> notes;
   SearchEvaluatorRequest farm;
-  farm.queue = "redis://127.0.0.1:1";
-  farm.gpu.gpus = "0,1";
+  farm.where.queue = "redis://127.0.0.1:1";
+  farm.where.gpus = "0,1";
   auto on_farm = make_search_evaluator(farm, notes);
   ASSERT_FALSE(on_farm);
   EXPECT_EQ(on_farm.error().code, ErrorCode::invalid_argument);
@@ -77,7 +86,7 @@ TEST(SearchEvaluator, RefusesGpusTheFarmChoosesAndABadListBeforeStartingAnything
   EXPECT_EQ(evaluator_error_origin(on_farm.error()), ErrorOrigin::input);
 
   SearchEvaluatorRequest bad;
-  bad.gpu.gpus = "0,zero";
+  bad.where.gpus = "0,zero";
   auto refused = make_search_evaluator(bad, notes);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("'zero' is not a GPU index"), std::string::npos)

@@ -1,4 +1,4 @@
-#include "cli/gpu_options.hpp"
+#include "cli/evaluator_options.hpp"
 
 // GCC 12 reports a false "potential null pointer dereference" inside CLI11's own string helpers.
 #pragma GCC diagnostic push
@@ -10,14 +10,20 @@
 
 namespace kopt::cli {
 
-void add_gpu_options(CLI::App& command, GpuChoice& choice) {
+void add_evaluator_options(CLI::App& command, EvaluatorChoice& choice) {
   auto* device = command.add_option("--device", choice.device, "CUDA device index: this GPU only")
                      ->check(whole_number_at_least(0));
   auto* gpus = command.add_option(
       "--gpus", choice.gpus,
       "GPUs that evaluate candidates at once: 'all' (the default: every visible GPU of GPU 0's model)\n"
       "or indices such as 0,2,3; the first gives the confirm-tier timings a report rests on");
+  auto* queue = command.add_option(
+      "--queue", choice.queue,
+      "evaluate on the evaluation farm's workers (kopt worker) instead of this machine's GPUs: "
+      "redis://[user@]host[:port], the password in KOPT_QUEUE_PASSWORD (docs/distributed.md)");
   gpus->excludes(device);
+  queue->excludes(device);
+  queue->excludes(gpus);
   device->each([&choice](std::string const& /*value*/) { choice.device_given = true; });
 }
 
