@@ -33,6 +33,8 @@ void define_optimize_command(CLI::App& app, CliArguments& args) {
       "  kopt optimize tasks/softmax --from k.cu --budget 50 --time 600 --search greedy --seed 7\n"
       "  kopt optimize tasks/softmax --from k.cu --objective energy --budget 30\n"
       "  kopt optimize --resume 3\n"
+      "  kopt optimize suites/algebra/gemm-bf16 --gpus 0,1,2,3   # four GPUs, confirmed on GPU 0\n"
+      "  kopt optimize suites/algebra/gemm-bf16 --queue redis://kopt@gpu-head   # the farm's workers\n"
       "  kopt optimize examples/softmax --from k.cu --proposer llm --budget 60 --max-cost 2.00\n"
       "  KOPT_LLM_BACKEND=replay KOPT_LLM_REPLAY_FILE=examples/softmax/llm-replay/optimize.jsonl \\\n"
       "    kopt optimize examples/softmax --from examples/softmax/candidates/softmax_warp_kernel.cu \\\n"

@@ -325,6 +325,7 @@ class TrackingStrategy final : public Strategy {
         }
         c_.state.compile_neighbours =
             lookahead_ == 0 && history.evaluations().size() + 1 < c_.options.max_evaluations;
+        ++in_flight_;
         return proposal;
       }
       // Pruned after the strategy chose it (a resource failure learned since): tell it, never evaluate.
@@ -340,6 +341,7 @@ class TrackingStrategy final : public Strategy {
   }
 
   void observe(Proposal const& proposal, kopt::Evaluation const& evaluation, bool fresh) override {
+    if (in_flight_ > 0) --in_flight_;
     inner_->observe(proposal, evaluation, fresh);
     if (!fresh || !progress_) return;
     OptimizeProgress& p = c_.state.progress;
@@ -351,10 +353,11 @@ class TrackingStrategy final : public Strategy {
 
  private:
   // The inner strategy's next proposal; with lookahead, the queue is topped up first (never past the
-  // evaluations the budget has left, so nothing is evaluated that the search will not ask for).
+  // evaluations the budget has left once the proposals in flight are counted, so nothing is evaluated that
+  // the search will not ask for).
   std::optional<Proposal> next(SearchHistory const& history) {
     if (lookahead_ == 0) return inner_->propose(history);
-    std::size_t const used = history.evaluations().size();
+    std::size_t const used = history.evaluations().size() + in_flight_;
     std::size_t const left = c_.options.max_evaluations > used ? c_.options.max_evaluations - used : 1;
     while (!inner_done_ && queue_.size() < std::min(lookahead_, left)) {
       auto proposal = inner_->propose(history);
@@ -376,6 +379,7 @@ class TrackingStrategy final : public Strategy {
   std::size_t lookahead_ = 0;  // 0: one proposal at a time
   std::deque<Proposal> queue_;
   bool inner_done_ = false;
+  std::size_t in_flight_ = 0;  // proposals handed to the driver and not yet observed (concurrent evaluations)
 };
 
 std::unique_ptr<Strategy> make_optimize_strategy(std::string_view name, MctsConfig const& mcts,

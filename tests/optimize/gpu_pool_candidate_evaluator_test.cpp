@@ -233,5 +233,33 @@ TEST_F(GpuPoolTest, AnMctsSearchKeepsEveryGpuBusyAndConfirmsOnTheDesignatedOne) 
   EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
 }
 
+TEST_F(GpuPoolTest, SearchesThatLookAheadEvaluateNothingPastTheBudgetOnSeveralGpus) {
+  for (std::string const strategy : {"exhaustive", "random"}) {
+    SCOPED_TRACE(strategy);
+    test::TempDir dir;
+    auto store = Store::open(dir.path() / "kopt.db");
+    ASSERT_TRUE(store) << store.error().message;
+    std::vector<FakeGpu*> gpus;
+    auto pool = pool_of(gpus, 4);
+    ASSERT_NE(pool, nullptr);
+    OptimizeOptions options;
+    options.strategy = strategy;
+    options.max_evaluations = 21;
+    options.seed = 5;
+    options.source_path = test::kTunable;
+    auto result = optimize(task, test::read_text(test::kTunable), options, *pool, *store);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->points, 21u);
+    std::set<std::string> screened;
+    std::size_t count = 0;
+    for (FakeGpu const* g : gpus) {
+      screened.insert(g->screened.begin(), g->screened.end());
+      count += g->screened.size();
+    }
+    EXPECT_EQ(count, 21u) << "the budget and no more, the compile-ahead lookahead included";
+    EXPECT_EQ(screened.size(), 21u);
+  }
+}
+
 }  // namespace
 }  // namespace kopt
