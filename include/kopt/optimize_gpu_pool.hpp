@@ -35,7 +35,6 @@ class GpuPoolCandidateEvaluator final : public CandidateEvaluator {
 
   EvaluationTarget target() const override;  // the designated GPU's
   std::size_t concurrency() const override;  // the number of GPUs
-  std::vector<EvaluationTarget> members() const;
   // Screen: the batch in contiguous slices, one per GPU, evaluated at once, the reports back in order.
   // Confirm: the designated GPU only.
   Result<std::vector<CandidateReport>> evaluate(TaskSpec const& task,

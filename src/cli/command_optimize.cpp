@@ -79,8 +79,9 @@ std::string result_text(OptimizeResult const& result) {
   if (std::string const time = search_time_line(result.search_time, result.elapsed_seconds); !time.empty())
     text += time + "\n";
   if (result.concurrent_evaluations > 1)
-    text += fmt::format("{} candidates in flight at once (one per GPU); the confirm tier on one GPU\n",
-                        result.concurrent_evaluations);
+    text +=
+        fmt::format("{} candidates in flight at once (one per GPU or farm worker); confirmed on one GPU\n",
+                    result.concurrent_evaluations);
   if (!result.incumbent) return text + "no configuration passed verification\n";
   std::string score;  // "energy gain 1.80x, speedup " for the energy and composite objectives
   if (result.objective != OptimizeObjective::runtime) {

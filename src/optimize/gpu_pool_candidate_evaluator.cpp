@@ -120,12 +120,6 @@ std::size_t GpuPoolCandidateEvaluator::concurrency() const {
   return members_.size();
 }
 
-std::vector<EvaluationTarget> GpuPoolCandidateEvaluator::members() const {
-  std::vector<EvaluationTarget> targets;
-  for (auto const& member : members_) targets.push_back(member->target());
-  return targets;
-}
-
 Result<std::vector<CandidateReport>> GpuPoolCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   // The numbers a report rests on come from one GPU.

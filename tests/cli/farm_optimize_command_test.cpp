@@ -161,6 +161,16 @@ TEST_F(FarmOptimizeCommandTest, ASearchOnThreeWorkersFindsTheBestAndConfirmsIt) 
   auto const ran = runs();
   EXPECT_EQ(ran.size(), 16u) << "15 screen jobs and the confirmation";
   for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id;
+
+  // The same search again (without the first run's search memory, so MCTS proposes the same points), for
+  // people: the store answers every point, and the text says how many candidates were in flight.
+  std::string text_args = optimize_args(15);
+  text_args.replace(text_args.rfind(" --json"), 7, " --no-memory");
+  auto text = run("", text_args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("3 candidates in flight at once (one per GPU or farm worker)"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("15 from the store"), std::string::npos) << text.out;
 }
 
 TEST_F(FarmOptimizeCommandTest, ACoordinatorKilledMidBatchResumesWithoutLosingOrRepeatingAnEvaluation) {
