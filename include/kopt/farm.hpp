@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,7 +41,10 @@ Result<RedisEndpoint> parse_redis_url(std::string_view url);
 struct QueueNames {
   std::string prefix = "kopt:";  // every key below starts with it
   std::string group = "workers";
-  std::string jobs_stream() const { return prefix + "jobs"; }
+  // The GPU model's lane (lane_for: "nvidia-h200.sm_90"): jobs for that model have a stream of their own,
+  // which only its workers read. Empty: the shared stream (jobs any worker may run).
+  std::string lane;
+  std::string jobs_stream() const { return prefix + "jobs" + (lane.empty() ? "" : ":" + lane); }
   std::string results_stream() const { return prefix + "results"; }
   std::string job_key(std::string_view job_id) const { return prefix + "job:" + std::string(job_id); }
   std::string result_key(std::string_view job_id) const { return prefix + "result:" + std::string(job_id); }
@@ -94,6 +98,14 @@ struct QueueStats {
   std::vector<ConsumerStats> consumers;
 };
 
+// The whole farm: the shared stream's stats with every announced lane's jobs and consumers added (`kopt farm
+// status`). Errors as JobQueue::connect and stats.
+Result<QueueStats> farm_stats(RedisEndpoint const& endpoint, QueueNames const& names);
+
+// The lane of a GPU model and architecture: lower-case letters and digits, other runs of characters as
+// one '-', then '.' and the architecture ("NVIDIA H200", "sm_90" -> "nvidia-h200.sm_90").
+std::string lane_for(std::string_view gpu, std::string_view arch);
+
 class JobQueue {
  public:
   // Connects (within `timeout`), authenticates, and creates the stream and the consumer group when they do
@@ -130,9 +142,12 @@ class JobQueue {
   // Results recorded after `cursor` ("0": from the first), up to `count`, waiting up to `block` for one.
   Result<std::vector<FinishedJob>> read_results(std::string const& cursor, int count,
                                                 std::chrono::milliseconds block);
+  // This lane's jobs and consumers; the results and the reclaimed count are the farm's (every lane's).
   Result<QueueStats> stats();
   // Records what `consumer` runs on (replacing what it said before); stats() shows it beside the consumer.
   Status announce(std::string const& consumer, WorkerInfo const& info);
+  // What every worker of the farm (any lane) announced, by consumer name.
+  Result<std::map<std::string, WorkerInfo, std::less<>>> announced();
 
   struct Impl;
 

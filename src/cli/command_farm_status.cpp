@@ -17,9 +17,7 @@ int run_farm_status(FarmStatusArgs const& args, Console const& console) {
   auto located = farm_queue(args.farm);
   if (!located) return fail(located.error(), ExitCode::usage);
   auto const& [endpoint, names] = *located;
-  auto queue = farm::JobQueue::connect(endpoint, names);
-  if (!queue) return fail(queue.error(), ExitCode::environment);
-  auto stats = queue->stats();
+  auto stats = farm::farm_stats(endpoint, names);  // every lane (GPU model) of the farm
   if (!stats) return fail(stats.error(), ExitCode::environment);
   std::string const where = endpoint.describe() + " (prefix " + names.prefix + ", group " + names.group + ")";
   if (args.json) {

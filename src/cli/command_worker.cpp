@@ -125,7 +125,7 @@ int run_worker(WorkerArgs const& args, Console const& console) {
   };
   auto located = farm_queue(args.farm);
   if (!located) return fail(located.error(), ExitCode::usage);
-  auto const& [endpoint, names] = *located;
+  auto const& endpoint = located->endpoint;
   farm::WorkerOptions options;
   options.consumer = args.name.empty() ? default_name(args.gpu) : args.name;
   options.lease = std::chrono::milliseconds(static_cast<long long>(args.lease_s * 1000.0));
@@ -136,6 +136,9 @@ int run_worker(WorkerArgs const& args, Console const& console) {
   EvaluationRunner runner(search_eval_options(0, args.gpu, ""), options.consumer, console.err);
   auto device = runner.start();
   if (!device) return fail(device.error(), ExitCode::environment);
+  // The lane of this GPU's model: the jobs of the runs that asked for it (docs/distributed.md).
+  farm::QueueNames names = located->names;
+  names.lane = farm::lane_for(device->name, device->arch());
   {
     auto queue = farm::JobQueue::connect(endpoint, names);
     if (!queue) return fail(queue.error(), ExitCode::environment);
@@ -150,9 +153,9 @@ int run_worker(WorkerArgs const& args, Console const& console) {
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
   console.err << fmt::format(
-      "[{}] serving {} (prefix {}, group {}); SIGTERM or Ctrl-C stops after the running "
+      "[{}] serving {} (prefix {}, group {}, lane {}); SIGTERM or Ctrl-C stops after the running "
       "job\n",
-      options.consumer, endpoint.describe(), names.prefix, names.group);
+      options.consumer, endpoint.describe(), names.prefix, names.group, names.lane);
   auto report = farm::run_worker(endpoint, names, options, runner, g_stop_requested);
   std::signal(SIGTERM, SIG_DFL);
   std::signal(SIGINT, SIG_DFL);

@@ -21,6 +21,12 @@ void add_evaluator_options(CLI::App& command, EvaluatorChoice& choice) {
       "--queue", choice.queue,
       "evaluate on the evaluation farm's workers (kopt worker) instead of this machine's GPUs: "
       "redis://[user@]host[:port], the password in KOPT_QUEUE_PASSWORD (docs/distributed.md)");
+  command
+      .add_option(
+          "--queue-gpu", choice.queue_gpu,
+          "with --queue: the GPU model whose workers evaluate, as they announce it (\"NVIDIA H200\"); "
+          "needed when the farm has several")
+      ->needs(queue);
   gpus->excludes(device);
   queue->excludes(device);
   queue->excludes(gpus);

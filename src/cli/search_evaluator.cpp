@@ -65,6 +65,7 @@ Result<std::unique_ptr<CandidateEvaluator>> make_search_evaluator(SearchEvaluato
   if (!located) return located.error();
   FarmEvaluatorOptions options;
   options.screen_seed = request.seed;
+  options.gpu_model = request.where.queue_gpu;
   auto farm = FarmCandidateEvaluator::create(located->endpoint, located->names, options);
   if (!farm) return farm.error();
   return std::unique_ptr<CandidateEvaluator>(std::move(*farm));

@@ -2,6 +2,7 @@
 // must not be split (enqueue once per job id; record a result once, publish it and acknowledge the entry;
 // renew a lease only while the entry is still this consumer's) are server-side Lua scripts, so a worker or
 // coordinator killed between two commands leaves nothing half done.
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -304,21 +305,8 @@ Result<QueueStats> JobQueue::stats() {
   if (!pending) return pending.error();
   if (pending->elements.empty()) return unexpected("XPENDING");
   stats.pending = pending->elements[0].integer;
-  auto announced = impl_->run({"HGETALL", impl_->names.workers_hash()});
-  if (!announced) return announced.error();
-  std::map<std::string, WorkerInfo, std::less<>> infos;
-  for (std::size_t i = 0; i + 1 < announced->elements.size(); i += 2) {
-    auto doc = nlohmann::json::parse(announced->elements[i + 1].text, nullptr, false);
-    if (!doc.is_object()) continue;  // not ours to judge: shown as not announced
-    WorkerInfo info;
-    info.host = doc.value("host", "");
-    info.gpu = doc.value("gpu", "");
-    info.arch = doc.value("arch", "");
-    info.uuid = doc.value("uuid", "");
-    info.driver = doc.value("driver", "");
-    info.started_at = doc.value("started_at", "");
-    infos.emplace(announced->elements[i].text, std::move(info));
-  }
+  auto infos = announced();
+  if (!infos) return infos.error();
   auto consumers = impl_->run({"XINFO", "CONSUMERS", impl_->names.jobs_stream(), impl_->names.group});
   if (!consumers) return consumers.error();
   for (auto const& c : consumers->elements) {  // [name, n, pending, p, idle, ms, ...]
@@ -329,10 +317,42 @@ Result<QueueStats> JobQueue::stats() {
       if (key == "pending") s.pending = c.elements[i + 1].integer;
       if (key == "idle") s.idle_ms = c.elements[i + 1].integer;
     }
-    if (auto it = infos.find(s.name); it != infos.end()) s.info = it->second;
+    if (auto it = infos->find(s.name); it != infos->end()) s.info = it->second;
     stats.consumers.push_back(std::move(s));
   }
   return stats;
+}
+
+Result<std::map<std::string, WorkerInfo, std::less<>>> JobQueue::announced() {
+  auto reply = impl_->run({"HGETALL", impl_->names.workers_hash()});
+  if (!reply) return reply.error();
+  std::map<std::string, WorkerInfo, std::less<>> infos;
+  for (std::size_t i = 0; i + 1 < reply->elements.size(); i += 2) {
+    auto doc = nlohmann::json::parse(reply->elements[i + 1].text, nullptr, false);
+    if (!doc.is_object()) continue;  // not ours to judge: shown as not announced
+    WorkerInfo info;
+    info.host = doc.value("host", "");
+    info.gpu = doc.value("gpu", "");
+    info.arch = doc.value("arch", "");
+    info.uuid = doc.value("uuid", "");
+    info.driver = doc.value("driver", "");
+    info.started_at = doc.value("started_at", "");
+    infos.emplace(reply->elements[i].text, std::move(info));
+  }
+  return infos;
+}
+
+std::string lane_for(std::string_view gpu, std::string_view arch) {
+  std::string lane;
+  for (char const c : gpu) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      lane += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!lane.empty() && lane.back() != '-') {
+      lane += '-';
+    }
+  }
+  while (!lane.empty() && lane.back() == '-') lane.pop_back();
+  return lane + "." + std::string(arch);
 }
 
 Status JobQueue::announce(std::string const& consumer, WorkerInfo const& info) {

@@ -1,8 +1,8 @@
 // FarmCandidateEvaluator: a search's batches as farm jobs (kopt/optimize_farm.hpp, docs/distributed.md).
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <set>
 #include <utility>
 
 #include "kopt/eval_json.hpp"
@@ -23,36 +23,57 @@ FarmCandidateEvaluator::~FarmCandidateEvaluator() = default;
 
 Result<std::unique_ptr<FarmCandidateEvaluator>> FarmCandidateEvaluator::create(
     farm::RedisEndpoint const& endpoint, farm::QueueNames const& names, FarmEvaluatorOptions options) {
-  auto queue = farm::JobQueue::connect(endpoint, names);
-  if (!queue) return queue.error();
-  auto stats = queue->stats();
-  if (!stats) return stats.error();
-  std::set<std::string> models;
-  EvaluationTarget target;
-  std::size_t workers = 0;
-  for (auto const& c : stats->consumers) {
-    if (!c.info) continue;
-    ++workers;
-    models.insert(c.info->gpu + " (" + c.info->arch + ")");
-    target.device_name = c.info->gpu;
-    target.arch = c.info->arch;
-    target.driver = c.info->driver;
+  auto shared = farm::JobQueue::connect(endpoint, names);
+  if (!shared) return shared.error();
+  auto announced = shared->announced();
+  if (!announced) return announced.error();
+  // The farm's models: "GPU (arch)" -> the first announcement of it and how many workers announced it.
+  struct Model {
+    farm::WorkerInfo info;
+    std::size_t workers = 0;
+  };
+  std::map<std::string, Model> models;
+  for (auto const& [consumer, info] : *announced) {
+    Model& model = models[info.gpu + " (" + info.arch + ")"];
+    if (model.workers++ == 0) model.info = info;
   }
+  auto list = [&] {
+    std::string text;
+    for (auto const& [name, model] : models)
+      text += (text.empty() ? "" : ", ") + name + ": " + std::to_string(model.workers) + " worker" +
+              (model.workers == 1 ? "" : "s");
+    return text;
+  };
   if (models.empty()) {
     return make_error(ErrorCode::not_found, endpoint.describe() +
                                                 ": no worker has joined the farm (start `kopt "
                                                 "worker --queue ...` on the GPU hosts)");
   }
-  if (models.size() > 1) {
-    std::string list;
-    for (auto const& m : models) list += (list.empty() ? "" : ", ") + m;
-    return make_error(ErrorCode::invalid_argument,
-                      endpoint.describe() + ": the farm's workers run on several GPU models (" + list +
-                          "): timings of different models are not comparable; give each model a farm of its "
-                          "own (--prefix)");
+  std::vector<Model const*> chosen;
+  for (auto const& [name, model] : models) {
+    if (options.gpu_model.empty() || model.info.gpu == options.gpu_model) chosen.push_back(&model);
   }
-  target.device_uuid = "farm:" + names.prefix + names.group;
-  auto impl = std::make_unique<Impl>(Impl{std::move(*queue), options, std::move(target), workers});
+  if (chosen.empty()) {
+    return make_error(ErrorCode::not_found, endpoint.describe() + ": no worker of '" + options.gpu_model +
+                                                "' has joined the farm (it has " + list() + ")");
+  }
+  if (chosen.size() > 1) {
+    return make_error(
+        ErrorCode::invalid_argument,
+        endpoint.describe() + ": the farm's workers run on several GPU models (" + list() +
+            "): timings of different models are not comparable; choose one with --queue-gpu MODEL");
+  }
+  farm::QueueNames lane_names = names;
+  lane_names.lane = farm::lane_for(chosen.front()->info.gpu, chosen.front()->info.arch);
+  auto queue = farm::JobQueue::connect(endpoint, lane_names);
+  if (!queue) return queue.error();
+  EvaluationTarget target;
+  target.device_name = chosen.front()->info.gpu;
+  target.arch = chosen.front()->info.arch;
+  target.driver = chosen.front()->info.driver;
+  target.device_uuid = "farm:" + names.prefix + names.group + ":" + lane_names.lane;
+  auto impl = std::make_unique<Impl>(
+      Impl{std::move(*queue), std::move(options), std::move(target), chosen.front()->workers});
   return std::unique_ptr<FarmCandidateEvaluator>(new FarmCandidateEvaluator(std::move(impl)));
 }
 

@@ -58,6 +58,10 @@ TEST(EvaluatorOptions, OptimizeBenchAndGenerateTakeOneOfDeviceGpusAndQueue) {
   EXPECT_EQ(parse({"bench", "suites/", "--gpus", "all", "--device", "0"}).parsed.exit_code, 2);
   EXPECT_EQ(parse({"optimize", "t", "--gpus", "0", "--queue", "redis://head"}).parsed.exit_code, 2);
   EXPECT_EQ(parse({"optimize", "t", "--device", "0", "--queue", "redis://head"}).parsed.exit_code, 2);
+  EXPECT_EQ(parse({"optimize", "t", "--queue-gpu", "NVIDIA H200"}).parsed.exit_code, 2) << "needs --queue";
+  auto model = parse({"optimize", "t", "--queue", "redis://head", "--queue-gpu", "NVIDIA H200"});
+  ASSERT_TRUE(model.parsed.arguments) << model.err;
+  EXPECT_EQ(model.parsed.arguments->optimize.evaluator.queue_gpu, "NVIDIA H200");
   auto farm_bench = parse({"bench", "suites/", "--queue", "redis://head:6380"});
   ASSERT_TRUE(farm_bench.parsed.arguments) << farm_bench.err;
   EXPECT_EQ(farm_bench.parsed.arguments->bench.evaluator.queue, "redis://head:6380");

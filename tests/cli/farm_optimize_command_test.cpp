@@ -106,29 +106,27 @@ struct FarmOptimizeCommandTest : KoptProcessTest {
     for (auto& worker : workers) worker.join();
   }
   std::string url() const { return "redis://127.0.0.1:" + std::to_string(server->endpoint().port); }
-  // Joins `count` workers: each reads from the group once (a consumer exists once it has read) and
-  // announces an H200; then they serve jobs until the test ends.
+  // Joins `count` workers as `kopt worker` does: each announces an H200, then serves the H200 lane until
+  // the test ends.
   void start_workers(int count) {
-    auto queue = farm::JobQueue::connect(server->endpoint(), farm::QueueNames{});
+    farm::QueueNames lane;
+    lane.lane = farm::lane_for("NVIDIA H200", "sm_90");
+    auto queue = farm::JobQueue::connect(server->endpoint(), lane);
     ASSERT_TRUE(queue.ok()) << queue.error().message;
     for (int i = 0; i < count; ++i) {
       std::string const name = "sim:gpu" + std::to_string(i);
-      ASSERT_TRUE(*queue->enqueue({"join-" + name, "-"}));
-      auto taken = queue->take(name, milliseconds(0));
-      ASSERT_TRUE(taken.ok() && taken->has_value());
-      ASSERT_TRUE(*queue->finish(**taken, "-"));
       ASSERT_TRUE(queue
                       ->announce(name, {"sim", "NVIDIA H200", "sm_90", "GPU-sim-" + std::to_string(i),
                                         "13000", "2026-12-05T00:00:00Z"})
                       .ok());
     }
     for (int i = 0; i < count; ++i) {
-      workers.emplace_back([this, name = "sim:gpu" + std::to_string(i)] {
+      workers.emplace_back([this, lane, name = "sim:gpu" + std::to_string(i)] {
         LandscapeRunner runner(ledger);
         farm::WorkerOptions options;
         options.consumer = name;
         options.block = milliseconds(50);
-        EXPECT_TRUE(farm::run_worker(server->endpoint(), farm::QueueNames{}, options, runner, stop).ok());
+        EXPECT_TRUE(farm::run_worker(server->endpoint(), lane, options, runner, stop).ok());
       });
     }
   }

@@ -59,9 +59,13 @@ class FarmWorkerGpuTest : public ::testing::Test {
     if (auto reason = test::RedisServer::unavailable(); !reason.empty()) GTEST_SKIP() << reason;
     auto evaluator = Evaluator::create(gpu_test_options());
     if (gpu_missing(evaluator)) GTEST_SKIP() << "no CUDA GPU: " << evaluator.error().message;
+    ASSERT_TRUE(evaluator.ok()) << evaluator.error().message;
     server_.emplace(dir_.path());
     ASSERT_TRUE(server_->start().ok());
-    auto q = farm::JobQueue::connect(server_->endpoint(), farm::QueueNames{});
+    // `kopt worker` serves the lane of its GPU's model: the jobs are queued there.
+    farm::QueueNames lane;
+    lane.lane = farm::lane_for((*evaluator)->device().name, (*evaluator)->device().arch());
+    auto q = farm::JobQueue::connect(server_->endpoint(), lane);
     ASSERT_TRUE(q.ok()) << q.error().message;
     queue_.emplace(std::move(*q));
   }

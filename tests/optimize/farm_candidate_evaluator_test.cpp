@@ -1,8 +1,8 @@
 // FarmCandidateEvaluator against a loopback redis-server and simulated workers (threads running run_worker
 // with a runner that answers each job with a kopt.eval/1 document of its own making): a batch shared by
 // two workers comes back as one report per candidate, in order; the target is the announced GPU model; a farm
-// with no announced worker, or with two GPU models, is refused; a job a worker could not run is an error
-// naming the candidate.
+// with no announced worker, or with two GPU models and none chosen, is refused; a run that chooses a model
+// sends its jobs to that model's lane only; a job a worker could not run is an error naming the candidate.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -48,13 +48,15 @@ class FakeEvaluation : public farm::JobRunner {
 
 class FarmCandidateEvaluatorTest : public test::RedisQueueTest {
  protected:
+  // What `kopt worker` says when it joins: the coordinator reads the farm's models from it.
   void announce(std::string const& name, std::string const& gpu) {
     auto q = connect_queue();
-    ASSERT_TRUE(*q.enqueue({"warm-up-" + name, "echo"}));  // a consumer exists once it has read
-    auto taken = q.take(name, milliseconds(0));
-    ASSERT_TRUE(taken.ok() && taken->has_value());
-    ASSERT_TRUE(*q.finish(**taken, "-"));
     ASSERT_TRUE(q.announce(name, {"host", gpu, "sm_90", "GPU-" + name, "13000", "now"}).ok());
+  }
+  static farm::QueueNames h200_lane() {
+    farm::QueueNames names;
+    names.lane = farm::lane_for("NVIDIA H200", "sm_90");
+    return names;
   }
   TaskSpec task() {
     auto t = load_task(std::filesystem::path(KOPT_SOURCE_DIR) / "examples" / "vector_add");
@@ -81,7 +83,7 @@ TEST_F(FarmCandidateEvaluatorTest, ABatchComesBackOneReportPerCandidateInOrder) 
       farm::WorkerOptions o;
       o.consumer = name;
       o.block = milliseconds(50);
-      ASSERT_TRUE(farm::run_worker(server_->endpoint(), farm::QueueNames{}, o, runner, stop).ok());
+      ASSERT_TRUE(farm::run_worker(server_->endpoint(), h200_lane(), o, runner, stop).ok());
     });
   }
   std::vector<CandidateInput> batch;
@@ -107,6 +109,75 @@ TEST_F(FarmCandidateEvaluatorTest, AFarmWithoutWorkersOrWithTwoModelsIsRefused) 
   ASSERT_FALSE(mixed.ok());
   EXPECT_EQ(mixed.error().code, ErrorCode::invalid_argument);
   EXPECT_NE(mixed.error().message.find("NVIDIA H100 80GB HBM3"), std::string::npos) << mixed.error().message;
+  EXPECT_NE(mixed.error().message.find("--queue-gpu"), std::string::npos) << mixed.error().message;
+  FarmEvaluatorOptions absent;
+  absent.gpu_model = "NVIDIA B200";
+  auto missing = FarmCandidateEvaluator::create(server_->endpoint(), farm::QueueNames{}, absent);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::not_found);
+  EXPECT_NE(missing.error().message.find("NVIDIA H200 (sm_90): 1 worker"), std::string::npos)
+      << missing.error().message;
+}
+
+TEST(FarmLane, IsTheModelInLowerCaseWithItsArchitecture) {
+  EXPECT_EQ(farm::lane_for("NVIDIA H200", "sm_90"), "nvidia-h200.sm_90");
+  EXPECT_EQ(farm::lane_for("NVIDIA H100 80GB HBM3", "sm_90"), "nvidia-h100-80gb-hbm3.sm_90");
+  EXPECT_EQ(farm::lane_for("  A100-SXM4 (40GB) ", "sm_80"), "a100-sxm4-40gb.sm_80");
+  farm::QueueNames names;
+  EXPECT_EQ(names.jobs_stream(), "kopt:jobs");
+  names.lane = "nvidia-h200.sm_90";
+  EXPECT_EQ(names.jobs_stream(), "kopt:jobs:nvidia-h200.sm_90");
+}
+
+// A farm of two models: the run that asks for one sends its jobs to that model's lane only, and only that
+// model's workers count as its concurrency.
+TEST_F(FarmCandidateEvaluatorTest, JobsGoToTheLaneOfTheModelTheRunAskedFor) {
+  announce("h200-a", "NVIDIA H200");
+  announce("h200-b", "NVIDIA H200");
+  announce("h100-a", "NVIDIA H100 80GB HBM3");
+  FarmEvaluatorOptions options{3, milliseconds(20000), "NVIDIA H100 80GB HBM3"};
+  auto evaluator = FarmCandidateEvaluator::create(server_->endpoint(), farm::QueueNames{}, options);
+  ASSERT_TRUE(evaluator.ok()) << evaluator.error().message;
+  EXPECT_EQ((*evaluator)->target().device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ((*evaluator)->concurrency(), 1u);
+
+  std::atomic<bool> stop = false;
+  std::atomic<int> h200_jobs = 0;
+  std::atomic<int> h100_jobs = 0;
+  class Counting : public FakeEvaluation {
+   public:
+    explicit Counting(std::atomic<int>& count) : count_(count) {}
+    std::string run(farm::Job const& job, std::atomic<bool> const& cancelled) override {
+      ++count_;
+      return FakeEvaluation::run(job, cancelled);
+    }
+
+   private:
+    std::atomic<int>& count_;
+  };
+  auto serve = [&](std::string const& name, std::string const& gpu, std::atomic<int>& count) {
+    return std::thread([&, name, gpu] {
+      Counting runner(count);
+      farm::WorkerOptions o;
+      o.consumer = name;
+      o.block = milliseconds(50);
+      farm::QueueNames lane;
+      lane.lane = farm::lane_for(gpu, "sm_90");
+      ASSERT_TRUE(farm::run_worker(server_->endpoint(), lane, o, runner, stop).ok());
+    });
+  };
+  std::thread h200 = serve("h200-a", "NVIDIA H200", h200_jobs);
+  std::thread h100 = serve("h100-a", "NVIDIA H100 80GB HBM3", h100_jobs);
+  std::vector<CandidateInput> batch;
+  for (int i = 1; i <= 4; ++i) batch.push_back({"c" + std::to_string(i), std::string(i, 'y'), {}, {}, {}});
+  auto reports = (*evaluator)->evaluate(task(), batch, TimingTier::screen);
+  stop = true;
+  h200.join();
+  h100.join();
+  ASSERT_TRUE(reports.ok()) << reports.error().message;
+  EXPECT_EQ(reports->size(), 4u);
+  EXPECT_EQ(h100_jobs, 4);
+  EXPECT_EQ(h200_jobs, 0) << "an H200 never sees the jobs of a run that asked for H100s";
 }
 
 TEST_F(FarmCandidateEvaluatorTest, AJobAWorkerCouldNotRunNamesItsCandidate) {
@@ -120,7 +191,7 @@ TEST_F(FarmCandidateEvaluatorTest, AJobAWorkerCouldNotRunNamesItsCandidate) {
     farm::WorkerOptions o;
     o.consumer = "gpu0";
     o.block = milliseconds(50);
-    ASSERT_TRUE(farm::run_worker(server_->endpoint(), farm::QueueNames{}, o, runner, stop).ok());
+    ASSERT_TRUE(farm::run_worker(server_->endpoint(), h200_lane(), o, runner, stop).ok());
   });
   auto reports = (*evaluator)->evaluate(task(), {{"broken", "unrunnable", {}, {}, {}}}, TimingTier::screen);
   stop = true;
