@@ -3,7 +3,7 @@
 // times the vector_add tuning space from a known landscape): the search keeps three candidates in flight,
 // finds the landscape's best and confirms it; killed with SIGKILL while a batch is on the workers and then
 // resumed, the run finishes with every evaluation made exactly once (the jobs of the batch in flight are
-// found on the stream by their ids, not run again).
+// found on the stream by their ids, not run again); `kopt bench --queue` tunes a suite task on the workers.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -59,14 +59,15 @@ struct FarmLedger {
 // (sizes, medians, reference times, as a worker's report has them) and answers kopt.eval/1.
 class LandscapeRunner final : public farm::JobRunner {
  public:
-  explicit LandscapeRunner(FarmLedger& ledger) : ledger_(ledger) {}
+  LandscapeRunner(FarmLedger& ledger, FakeFunction function)
+      : ledger_(ledger), function_(std::move(function)) {}
   std::string run(farm::Job const& job, std::atomic<bool> const& /*cancelled*/) override {
     ledger_.wait_if_held();
     auto decoded = farm::decode_job(job.payload);
     if (!decoded) return error(decoded.error().message);
     auto task = load_task(decoded->task_dir);
     if (!task) return error(task.error().message);
-    FakeCandidateEvaluator gpu(landscape);
+    FakeCandidateEvaluator gpu(function_);
     auto reports = gpu.evaluate(*task, {decoded->candidate}, decoded->tier);
     if (!reports) return error(reports.error().message);
     EvalReport report;
@@ -90,7 +91,16 @@ class LandscapeRunner final : public farm::JobRunner {
         .dump();
   }
   FarmLedger& ledger_;
+  FakeFunction function_;
 };
+
+// Any configuration of any task: ok, a few percent apart by its knob values (eight timed sizes at most).
+FakeResult any_configuration(std::map<std::string, std::string, std::less<>> const& knobs) {
+  std::size_t const spread = std::hash<std::string>{}(nlohmann::json(knobs).dump()) % 17;
+  double const candidate = 50.0 + static_cast<double>(spread);
+  return FakeResult{CandidateStatus::ok, "", std::vector<double>(8, candidate),
+                    std::vector<double>(8, 100.0)};
+}
 
 struct FarmOptimizeCommandTest : KoptProcessTest {
   void SetUp() override {
@@ -108,7 +118,7 @@ struct FarmOptimizeCommandTest : KoptProcessTest {
   std::string url() const { return "redis://127.0.0.1:" + std::to_string(server->endpoint().port); }
   // Joins `count` workers as `kopt worker` does: each announces an H200, then serves the H200 lane until
   // the test ends.
-  void start_workers(int count) {
+  void start_workers(int count, FakeFunction const& function = landscape) {
     farm::QueueNames lane;
     lane.lane = farm::lane_for("NVIDIA H200", "sm_90");
     auto queue = farm::JobQueue::connect(server->endpoint(), lane);
@@ -121,8 +131,8 @@ struct FarmOptimizeCommandTest : KoptProcessTest {
                       .ok());
     }
     for (int i = 0; i < count; ++i) {
-      workers.emplace_back([this, lane, name = "sim:gpu" + std::to_string(i)] {
-        LandscapeRunner runner(ledger);
+      workers.emplace_back([this, lane, function, name = "sim:gpu" + std::to_string(i)] {
+        LandscapeRunner runner(ledger, function);
         farm::WorkerOptions options;
         options.consumer = name;
         options.block = milliseconds(50);
@@ -200,6 +210,26 @@ TEST_F(FarmOptimizeCommandTest, ACoordinatorKilledMidBatchResumesWithoutLosingOr
   auto const ran = runs();
   EXPECT_EQ(ran.size(), 19u) << "18 screen jobs and one confirmation, each made once";
   for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id << " was evaluated more than once";
+}
+
+// `kopt bench` on the farm: the built-in proposer tunes a suite task's strategies on the workers and the
+// confirmation comes back from them too.
+TEST_F(FarmOptimizeCommandTest, ABenchOfASuiteTaskRunsOnTheWorkers) {
+  start_workers(2, any_configuration);
+  auto result = run("", "bench suites/algebra/vector_add-f32 --budget 4 --json --store " +
+                            (dir.path() / "bench.db").string() + " --queue " + url());
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  auto doc = nlohmann::json::parse(result.out);
+  EXPECT_EQ(doc["schema"], "kopt.bench/1");
+  ASSERT_FALSE(doc["rows"].empty()) << doc.dump(2);
+  for (auto const& row : doc["rows"]) {
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+    EXPECT_TRUE(row["strategy"].is_string() && !row["strategy"].get<std::string>().empty()) << row.dump();
+    EXPECT_GT(row["speedup"].get<double>(), 1.0) << "the workers' timings reached the table: " << row.dump();
+  }
+  auto const ran = runs();
+  EXPECT_GE(ran.size(), 5u) << "four screen jobs and a confirmation at least";
+  for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id;
 }
 
 }  // namespace
