@@ -19,6 +19,10 @@
 
 namespace kopt {
 
+// 64 bits from the operating system's entropy source: the seed of trials nobody can predict (an unset
+// EvalOptions::seed, a confirm-tier job, one screen seed shared by several GPUs).
+std::uint64_t draw_seed();
+
 struct EvalOptions {
   TimingTier tier = TimingTier::confirm;
   std::optional<std::uint64_t> seed;  // unset: drawn from the OS and recorded in the report

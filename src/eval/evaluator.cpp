@@ -24,6 +24,11 @@
 
 namespace kopt {
 
+std::uint64_t draw_seed() {
+  std::random_device entropy;
+  return (std::uint64_t{entropy()} << 32U) ^ entropy();
+}
+
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
@@ -184,7 +189,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
   report.task_dir = task.dir;
   report.device = device();
   report.toolkit = impl_->compiler->toolkit_version();
-  report.seed = opts.seed.value_or(std::random_device{}() * 0x100000001ULL ^ std::random_device{}());
+  report.seed = opts.seed ? *opts.seed : draw_seed();
   report.tier = opts.tier;
   report.started_at = utc_now_iso8601();
   std::size_t const total_steps = candidates.size() + 1;
@@ -341,7 +346,7 @@ Result<TaskCheckReport> Evaluator::check_task(TaskSpec const& task, ProgressCall
   TaskCheckReport report;
   report.task = task.name;
   report.device = device();
-  report.seed = opts.seed.value_or(std::random_device{}());
+  report.seed = opts.seed ? *opts.seed : draw_seed();
   if (progress) progress(EvalProgress{0, 2, "building reference"});
   if (task.reference.is_torch()) return check_torch_task(*impl_, task, std::move(report), progress);
   auto trusted = build_trusted(*impl_->trusted_compiler, task);

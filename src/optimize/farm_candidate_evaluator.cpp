@@ -2,7 +2,6 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <utility>
 
 #include "kopt/eval_json.hpp"
@@ -117,15 +116,13 @@ Result<std::vector<CandidateReport>> FarmCandidateEvaluator::evaluate(
   auto& queue = impl_->queue;
   std::vector<farm::Job> jobs;
   jobs.reserve(candidates.size());
-  std::random_device entropy;
   for (auto const& candidate : candidates) {
     farm::EvaluationJob job;
     job.task_dir = std::filesystem::absolute(task.dir);
     job.candidate = candidate;
     job.tier = tier;
     // Screen jobs share the search's trials; confirm jobs draw fresh ones (docs/verification.md).
-    job.seed = tier == TimingTier::screen ? impl_->options.screen_seed
-                                          : (std::uint64_t{entropy()} << 32) ^ entropy();
+    job.seed = tier == TimingTier::screen ? impl_->options.screen_seed : draw_seed();
     jobs.push_back(farm::to_queue_job(job));
   }
   // Results are read from the stream's end as it is now: a wake-up for each result that lands.

@@ -1,7 +1,6 @@
 // GpuPoolCandidateEvaluator: one isolated worker per GPU of this host (kopt/optimize_gpu_pool.hpp).
 #include <algorithm>
 #include <future>
-#include <random>
 #include <utility>
 
 #include "kopt/optimize_gpu_pool.hpp"
@@ -59,10 +58,7 @@ Result<std::unique_ptr<GpuPoolCandidateEvaluator>> GpuPoolCandidateEvaluator::cr
 
 Result<std::unique_ptr<GpuPoolCandidateEvaluator>> GpuPoolCandidateEvaluator::start(
     EvalOptions base, std::optional<std::vector<int>> devices, std::vector<std::string>* notes) {
-  if (!base.seed) {
-    std::random_device entropy;
-    base.seed = (std::uint64_t{entropy()} << 32) ^ entropy();  // one screen seed for every GPU
-  }
+  if (!base.seed) base.seed = draw_seed();  // one screen seed for every GPU
   if (devices && devices->empty())
     return make_error(ErrorCode::invalid_argument,
                       "--gpus: no GPU listed (expected 'all' or indices such as 0,1)");

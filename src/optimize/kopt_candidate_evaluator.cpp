@@ -1,7 +1,6 @@
 // KoptCandidateEvaluator: candidates on the GPU through kopt::Evaluator, one per timing tier.
 #include <cstdint>
 #include <map>
-#include <random>
 #include <utility>
 
 #include "kopt/optimize.hpp"
@@ -21,10 +20,7 @@ struct KoptCandidateEvaluator::Impl {
     // Screen evaluations share their verification trials (one seed for this evaluator's life), so the
     // worker generates each trial's inputs and runs the reference once, not once per batch; confirm
     // evaluations draw fresh inputs every time (docs/verification.md, "Trials by tier").
-    if (tier == TimingTier::screen && !options.seed) {
-      std::random_device entropy;
-      options.seed = (std::uint64_t{entropy()} << 32) ^ entropy();
-    }
+    if (tier == TimingTier::screen && !options.seed) options.seed = draw_seed();
     auto created = Evaluator::create(options);
     if (!created) return created.error();
     Evaluator* evaluator = created->get();

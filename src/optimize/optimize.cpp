@@ -151,18 +151,14 @@ class StoreObjective final : public Objective {
   // answered as evaluate() answers it (from what that call recorded), in order.
   std::vector<Outcome> evaluate_batch(std::vector<Proposal> const& proposals) override {
     std::vector<Asked> asked;
-    std::set<std::string> keys;
+    std::set<std::string> seen;
     for (Proposal const& proposal : proposals) {
-      Configuration const config = TuningSearchSpace::to_configuration(proposal.point);
-      auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
-      if (!candidate) continue;  // evaluate() below reports it
-      CandidateKey key = content_key(*candidate, c_.target);
-      if (!keys.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
-        continue;
-      auto cached = c_.log.cached(key, c_.target);
-      if (!cached) return stopped(proposals.size(), cached.error());
-      if (*cached) continue;
-      asked.push_back(Asked{std::move(*candidate), config, std::move(key), proposal.parent, proposal.action});
+      auto needed = unevaluated(proposal.point, seen);
+      if (!needed) return stopped(proposals.size(), needed.error());
+      if (!*needed) continue;
+      (*needed)->parent = proposal.parent;
+      (*needed)->action = proposal.action;
+      asked.push_back(std::move(**needed));
     }
     if (!asked.empty()) {
       if (auto status = evaluate_together(std::move(asked)); !status)
@@ -187,6 +183,23 @@ class StoreObjective final : public Objective {
     std::optional<Point> parent;
     std::string action;
   };
+
+  // The candidate at `point` when it needs an evaluation: not already in this batch (`seen`, which it joins),
+  // nor recorded by this run (an earlier batch, a resumed session), nor held by the store (which answers it
+  // when the search asks); nullopt otherwise. Error: it cannot be materialised, the store cannot be read.
+  Result<std::optional<Asked>> unevaluated(Point const& point, std::set<std::string>& seen) {
+    Configuration config = TuningSearchSpace::to_configuration(point);
+    auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
+    if (!candidate) return candidate.error();
+    CandidateKey key = content_key(*candidate, c_.target);
+    if (!seen.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
+      return std::optional<Asked>{};
+    auto cached = c_.log.cached(key, c_.target);
+    if (!cached) return cached.error();
+    if (*cached) return std::optional<Asked>{};
+    return std::optional<Asked>{Asked{std::move(*candidate), std::move(config), std::move(key), {}, {}}};
+  }
+
   // Evaluates the asked candidates and the next upcoming proposals that neither this run nor the store
   // holds (up to max(lookahead_batch(), asked) in all) as one batch, hands the rest of the upcoming ones to
   // the evaluator to compile meanwhile, records every result in order (the asked ones with their parents
@@ -200,20 +213,14 @@ class StoreObjective final : public Objective {
     std::vector<CandidateInput> next_batch;  // compiled ahead, evaluated by the next call
     std::size_t const batch_size = std::max(lookahead_batch(), asked.size());
     for (Point const& point : c_.state.upcoming) {
-      Configuration config = TuningSearchSpace::to_configuration(point);
-      auto candidate = materialise(c_.space.space(), config, c_.source, c_.task, c_.options.flags);
-      if (!candidate) return candidate.error();
-      CandidateKey key = content_key(*candidate, c_.target);
-      if (!seen.insert(key.value()).second || prefetched_.contains(key.value()) || c_.log.own(key, "screen"))
-        continue;
-      auto cached = c_.log.cached(key, c_.target);
-      if (!cached) return cached.error();
-      if (*cached) continue;  // the store answers it when the search asks
+      auto needed = unevaluated(point, seen);
+      if (!needed) return needed.error();
+      if (!*needed) continue;
       if (asked.size() >= batch_size) {
-        next_batch.push_back(std::move(*candidate));
+        next_batch.push_back(std::move((*needed)->candidate));
         continue;
       }
-      asked.push_back(Asked{std::move(*candidate), std::move(config), std::move(key), {}, {}});
+      asked.push_back(std::move(**needed));
     }
     std::vector<CandidateInput> batch;
     batch.reserve(asked.size());

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "kopt/optimize_gpu_pool.hpp"
@@ -106,8 +107,25 @@ struct GpuPoolTest : ::testing::Test {
     EXPECT_TRUE(pool) << pool.error().message;
     return pool ? std::move(*pool) : nullptr;
   }
+  // kopt optimize of the vector_add tunable kernel on `pool`, into a fresh store (kept in `store`), so that
+  // no earlier search answers its points.
+  Result<OptimizeResult> search(CandidateEvaluator& pool, std::string strategy, std::size_t budget,
+                                std::uint64_t seed) {
+    auto opened = Store::open(dir.path() / ("search-" + std::to_string(++searches) + ".db"));
+    if (!opened) return opened.error();
+    store.emplace(std::move(*opened));
+    OptimizeOptions options;
+    options.strategy = std::move(strategy);
+    options.max_evaluations = budget;
+    options.seed = seed;
+    options.source_path = test::kTunable;
+    return optimize(task, test::read_text(test::kTunable), options, pool, *store);
+  }
   TaskSpec task;
   int trusted_builds = 0;
+  test::TempDir dir;
+  int searches = 0;
+  std::optional<Store> store;  // the last search's
 };
 
 TEST_F(GpuPoolTest, AScreenBatchIsSplitIntoSlicesOnEveryGpuAndComesBackInOrder) {
@@ -196,18 +214,10 @@ TEST_F(GpuPoolTest, GpusOfAnotherModelOrTheSameGpuTwiceAreRefused) {
 }
 
 TEST_F(GpuPoolTest, AnMctsSearchKeepsEveryGpuBusyAndConfirmsOnTheDesignatedOne) {
-  test::TempDir dir;
-  auto store = Store::open(dir.path() / "kopt.db");
-  ASSERT_TRUE(store) << store.error().message;
   std::vector<FakeGpu*> gpus;
   auto pool = pool_of(gpus, 4);
   ASSERT_NE(pool, nullptr);
-  OptimizeOptions options;
-  options.strategy = "mcts";
-  options.max_evaluations = 30;
-  options.seed = 3;
-  options.source_path = test::kTunable;
-  auto result = optimize(task, test::read_text(test::kTunable), options, *pool, *store);
+  auto result = search(*pool, "mcts", 30, 3);
   ASSERT_TRUE(result) << result.error().message;
   EXPECT_EQ(result->concurrent_evaluations, 4u);
   EXPECT_EQ(result->points, 30u);
@@ -236,18 +246,10 @@ TEST_F(GpuPoolTest, AnMctsSearchKeepsEveryGpuBusyAndConfirmsOnTheDesignatedOne) 
 TEST_F(GpuPoolTest, SearchesThatLookAheadEvaluateNothingPastTheBudgetOnSeveralGpus) {
   for (std::string const strategy : {"exhaustive", "random"}) {
     SCOPED_TRACE(strategy);
-    test::TempDir dir;
-    auto store = Store::open(dir.path() / "kopt.db");
-    ASSERT_TRUE(store) << store.error().message;
     std::vector<FakeGpu*> gpus;
     auto pool = pool_of(gpus, 4);
     ASSERT_NE(pool, nullptr);
-    OptimizeOptions options;
-    options.strategy = strategy;
-    options.max_evaluations = 21;
-    options.seed = 5;
-    options.source_path = test::kTunable;
-    auto result = optimize(task, test::read_text(test::kTunable), options, *pool, *store);
+    auto result = search(*pool, strategy, 21, 5);
     ASSERT_TRUE(result) << result.error().message;
     EXPECT_EQ(result->points, 21u);
     std::set<std::string> screened;
