@@ -196,6 +196,14 @@ Result<OptimizeResult> optimize(TaskSpec const& task, std::string const& source,
                                 OptimizeOptions const& options, CandidateEvaluator& evaluator, Store& store,
                                 OptimizeProgressCallback const& progress = {});
 
+// A run of one candidate without a tuning space (the proposer's size dispatch): evaluated on the screen
+// tier, answered from the store when a run on the same target holds it, and, when it verifies and
+// options.confirm, on the confirm tier; recorded as a run of one point (options.session and its part
+// included). Runtime objective only (invalid_argument otherwise).
+Result<OptimizeResult> evaluate_as_run(TaskSpec const& task, CandidateInput const& candidate,
+                                       OptimizeOptions const& options, CandidateEvaluator& evaluator,
+                                       Store& store);
+
 // A run as recorded, with what optimize() was given.
 struct OptimizeRunInfo {
   RunId id;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -168,6 +169,58 @@ struct GenericSpace {
 // Errors: the source already declares knobs (invalid_argument), or is neither a launcher nor a kernel.
 Result<GenericSpace> generic_tuning_space(std::string const& source, TaskSpec const& task);
 
+// ---- one kernel per size case (docs/strategies.md, "Dispatch by size") ----------------------------------
+
+// A verified candidate of a proposer session with its screen-tier speedup on each timed size case.
+struct ScreenedCandidate {
+  std::string strategy;
+  CandidateInput input;                                 // as evaluated (materialised text, flags)
+  std::map<std::string, double, std::less<>> speedups;  // timed size case -> speedup over the reference
+};
+
+// Which verified kernel runs each timed size case, when not one kernel is fastest at every size.
+struct SizeDispatchPlan {
+  struct Variant {
+    std::string strategy;
+    CandidateInput input;
+    std::vector<std::string> sizes;  // the timed size cases it was chosen for
+  };
+  // A timed size case: the launcher's integer scalars there, and the variant chosen for it.
+  struct Case {
+    std::string size;
+    std::vector<std::int64_t> point;  // in the order of `scalars`
+    std::size_t variant = 0;
+  };
+  std::vector<Variant> variants;     // two or more, in the order of the cases they serve
+  std::vector<std::string> scalars;  // the launcher's integer scalars a call is placed by
+  std::vector<Case> cases;
+  std::vector<std::string> flags;  // the compiler flags every variant shares
+  double predicted_speedup = 1.0;  // geomean over timed cases of the chosen variants' screen speedups
+  double single_speedup = 1.0;     // the best single candidate's geomean over the same cases
+  std::string single_strategy;
+};
+
+struct SizeDispatchChoice {
+  std::optional<SizeDispatchPlan> plan;
+  std::string reason;  // why there is no plan
+};
+
+// Groups the task's timed size cases by the launcher's integer scalars (cases a call cannot tell apart share
+// a kernel), picks for each group the candidate with the best geomean over it (among candidates with the
+// same compiler flags), and keeps the plan when it uses two kernels or more and its predicted geomean beats
+// the best single candidate's by `min_gain`. Candidates without a speedup on every timed case are left out.
+SizeDispatchChoice plan_size_dispatch(TaskSpec const& task, std::vector<ScreenedCandidate> const& screened,
+                                      double min_gain = 1.03);
+
+// The plan as one launcher-mode candidate with the task's signature: each variant's text in a namespace of
+// its own (its #include lines hoisted, its macros restored after it, `extern "C"`, the entry's name and kopt
+// annotations taken off; a kernel-mode variant gets a launcher that evaluates its launch geometry in C++),
+// and an `extern "C"` entry that runs the variant of the timed size case nearest to the call (the smallest
+// sum of squared differences of log2 of the integer scalars). Errors (invalid_argument) name the variant: an
+// `extern "C" {` block, a launch that reads a value the launcher does not take, variants built for
+// different architectures.
+Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatchPlan const& plan);
+
 // ---- the driver ------------------------------------------------------------------------------------
 
 struct ProposeOptions {
@@ -185,6 +238,12 @@ struct ProposeOptions {
   // Plausible bindings verified per strategy when several remain or the family is inferred (0: none; the
   // most plausible is used unverified).
   std::size_t binding_probes = 4;
+  // After tuning, one kernel per size case when the session's verified kernels disagree on which is fastest
+  // and choosing per size promises `dispatch_min_gain` over the best single kernel: the dispatching launcher
+  // is one more run of the session, screened and confirmed like any candidate (plan_size_dispatch). Runtime
+  // objective only.
+  bool size_dispatch = true;
+  double dispatch_min_gain = 1.03;
 };
 
 // One strategy's part of a proposer run.
@@ -205,6 +264,9 @@ struct ProposeResult {
   std::optional<double> best_screen_score;   // the objective's score (unset for the runtime objective)
   std::optional<CandidateReport> confirmed;  // the best on the confirm tier
   std::optional<double> confirmed_score;
+  // The size dispatch: which kernel serves which size case and how it did, or why none was built; empty when
+  // it was not considered (turned off, another objective, no verified kernel).
+  std::string dispatch;
   double elapsed_seconds = 0.0;
 };
 

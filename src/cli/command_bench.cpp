@@ -154,6 +154,7 @@ int run_bench(BenchArgs const& args, Console const& console) {
   options.propose.search = args.search;
   options.propose.seed = args.seed;
   options.propose.only = args.use;
+  options.propose.size_dispatch = !args.no_size_dispatch;
   options.propose.arch_sm = arch_number((*evaluator)->target().arch);
 
   ProgressPrinter printer(console.err, progress_style_for(args.json, is_terminal(stderr)),

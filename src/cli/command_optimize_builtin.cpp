@@ -42,10 +42,14 @@ nlohmann::json propose_json(ProposeResult const& result) {
                     {"best_config", r.result.incumbent_config},
                     {"screen_speedup", optional(r.result.incumbent_screen_speedup)}});
   }
-  nlohmann::json json = {
-      {"schema", "kopt.propose/1"}, {"session", result.session.value()},         {"runs", runs},
-      {"skipped", result.skipped},  {"elapsed_seconds", result.elapsed_seconds}, {"best", nullptr},
-      {"bindings", result.bindings}};
+  nlohmann::json json = {{"schema", "kopt.propose/1"},
+                         {"session", result.session.value()},
+                         {"runs", runs},
+                         {"skipped", result.skipped},
+                         {"elapsed_seconds", result.elapsed_seconds},
+                         {"best", nullptr},
+                         {"bindings", result.bindings},
+                         {"dispatch", result.dispatch}};
   if (result.best_strategy) {
     json["best"] = {
         {"strategy", *result.best_strategy},
@@ -73,6 +77,7 @@ std::string propose_text(ProposeResult const& result) {
         r.result.incumbent_screen_speedup ? format_ratio(*r.result.incumbent_screen_speedup) : "-",
         r.result.incumbent_config.empty() ? "none verified" : r.result.incumbent_config);
   }
+  if (!result.dispatch.empty()) text += result.dispatch + "\n";
   std::string const session =
       fmt::format("session {}: kopt report --session {}", result.session.value(), result.session.value());
   if (!result.best_strategy) return text + "no strategy produced a verified candidate\n" + session + "\n";
@@ -122,6 +127,7 @@ int run_optimize_builtin(OptimizeArgs const& args, Console const& console) {
   options.arch_sm = arch_number((*evaluator)->target().arch);
   options.confirm = !args.no_confirm;
   options.search_memory = !args.no_memory;
+  options.size_dispatch = !args.no_size_dispatch;
   options.objective = optimize_objective_from_string(args.objective).value_or(OptimizeObjective::runtime);
 
   ProposeProgressCallback progress;

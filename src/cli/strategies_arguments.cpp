@@ -91,6 +91,8 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
   bench->add_option("--arch", b.arch, "GPU architecture to compile for (default: the GPU's)");
   add_evaluator_options(*bench, b.evaluator);
   bench->add_flag("--no-search", b.no_search, "time the reference and the vendor baseline only");
+  bench->add_flag("--no-size-dispatch", b.no_size_dispatch,
+                  "one kernel for all of a task's size cases, even where another is faster at some sizes");
   bench->add_option("--shard", b.shard,
                     "I/N: run only every N-th task from the I-th (0-based), to split a suite over GPUs");
   bench->add_flag(

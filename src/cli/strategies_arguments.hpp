@@ -41,9 +41,10 @@ struct BenchArgs {
   std::vector<std::string> use;
   std::vector<std::string> merge;  // kopt.bench/1 files to combine instead of running
   bool no_search = false;
-  std::string shard;          // "I/N": this part of the suite (several GPUs at once)
-  bool profile_gaps = false;  // Nsight Compute evidence for rows that miss a goal
-  std::string ncu;            // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
+  bool no_size_dispatch = false;  // one kernel for every size case of a task
+  std::string shard;              // "I/N": this part of the suite (several GPUs at once)
+  bool profile_gaps = false;      // Nsight Compute evidence for rows that miss a goal
+  std::string ncu;                // the ncu executable (empty: on PATH, else /opt/nvidia/nsight-compute)
   bool json = false;
   EvaluatorChoice evaluator;       // --device / --gpus / --queue
   bool torch = false;              // the roots hold PyTorch problems (also found without it: docs/bench.md)

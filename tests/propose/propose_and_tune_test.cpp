@@ -19,27 +19,8 @@ using test::write_file;
 
 std::string const kTask = test::add_task_toml("n");
 
-std::string const kManifest = R"kopt([[strategy]]
-name = "by_block"
-families = ["elementwise"]
-template = "by_block.cu"
-signature = "void (T* c, const T* a, const T* b, int n)"
-description = "Knob BLOCK."
-applies_when = "Always."
-
-[[strategy]]
-name = "by_tile"
-families = ["elementwise"]
-template = "by_tile.cu"
-signature = "void (T* c, const T* a, const T* b, int n)"
-description = "Knob TILE."
-applies_when = "Always."
-)kopt";
-
-std::string kernel(std::string const& knob, std::string const& values) {
-  return "// kopt:knob " + knob + " = " + values + "\n" +
-         "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n";
-}
+std::string const& kManifest = test::kTwoStrategyManifest;
+using test::knob_kernel;
 
 // by_tile is the better strategy (3x to 4x); TILE=4 is its best point. by_block gives 1.5x or 2x.
 FakeResult landscape(std::map<std::string, std::string, std::less<>> const& knobs) {
@@ -51,10 +32,7 @@ FakeResult landscape(std::map<std::string, std::string, std::less<>> const& knob
 
 struct ProposeFixture : ::testing::Test {
   void SetUp() override {
-    write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common\n");
-    write_file(dir.path() / "lib" / "g" / "strategies.toml", kManifest);
-    write_file(dir.path() / "lib" / "g" / "by_block.cu", kernel("BLOCK", "[128, 256]"));
-    write_file(dir.path() / "lib" / "g" / "by_tile.cu", kernel("TILE", "[1, 2, 4, 8]"));
+    test::write_two_strategy_library(dir.path() / "lib");
     write_file(dir.path() / "task" / "reference.cu", "\n");
     auto parsed = parse_task(kTask, dir.path() / "task" / "task.toml", dir.path() / "task");
     ASSERT_TRUE(parsed) << parsed.error().message;
@@ -250,7 +228,7 @@ TEST_F(ProposeFixture, WithoutAFamilyTheCheapestStrategyToVerifyComesFirst) {
   // by_block's and by_tile's contracts are alike (two plausible bindings each); by_block's template is
   // made the larger one, so by_tile, first in library order only after it, is now cheaper to compile.
   write_file(dir.path() / "lib" / "g" / "by_block.cu",
-             kernel("BLOCK", "[128, 256]") + std::string(4096, ' ') + "\n");
+             knob_kernel("BLOCK", "[128, 256]") + std::string(4096, ' ') + "\n");
   auto reloaded = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(reloaded) << reloaded.error().message;
   auto const order = choose_strategies(*reloaded, user_task, 0);
@@ -269,7 +247,7 @@ TEST_F(ProposeFixture, WithoutAFamilyTheStrategiesThatReadTheTasksParamsComeFirs
   write_file(dir.path() / "lib" / "g" / "strategies.toml", manifest);
   // by_block is also the larger template: without the task's params it would come second.
   write_file(dir.path() / "lib" / "g" / "by_block.cu",
-             kernel("BLOCK", "[128, 256]") + "// {{op}}\n" + std::string(4096, ' ') + "\n");
+             knob_kernel("BLOCK", "[128, 256]") + "// {{op}}\n" + std::string(4096, ' ') + "\n");
   auto reloaded = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(reloaded) << reloaded.error().message;
   TaskSpec user_task = inputs_first(task);

@@ -32,6 +32,39 @@ inline std::string add_task_toml(std::string const& n) {
          n + ", 256)\"]\nblock = [\"256\"]\n";
 }
 
+// Two elementwise strategies for c = a + b with one knob each: by_block (BLOCK) and by_tile (TILE).
+inline std::string const kTwoStrategyManifest = R"kopt([[strategy]]
+name = "by_block"
+families = ["elementwise"]
+template = "by_block.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "Knob BLOCK."
+applies_when = "Always."
+
+[[strategy]]
+name = "by_tile"
+families = ["elementwise"]
+template = "by_tile.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+description = "Knob TILE."
+applies_when = "Always."
+)kopt";
+
+// A kernel-mode template of that contract with one knob and an empty body.
+inline std::string knob_kernel(std::string const& knob, std::string const& values) {
+  return "// kopt:knob " + knob + " = " + values + "\n" +
+         "extern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, const {{T}}* b, int n) {}\n";
+}
+
+// The library of those two under `root`: by_block with BLOCK in [128, 256], by_tile with TILE in [1, 2, 4,
+// 8].
+inline void write_two_strategy_library(std::filesystem::path const& root) {
+  write_file(root / "common" / "strategy.cuh", "// common\n");
+  write_file(root / "g" / "strategies.toml", kTwoStrategyManifest);
+  write_file(root / "g" / "by_block.cu", knob_kernel("BLOCK", "[128, 256]"));
+  write_file(root / "g" / "by_tile.cu", knob_kernel("TILE", "[1, 2, 4, 8]"));
+}
+
 // Compiles a candidate for sm_90 the way the evaluator plans it (plan_candidate: mode, kernel name, launch
 // arguments), in a throw-away cache. Error: the plan failed or no compiler could be made.
 inline Result<CompileOutcome> compile_as_evaluated(TaskSpec const& task, std::string const& name,

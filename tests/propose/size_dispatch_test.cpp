@@ -1,0 +1,426 @@
+// One kernel per size case (docs/strategies.md, "Dispatch by size"): the plan from screen speedups, the
+// dispatching source (compiled by nvcc, and its choice of variant run on the host), the library's own
+// kernels in one launcher, and the proposer's run of it on a fake evaluator.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "kopt/optimize.hpp"
+#include "kopt/propose.hpp"
+#include "kopt/store.hpp"
+#include "kopt/tuning.hpp"
+#include "propose/propose_fixtures.hpp"
+#include "support/fake_candidate_evaluator.hpp"
+#include "support/nvcc.hpp"
+#include "support/temp_dir.hpp"
+
+namespace kopt {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string const kRowsTask = R"(name = "rows"
+description = "out[r] = scale * sum of row r"
+family = "row_reduce"
+[entry]
+signature = 'extern "C" void row_sum(float* out, const float* in, int rows, int cols, float scale)'
+[scalars]
+scale = 1.0
+[buffers.out]
+length = "rows"
+[buffers.in]
+length = "rows*cols"
+[[sizes]]
+name = "odd"
+rows = 7
+cols = 5
+verify_only = true
+[[sizes]]
+name = "wide"
+rows = 128
+cols = 262144
+[[sizes]]
+name = "tall"
+rows = 65536
+cols = 1024
+[reference]
+source = "reference.cu"
+[launch]
+grid = ["rows"]
+block = ["256"]
+)";
+
+struct SizeDispatchFixture : ::testing::Test {
+  void SetUp() override {
+    test::write_file(dir.path() / "task" / "reference.cu", "\n");
+    auto parsed = parse_task(kRowsTask, dir.path() / "task" / "task.toml", dir.path() / "task");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    task = *parsed;
+  }
+  test::TempDir dir;
+  TaskSpec task;
+};
+
+ScreenedCandidate screened(std::string const& strategy, std::map<std::string, double, std::less<>> speedups,
+                           std::vector<std::string> flags = {}) {
+  ScreenedCandidate c;
+  c.strategy = strategy;
+  c.input.name = strategy + "-config";
+  c.input.source = "// " + strategy + "\n";
+  c.input.flags = std::move(flags);
+  c.speedups = std::move(speedups);
+  return c;
+}
+
+TEST_F(SizeDispatchFixture, TwoKernelsThatWinAtDifferentSizesAreBothKept) {
+  auto const choice = plan_size_dispatch(task, {screened("wide_kernel", {{"wide", 4.0}, {"tall", 1.0}}),
+                                                screened("tall_kernel", {{"wide", 1.5}, {"tall", 3.0}})});
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  SizeDispatchPlan const& plan = *choice.plan;
+  ASSERT_EQ(plan.variants.size(), 2u);
+  EXPECT_EQ(plan.variants[0].strategy, "wide_kernel");
+  EXPECT_EQ(plan.variants[0].sizes, std::vector<std::string>{"wide"});
+  EXPECT_EQ(plan.variants[1].strategy, "tall_kernel");
+  EXPECT_EQ(plan.variants[1].sizes, std::vector<std::string>{"tall"});
+  EXPECT_EQ(plan.scalars, (std::vector<std::string>{"rows", "cols"}));  // not the float scale
+  ASSERT_EQ(plan.cases.size(), 2u);                                     // the verify-only case is not timed
+  EXPECT_EQ(plan.cases[0].point, (std::vector<std::int64_t>{128, 262144}));
+  EXPECT_EQ(plan.cases[1].variant, 1u);
+  EXPECT_NEAR(plan.predicted_speedup, std::sqrt(12.0), 1e-12);
+  EXPECT_NEAR(plan.single_speedup, std::sqrt(4.5), 1e-12);
+  EXPECT_EQ(plan.single_strategy, "tall_kernel");
+}
+
+TEST_F(SizeDispatchFixture, OneKernelFastestEverywhereIsNoDispatch) {
+  auto const choice = plan_size_dispatch(
+      task, {screened("a", {{"wide", 2.0}, {"tall", 1.0}}), screened("b", {{"wide", 3.0}, {"tall", 2.0}})});
+  EXPECT_FALSE(choice.plan);
+  EXPECT_NE(choice.reason.find("one kernel (b, b-config) is the fastest at every timed size"),
+            std::string::npos)
+      << choice.reason;
+}
+
+TEST_F(SizeDispatchFixture, AGainBelowTheThresholdIsNoDispatch) {
+  std::vector<ScreenedCandidate> const close = {screened("a", {{"wide", 2.0}, {"tall", 2.0}}),
+                                                screened("b", {{"wide", 2.04}, {"tall", 1.99}})};
+  auto const choice = plan_size_dispatch(task, close);
+  EXPECT_FALSE(choice.plan);
+  EXPECT_NE(choice.reason.find("would gain 0.3 %"), std::string::npos) << choice.reason;
+  EXPECT_TRUE(plan_size_dispatch(task, close, 1.001).plan);  // the threshold is the caller's
+}
+
+TEST_F(SizeDispatchFixture, ACandidateWithoutATimingOnEveryTimedSizeIsLeftOut) {
+  auto const choice = plan_size_dispatch(
+      task, {screened("partial", {{"wide", 9.0}}), screened("b", {{"wide", 2.0}, {"tall", 2.0}})});
+  EXPECT_FALSE(choice.plan);
+  EXPECT_NE(choice.reason.find("one kernel (b,"), std::string::npos) << choice.reason;
+  EXPECT_NE(
+      plan_size_dispatch(task, {screened("partial", {{"wide", 9.0}})}).reason.find("no verified kernel"),
+      std::string::npos);
+}
+
+TEST_F(SizeDispatchFixture, VariantsShareTheirCompilerFlags) {
+  auto const choice = plan_size_dispatch(
+      task, {screened("a_fast_math", {{"wide", 4.0}, {"tall", 1.0}}, {"--use_fast_math"}),
+             screened("b", {{"wide", 1.0}, {"tall", 4.0}}),
+             screened("c_fast_math", {{"wide", 1.0}, {"tall", 3.0}}, {"--use_fast_math"})});
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  ASSERT_EQ(choice.plan->variants.size(), 2u);
+  EXPECT_EQ(choice.plan->variants[0].strategy, "a_fast_math");
+  EXPECT_EQ(choice.plan->variants[1].strategy, "c_fast_math");  // not b, which is built without the flag
+  EXPECT_EQ(choice.plan->flags, std::vector<std::string>{"--use_fast_math"});
+}
+
+TEST_F(SizeDispatchFixture, CasesTheLauncherCannotTellApartShareOneKernel) {
+  std::string text = kRowsTask;
+  text.replace(text.find("rows = 65536\ncols = 1024"), 24, "rows = 128\ncols = 262144");
+  auto parsed = parse_task(text, dir.path() / "task" / "task.toml", dir.path() / "task");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  auto const choice = plan_size_dispatch(*parsed, {screened("a", {{"wide", 4.0}, {"tall", 1.0}}),
+                                                   screened("b", {{"wide", 1.0}, {"tall", 4.0}})});
+  EXPECT_FALSE(choice.plan);
+  EXPECT_NE(choice.reason.find("one set of values"), std::string::npos) << choice.reason;
+}
+
+// ---- the source ----------------------------------------------------------------------------------------
+
+// A kernel-mode variant as the evaluator gets one: knob values as #defines, a // kopt:launch line, an
+// extern "C" kernel with the entry's name, a helper whose name the other variant uses too.
+std::string const kKernelVariant = R"(// kopt optimize: BLOCK=128
+#define BLOCK 128
+#line 1
+#include <cuda_bf16.h>
+// kopt:knob BLOCK = [128, 256]
+// kopt:launch grid=(ceil_div(rows, BLOCK / 32)) block=(BLOCK) shared=(4 * BLOCK) args=(out, in, rows, i64(cols), f32(scale))
+__device__ float helper(float x) { return x; }
+extern "C" __global__ void row_sum(float* out, const float* in, int rows, long long cols, float scale) {
+  extern __shared__ float partial[];
+  int const row = blockIdx.x * (BLOCK / 32) + threadIdx.x / 32;
+  if (row >= rows) return;
+  float s = 0.0f;
+  for (long long c = threadIdx.x % 32; c < cols; c += 32) s += helper(in[row * cols + c]);
+  partial[threadIdx.x] = s;
+  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (threadIdx.x % 32 == 0) out[row] = scale * s;
+}
+)";
+
+std::string const kLauncherVariant = R"(// kopt optimize: BLOCK=256
+#define BLOCK 256
+#line 1
+#include <cuda_bf16.h>
+// kopt:knob BLOCK = [256, 512]
+__device__ float helper(float x) { return x; }
+__global__ void rows_kernel(float* out, const float* in, int rows, int cols, float scale) {
+  int const row = blockIdx.x;
+  __shared__ float s[BLOCK];
+  float v = 0.0f;
+  for (int c = threadIdx.x; c < cols; c += BLOCK) v += helper(in[(long long)row * cols + c]);
+  s[threadIdx.x] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float t = 0.0f;
+    for (int i = 0; i < BLOCK; ++i) t += s[i];
+    out[row] = scale * t;
+  }
+}
+extern "C" void row_sum(float* out, const float* in, int rows, int cols, float scale) {
+  rows_kernel<<<rows, BLOCK>>>(out, in, rows, cols, scale);
+}
+)";
+
+SizeDispatchPlan two_variant_plan(std::string kernel_text, std::string launcher_text) {
+  SizeDispatchPlan plan;
+  CandidateInput kernel;
+  kernel.name = "BLOCK=128";
+  kernel.source = std::move(kernel_text);
+  kernel.mode = CandidateMode::kernel;
+  CandidateInput launcher;
+  launcher.name = "BLOCK=256";
+  launcher.source = std::move(launcher_text);
+  launcher.mode = CandidateMode::launcher;
+  plan.variants = {{"warp_per_row", kernel, {"tall"}}, {"block_per_row", launcher, {"wide"}}};
+  plan.scalars = {"rows", "cols"};
+  plan.cases = {{"wide", {128, 262144}, 1}, {"tall", {65536, 1024}, 0}};
+  return plan;
+}
+
+TEST_F(SizeDispatchFixture, TheDispatchIsOneLauncherThatCompilesWithEachVariantApart) {
+  auto candidate = size_dispatch_candidate(task, two_variant_plan(kKernelVariant, kLauncherVariant));
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  EXPECT_EQ(candidate->mode, CandidateMode::launcher);
+  EXPECT_EQ(detect_mode(candidate->source, "row_sum"), CandidateMode::launcher);
+  EXPECT_TRUE(candidate->knobs.empty());
+  // The variants' annotations are plain comments now: the dispatch has no tuning space, no launch line.
+  auto space = TuningSpace::parse(candidate->source);
+  ASSERT_TRUE(space) << space.error().message;
+  EXPECT_TRUE(space->knobs().empty());
+  EXPECT_EQ(candidate->source.find("// kopt:launch"), std::string::npos);
+  EXPECT_NE(candidate->source.find("#pragma pop_macro(\"BLOCK\")"), std::string::npos);
+
+  auto compiled = test::compile_as_evaluated(task, "dispatch", candidate->source, candidate->flags);
+  ASSERT_TRUE(compiled) << compiled.error().message;
+  EXPECT_TRUE(compiled->ok) << compiled->diagnostics << "\n" << candidate->source;
+  EXPECT_EQ(compiled->artifact.path.extension(), ".so");  // built as a launcher, by nvcc
+}
+
+// The choice of variant is host code: with launcher variants that only write a mark into `out` (a host
+// pointer here, no kernel launched), the dispatch runs on this machine, without a GPU.
+TEST_F(SizeDispatchFixture, ACallRunsTheVariantOfTheNearestTimedSizeCase) {
+  auto const nvcc = test::nvcc_path();
+  if (!nvcc) GTEST_SKIP() << "nvcc not found";
+  auto const marker = [](int mark) {
+    return "#define MARK " + std::to_string(mark) +
+           "\nextern \"C\" void row_sum(float* out, const float* in, int rows, int cols, float scale) {\n"
+           "  (void)in; (void)rows; (void)cols; (void)scale;\n  out[0] = MARK;\n}\n";
+  };
+  SizeDispatchPlan plan = two_variant_plan("", "");
+  for (auto& v : plan.variants) v.input.mode = CandidateMode::launcher;
+  plan.variants[0].input.source = marker(0);  // tall
+  plan.variants[1].input.source = marker(1);  // wide
+  auto candidate = size_dispatch_candidate(task, plan);
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  std::string const main = R"(
+#include <cstdio>
+int main() {
+  int const sizes[][2] = {{128, 262144}, {65536, 1024}, {100, 300000}, {50000, 2000}, {4096, 4096}, {64, 1048576}};
+  for (auto const& s : sizes) {
+    float out = -1.0f;
+    row_sum(&out, nullptr, s[0], s[1], 1.0f);
+    std::printf("%d %d %d\n", s[0], s[1], static_cast<int>(out));
+  }
+  return 0;
+}
+)";
+  fs::path const source = dir.path() / "dispatch.cu";
+  std::ofstream(source) << candidate->source << main;
+  fs::path const exe = dir.path() / "dispatch";
+  std::string const build =
+      nvcc->string() + " -std=c++17 -o " + exe.string() + " " + source.string() + " 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << build << "\n" << candidate->source;
+  std::FILE* pipe = ::popen(exe.string().c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  std::array<char, 256> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
+  ASSERT_EQ(::pclose(pipe), 0) << output;
+  // The timed cases run their own variant; other sizes the variant of the nearest case in log2 space.
+  EXPECT_EQ(output, "128 262144 1\n65536 1024 0\n100 300000 1\n50000 2000 0\n4096 4096 0\n64 1048576 1\n");
+}
+
+TEST_F(SizeDispatchFixture, AVariantTheDispatchCannotHoldIsAnErrorNamingIt) {
+  auto block = size_dispatch_candidate(
+      task, two_variant_plan(kKernelVariant,
+                             "extern \"C\" {\nvoid row_sum(float*, const float*, int, int, float);\n}\n"));
+  ASSERT_FALSE(block);
+  EXPECT_NE(block.error().message.find("dispatch variant 1 (block_per_row, BLOCK=256)"), std::string::npos)
+      << block.error().message;
+  EXPECT_NE(block.error().message.find("extern \"C\" { ... } block"), std::string::npos);
+
+  std::string reads_nnz = kKernelVariant;
+  reads_nnz.replace(reads_nnz.find("ceil_div(rows, BLOCK / 32)"), 26, "ceil_div(nnz, 32)");
+  auto unknown = size_dispatch_candidate(task, two_variant_plan(reads_nnz, kLauncherVariant));
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(
+      unknown.error().message.find("dispatch variant 0 (warp_per_row, BLOCK=128): its launch reads 'nnz'"),
+      std::string::npos)
+      << unknown.error().message;
+}
+
+// The library's two row-sum kernels, each best at some sizes of the suite's row_sum-bf16 (docs/bench.md), in
+// one launcher that nvcc builds.
+TEST(SizeDispatchLibrary, TheLibrarysRowSumKernelsCompileAsOneDispatch) {
+  fs::path const root = fs::path(KOPT_SOURCE_DIR);
+  auto library = load_strategy_library(root / "strategies");
+  ASSERT_TRUE(library) << library.error().message;
+  auto task = load_task(root / "suites" / "algebra" / "row_sum-bf16");
+  ASSERT_TRUE(task) << task.error().message;
+  SizeDispatchPlan plan;
+  for (std::string const name : {"row_reduce_block_per_row", "row_reduce_warp_per_row"}) {
+    auto const* strategy = library->find(name);
+    ASSERT_NE(strategy, nullptr) << name;
+    auto text = instantiate_strategy(*library, *strategy, *task, 90);
+    ASSERT_TRUE(text) << text.error().message;
+    auto space = TuningSpace::parse(*text);
+    ASSERT_TRUE(space) << space.error().message;
+    auto enumeration = space->enumerate(tuning_rules_for(*task));
+    ASSERT_TRUE(enumeration && !enumeration->valid.empty()) << name;
+    auto input = materialise(*space, enumeration->valid.back(), *text, *task);
+    ASSERT_TRUE(input) << input.error().message;
+    plan.variants.push_back({name, *input, {}});
+  }
+  plan.variants[0].sizes = {"wide"};
+  plan.variants[1].sizes = {"medium", "large"};
+  plan.scalars = {"rows", "cols"};
+  plan.cases = {{"medium", {4096, 4096}, 1}, {"wide", {128, 262144}, 0}, {"large", {65536, 2048}, 1}};
+  plan.flags = plan.variants[0].input.flags;
+  auto candidate = size_dispatch_candidate(*task, plan);
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  auto compiled = test::compile_as_evaluated(*task, "dispatch", candidate->source, candidate->flags);
+  ASSERT_TRUE(compiled) << compiled.error().message;
+  EXPECT_TRUE(compiled->ok) << compiled->diagnostics;
+  EXPECT_EQ(compiled->artifact.path.extension(), ".so");
+}
+
+// ---- the proposer's run ----------------------------------------------------------------------------------
+
+// by_block wins the small case (4x at BLOCK=256), by_tile the large one (5x at TILE=4) and the screen (its
+// geomean is the higher); a kernel without knobs is the dispatch, which gets each case's best.
+FakeResult per_size(std::map<std::string, std::string, std::less<>> const& knobs) {
+  std::array<double, 2> speedup{4.0, 5.0};
+  if (auto it = knobs.find("BLOCK"); it != knobs.end())
+    speedup = it->second == "256" ? std::array<double, 2>{4.0, 1.2} : std::array<double, 2>{3.0, 1.0};
+  if (auto it = knobs.find("TILE"); it != knobs.end())
+    speedup = it->second == "4" ? std::array<double, 2>{1.5, 5.0} : std::array<double, 2>{1.5, 4.0};
+  return FakeResult{CandidateStatus::ok, "", {100.0 / speedup[0], 100.0 / speedup[1]}, {100.0, 100.0}};
+}
+
+struct DispatchRunFixture : ::testing::Test {
+  void SetUp() override {
+    test::write_two_strategy_library(dir.path() / "lib");
+    test::write_file(dir.path() / "task" / "reference.cu", "\n");
+    std::string text = test::add_task_toml("n");
+    text += "[[sizes]]\nname = \"large\"\nn = 1048576\n";
+    auto parsed = parse_task(text, dir.path() / "task" / "task.toml", dir.path() / "task");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    task = *parsed;
+    auto loaded = load_strategy_library(dir.path() / "lib");
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    library = *loaded;
+  }
+  // The proposer with a budget of 8, exhaustive search, on `fake` and a fresh store.
+  Result<ProposeResult> propose(FakeCandidateEvaluator& fake, bool size_dispatch = true) {
+    auto opened = Store::open(dir.path() / ("kopt" + std::to_string(++stores) + ".db"));
+    if (!opened) return opened.error();
+    store.emplace(std::move(*opened));
+    ProposeOptions options;
+    options.budget = 8;
+    options.search = "exhaustive";
+    options.size_dispatch = size_dispatch;
+    return propose_and_tune(library, task, options, fake, *store);
+  }
+  test::TempDir dir;
+  TaskSpec task;
+  StrategyLibrary library;
+  std::optional<Store> store;
+  int stores = 0;
+};
+
+TEST_F(DispatchRunFixture, KernelsThatWinAtDifferentSizesBecomeOneConfirmedDispatch) {
+  FakeCandidateEvaluator fake(per_size);
+  auto result = propose(fake);
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->runs.size(), 4u);  // two screens, the deepening, the dispatch
+  StrategyRun const& dispatch = result->runs.back();
+  EXPECT_EQ(dispatch.phase, "dispatch");
+  EXPECT_EQ(dispatch.strategy, "size dispatch (by_block | by_tile)");
+  EXPECT_EQ(dispatch.result.points, 1u);
+  ASSERT_TRUE(result->best_strategy);
+  EXPECT_EQ(*result->best_strategy, dispatch.strategy);
+  EXPECT_EQ(result->best_run, dispatch.result.run);
+  ASSERT_TRUE(result->confirmed);
+  EXPECT_NEAR(*result->confirmed->geomean_speedup, std::sqrt(20.0), 1e-9);
+  EXPECT_EQ(fake.confirm_calls(), 2u);  // the deepened strategy's best, then the dispatch
+  EXPECT_NE(result->dispatch.find("by_block BLOCK=256 for small; by_tile TILE=4 for large"),
+            std::string::npos)
+      << result->dispatch;
+  EXPECT_NE(result->dispatch.find("the best kernel"), std::string::npos) << result->dispatch;
+  // What export writes is the dispatch: the session's best confirmed candidate.
+  auto best = store->best_verified_candidate(result->session);
+  ASSERT_TRUE(best && *best);
+  EXPECT_EQ((*best)->candidate.run, dispatch.result.run);
+  EXPECT_NE((*best)->candidate.candidate.source.find("kopt size dispatch for task add"), std::string::npos);
+  auto stored = store->load_session(result->session);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->runs.size(), 4u);
+}
+
+TEST_F(DispatchRunFixture, ADispatchThatFailsVerificationLeavesTheSingleBest) {
+  FakeCandidateEvaluator fake(per_size);
+  fake.set_source_verdict([](CandidateInput const& c) -> std::optional<CandidateStatus> {
+    if (c.source.find("kopt size dispatch") != std::string::npos) return CandidateStatus::wrong_output;
+    return std::nullopt;
+  });
+  auto result = propose(fake);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->runs.back().phase, "dispatch");
+  ASSERT_TRUE(result->best_strategy);
+  EXPECT_EQ(*result->best_strategy, "by_tile");
+  EXPECT_EQ(fake.confirm_calls(), 1u);  // an unverified dispatch is not confirmed
+  EXPECT_NE(result->dispatch.find("not verified"), std::string::npos) << result->dispatch;
+}
+
+TEST_F(DispatchRunFixture, TurnedOffThereIsNoDispatchRun) {
+  FakeCandidateEvaluator fake(per_size);
+  auto result = propose(fake, false);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->runs.size(), 3u);
+  EXPECT_TRUE(result->dispatch.empty());
+  EXPECT_EQ(*result->best_strategy, "by_tile");
+}
+
+}  // namespace
+}  // namespace kopt
