@@ -93,6 +93,34 @@ CompileRequest request_for(CandidateInput const& candidate, TaskSpec const& task
   return request;
 }
 
+// A size dispatch of two configurations of one strategy: the first for the odd-numbered timed cases, the
+// second for the others; nullopt when the task's launcher has no integer parameter.
+std::optional<SizeDispatchPlan> two_configuration_plan(TaskSpec const& task, TuningSpace const& space,
+                                                       std::string const& text, Configuration const& first,
+                                                       Configuration const& second) {
+  SizeDispatchPlan plan;
+  for (Param const& p : task.signature.params) {
+    if (!p.is_pointer && !is_floating(p.dtype)) plan.scalars.push_back(p.name);
+  }
+  if (plan.scalars.empty()) return std::nullopt;
+  for (Configuration const* config : {&first, &second}) {
+    auto input = materialise(space, *config, text, task);
+    if (!input) return std::nullopt;
+    plan.variants.push_back({"", *input, {}});
+  }
+  plan.flags = plan.variants[0].input.flags;
+  for (SizeCase const& size : task.sizes) {
+    SizeDispatchPlan::Case c{size.name, {}, plan.cases.size() % 2};
+    for (std::string const& name : plan.scalars) {
+      auto const* value = std::get_if<std::int64_t>(&size.values.at(name));
+      c.point.push_back(value != nullptr ? *value : 0);
+    }
+    plan.variants[c.variant].sizes.push_back(size.name);
+    plan.cases.push_back(std::move(c));
+  }
+  return plan;
+}
+
 class LibraryStrategyOnSuite : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LibraryStrategyOnSuite, InstantiatesEnumeratesAndCompiles) {
@@ -151,6 +179,7 @@ TEST_P(LibraryStrategyOnSuite, InstantiatesEnumeratesAndCompiles) {
     ASSERT_TRUE(enumeration && !enumeration->valid.empty());
     std::vector<Configuration> configs{enumeration->valid.front()};
     if (first_dtype && enumeration->valid.size() > 1) configs.push_back(enumeration->valid.back());
+    bool const compose = first_dtype;
     first_dtype = false;
     for (auto const& [arch, compiler] : compilers) {
       std::vector<CompileRequest> requests;
@@ -168,6 +197,22 @@ TEST_P(LibraryStrategyOnSuite, InstantiatesEnumeratesAndCompiles) {
                                      << arch << "):\n"
                                      << outcomes[i]->diagnostics;
       }
+    }
+    // Its first and last configurations as one dispatch by size (docs/strategies.md, "Dispatch by size"):
+    // one launcher holding both, which nvcc builds.
+    if (compose) {
+      auto plan = two_configuration_plan(*task, *space, *text, configs.front(), configs.back());
+      if (!plan) continue;  // a launcher without an integer parameter has no sizes to tell apart
+      plan->variants[0].strategy = plan->variants[1].strategy = strategy->name;
+      auto dispatch = size_dispatch_candidate(*task, *plan);
+      ASSERT_TRUE(dispatch) << dispatch.error().message;
+      CompileRequest request = request_for(*dispatch, *task);
+      EXPECT_EQ(request.mode, CandidateMode::launcher);
+      request.origin = "dispatch.cu";  // the evaluator names no origin; the name holds spaces and quotes
+      auto outcome = compilers.at("sm_90")->compile(request);
+      ASSERT_TRUE(outcome) << outcome.error().message;
+      EXPECT_TRUE(outcome->ok) << strategy->name << " for " << task->name << ", as a size dispatch:\n"
+                               << outcome->diagnostics;
     }
   }
 }
