@@ -5,13 +5,11 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <set>
 #include <sstream>
 
-#include "kopt/compile.hpp"
 #include "kopt/propose.hpp"
+#include "propose/host_launch.hpp"
 
 namespace kopt {
 namespace {
@@ -19,153 +17,6 @@ namespace {
 // What a variant calls the entry's name: the C name is the dispatcher's, and the evaluator must find the
 // dispatcher's host function, not a variant's kernel, under it (detect_mode).
 constexpr std::string_view kEntry = "kopt_variant_entry";
-
-bool is_word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-// A kopt expression (docs/task-format.md, "Expressions") as C++ over long long: the scalars widened before
-// any arithmetic, the functions spelled as the helpers the dispatch source defines.
-std::string cpp_expression(std::string const& text) {
-  static std::set<std::string, std::less<>> const functions = {"min",  "max", "ceil_div", "abs",
-                                                               "log2", "pow", "sqrt"};
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (!is_word_char(text[i]) || std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
-      // A number keeps its digits together (no identifier starts inside one).
-      if (std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
-        while (i < text.size() && is_word_char(text[i])) out += text[i++];
-      } else {
-        out += text[i++];
-      }
-      continue;
-    }
-    std::size_t end = i;
-    while (end < text.size() && is_word_char(text[end])) ++end;
-    std::string const word = text.substr(i, end - i);
-    std::size_t next = end;
-    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next])) != 0) ++next;
-    bool const call = next < text.size() && text[next] == '(';
-    out += call && functions.contains(word) ? "kopt_" + word : "static_cast<long long>(" + word + ")";
-    i = end;
-  }
-  return out;
-}
-
-// The helpers cpp_expression's functions name, with kopt's meaning (floor for log2 and sqrt).
-constexpr std::string_view kHelpers = R"(namespace kopt_dispatch {
-inline long long kopt_min(long long a, long long b) { return a < b ? a : b; }
-inline long long kopt_max(long long a, long long b) { return a > b ? a : b; }
-inline long long kopt_ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-inline long long kopt_abs(long long a) { return a < 0 ? -a : a; }
-inline long long kopt_log2(long long a) { long long r = 0; while (a > 1) { a >>= 1; ++r; } return r; }
-inline long long kopt_pow(long long a, long long b) { long long r = 1; while (b-- > 0) r *= a; return r; }
-inline long long kopt_sqrt(long long a) {
-  long long r = static_cast<long long>(std::sqrt(static_cast<double>(a)));
-  while (r * r > a) --r;
-  while ((r + 1) * (r + 1) <= a) ++r;
-  return r;
-}
-// Where a call lies among the timed size cases: log2 of each integer scalar (0 below 1).
-inline double kopt_log_size(long long v) { return v > 1 ? std::log2(static_cast<double>(v)) : 0.0; }
-}  // namespace kopt_dispatch
-using namespace kopt_dispatch;
-)";
-
-std::string parameter_list(TaskSpec const& task) {
-  std::vector<std::string> params;
-  for (Param const& p : task.signature.params) params.push_back(p.c_type + " " + p.name);
-  return fmt::format("{}", fmt::join(params, ", "));
-}
-
-std::string argument_list(TaskSpec const& task) {
-  std::vector<std::string> names;
-  for (Param const& p : task.signature.params) names.push_back(p.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-// An integer expression of a kernel-mode variant's launch, checked to read only the launcher's integer
-// scalars. `known` holds the launcher's integer scalars and the variant's own macros (in scope where it is
-// launched).
-Result<std::string> launch_expression(Expr const& expr, std::vector<std::string> const& known,
-                                      std::string const& where) {
-  for (std::string const& name : expr.identifiers()) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      return make_error(
-          ErrorCode::invalid_argument,
-          fmt::format("{}: its launch reads '{}', which is neither an integer parameter of "
-                      "the launcher nor a macro of the variant (expected an expression over {})",
-                      where, name, fmt::join(known, ", ")));
-    }
-  }
-  return cpp_expression(expr.text());
-}
-
-Result<std::string> launch_dims(std::vector<Expr> const& dims, std::vector<std::string> const& scalars,
-                                std::string const& where) {
-  std::vector<std::string> out;
-  for (Expr const& e : dims) {
-    auto value = launch_expression(e, scalars, where);
-    if (!value) return value.error();
-    out.push_back(fmt::format("static_cast<unsigned int>({})", *value));
-  }
-  return fmt::format("{}", fmt::join(out, ", "));
-}
-
-// A launcher for a kernel-mode variant, with the task's parameters: its grid, block, dynamic shared memory
-// and arguments evaluated as the evaluator evaluates them for each size case.
-Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
-                                    std::vector<std::string> const& scalars, std::string const& where) {
-  std::vector<std::string> known = scalars;
-  {
-    static RE2 const define_line(R"((?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*))", RE2::Latin1);
-    re2::StringPiece input(source);
-    std::string macro;
-    while (RE2::FindAndConsume(&input, define_line, &macro)) known.push_back(macro);
-  }
-  auto launch = candidate_launch(source, task.launch, task.signature.function);
-  if (!launch) return make_error(ErrorCode::invalid_argument, where + ": " + launch.error().message);
-  auto grid = launch_dims(launch->grid, known, where);
-  if (!grid) return grid.error();
-  auto block = launch_dims(launch->block, known, where);
-  if (!block) return block.error();
-  auto shared = launch_expression(launch->shared_bytes, known, where);
-  if (!shared) return shared.error();
-  std::string args = argument_list(task);
-  if (!launch->args.empty()) {
-    std::vector<std::string> values;
-    for (KernelArgument const& a : launch->args) {
-      if (!a.parameter.empty() && !a.converted) {
-        values.push_back(a.parameter);
-      } else if (!a.parameter.empty()) {
-        values.push_back(fmt::format("static_cast<{}>({})", c_type_name(a.type), a.parameter));
-      } else if (is_floating(a.type)) {
-        values.push_back(fmt::format("static_cast<{}>({:.17g})", c_type_name(a.type), a.number));
-      } else {
-        auto value = launch_expression(a.expression, known, where);
-        if (!value) return value.error();
-        values.push_back(fmt::format("static_cast<{}>({})", c_type_name(a.type), *value));
-      }
-    }
-    args = fmt::format("{}", fmt::join(values, ", "));
-  }
-  // The variant's text calls the entry's name kEntry (variant_text).
-  std::string kernel = launch->kernel.empty() ? task.signature.function : launch->kernel;
-  if (kernel == task.signature.function || kernel.starts_with(task.signature.function + "<"))
-    kernel = std::string(kEntry) + kernel.substr(task.signature.function.size());
-  return fmt::format(
-      "void kopt_call({0}) {{\n"
-      "  dim3 const kopt_grid({1});\n"
-      "  dim3 const kopt_block({2});\n"
-      "  size_t const kopt_shared = static_cast<size_t>({3});\n"
-      "  if (kopt_shared > 48 * 1024)\n"
-      "    cudaFuncSetAttribute({4}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-      "static_cast<int>(kopt_shared));\n"
-      "  {4}<<<kopt_grid, kopt_block, kopt_shared>>>({5});\n"
-      "}}\n",
-      parameter_list(task), *grid, *block, *shared, kernel, args);
-}
 
 // One variant's text made to live beside the others: #include lines moved out (into `includes`), kopt
 // annotations made plain comments, `extern "C"` taken off and the entry's name changed (the entry's C name
@@ -260,7 +111,7 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
     if (!text) return text.error();
     std::string call;
     if (variant.input.mode == CandidateMode::kernel) {
-      auto launcher = kernel_launcher(task, variant.input.source, plan.scalars, where);
+      auto launcher = kernel_launcher(task, variant.input.source, "kopt_call", std::string(kEntry), where);
       if (!launcher) return launcher.error();
       call = *launcher;
     } else {
@@ -309,7 +160,9 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
       fmt::format("// kopt size dispatch for task {}: {}\n", task.name, fmt::join(names, " | "));
   if (!arch.empty()) head += "// kopt:arch " + arch + "\n";
   for (std::string const& include : includes) head += include + "\n";
-  head += kHelpers;
+  head += cpp_expression_helpers();
+  head += "// Where a call lies among the timed size cases: log2 of each integer scalar (0 below 1).\n"
+          "static inline double kopt_log_size(long long v) { return v > 1 ? std::log2(static_cast<double>(v)) : 0.0; }\n";
 
   CandidateInput candidate;
   std::vector<std::string> parts;

@@ -1,0 +1,37 @@
+// Host code that the proposer generates around library kernels (the size dispatch, the accumulating
+// adapter): kopt's integer expressions as C++, and a host function that launches a kernel-mode source's
+// kernel as the evaluator would. Private to src/propose.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kopt/result.hpp"
+#include "kopt/task.hpp"
+
+namespace kopt {
+
+// A kopt expression (docs/task-format.md, "Expressions") as C++ over long long: every name widened before
+// any arithmetic, min/max/ceil_div/abs/log2/pow/sqrt spelled as the helpers below.
+std::string cpp_expression(std::string const& text);
+
+// Those helpers (in a namespace of their own, with a using-directive), with kopt's meaning: floor for
+// log2 and sqrt, ceil_div rounding up. Put once before the code that uses cpp_expression.
+std::string_view cpp_expression_helpers();
+
+// "float* out, const float* in, int n": the task's parameters as a C parameter list; and their names.
+std::string parameter_list(TaskSpec const& task);
+std::string argument_list(TaskSpec const& task);
+
+// A host function `void function(<the task's parameters>)` that launches the kernel-mode `source`'s kernel
+// with its `// kopt:launch` grid, block, shared memory and args= (the task's [launch] where the line leaves
+// a field out), evaluated in C++, on the default stream (per thread, as kopt builds launchers), raising the
+// dynamic shared memory limit above 48 KiB. The launch may read the launcher's integer scalars, the
+// source's macros and knobs; anything else is an error (invalid_argument) naming `where`. A kernel named
+// like the entry is called `entry_rename` (the caller renames it in the source: the entry's C name is the
+// host function's).
+Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source, std::string const& function,
+                                    std::string const& entry_rename, std::string const& where);
+
+}  // namespace kopt
