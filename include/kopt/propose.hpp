@@ -76,6 +76,11 @@ struct RoleBinding {
   // An input role given a copy of the task's inout buffer, which an output role of the same call writes:
   // the launcher adapter copies the buffer before the call (an in-place sort bound to an out-of-place one).
   bool copied = false;
+  // An output role whose task buffer the task adds into rather than overwrites (a dot product or SpMV that
+  // does `out += ...`): the strategy writes a buffer of the adapter's, which the adapter then adds into the
+  // task's inout buffer. Enumerated beside the plain binding of the same assignment, one rank below it, and
+  // chosen by verification.
+  bool accumulated = false;
 };
 
 // A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.
@@ -127,7 +132,7 @@ struct Applicability {
 // `arch_sm`: the target architecture as a number (90 for sm_90); 0 = do not check.
 Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm);
 // Whether verification must pick the binding before the strategy is tuned: several plausible bindings
-// (none the identity), or a family only inferred.
+// (none the identity, or one that adds into an output the task also reads), or a family only inferred.
 bool needs_verification(Applicability const& applicability);
 // Of the store's verified bindings for the task, the strategy's that is still one of its plausible
 // bindings (nullptr when none is); `plausible` is set to that binding.

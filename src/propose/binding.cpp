@@ -247,23 +247,16 @@ class BindingEnumerator {
   // When role `index` and the one role holding the task's inout buffer `parameter` are an output and an
   // input role of a launcher-mode strategy, the input role that will read a copy of the buffer (the
   // adapter copies it before the call); nothing otherwise. The adapter computes the copy's size from the
-  // buffer's length, so that length must be a plain expression over the launcher's integer parameters.
+  // buffer's length, so that length must be an expression over the launcher's integer parameters.
   std::optional<std::size_t> copy_reader(std::size_t index, std::string const& parameter) const {
     auto const holder = used_.find(parameter);
     if (!launcher_ || holder == used_.end() || holder->second.size() != 1) return std::nullopt;
-    BufferSpec const* buffer = task_.find_buffer(parameter);  // the copy's size is its length
-    if (!updated_in_place(parameter) || buffer == nullptr) return std::nullopt;
+    // The copy's size is the buffer's length.
+    if (!updated_in_place(parameter) || !length_from_parameters(parameter)) return std::nullopt;
     std::size_t const other = holder->second.front();
     Param const& a = contract_.params[index];
     Param const& b = contract_.params[other];
     if (a.is_const == b.is_const) return std::nullopt;  // one writes the buffer, the other reads it
-    static RE2 const plain(R"([A-Za-z0-9_ +*/()-]+)", RE2::Latin1);
-    std::string const length = buffer->length.text();
-    if (!RE2::FullMatch(length, plain)) return std::nullopt;
-    for (std::string const& name : buffer->length.identifiers()) {
-      Param const* size = task_param(name);
-      if (size == nullptr || size->is_pointer || is_floating(size->dtype)) return std::nullopt;
-    }
     return a.is_const ? index : other;
   }
 
@@ -336,7 +329,38 @@ class BindingEnumerator {
     binding.index = index_;
     binding.roles = current_;
     score(binding);
+    // The same assignment with the task's inout outputs added into rather than overwritten, ranked just
+    // below it: which of the two the task means, verification decides.
+    StrategyBinding accumulating = binding;
+    accumulating.identity = false;
+    accumulating.score -= 1 + (binding.identity ? kIdentityBonus : 0);
+    for (RoleBinding& r : accumulating.roles) r.accumulated = accumulates(r);
+    bool const any = std::any_of(accumulating.roles.begin(), accumulating.roles.end(),
+                                 [](RoleBinding const& r) { return r.accumulated; });
     out.push_back(std::move(binding));
+    if (any) out.push_back(std::move(accumulating));
+  }
+
+  // Whether an output role may be added into the task's buffer it holds: a floating-point inout buffer that
+  // no other role holds, whose length the adapter can compute from the launcher's integer parameters (its
+  // buffer is that long).
+  bool accumulates(RoleBinding const& r) const {
+    if (!r.role.is_pointer || r.role.is_const || r.copied || !is_floating(r.role.dtype)) return false;
+    auto const holder = used_.find(r.parameter);
+    if (holder == used_.end() || holder->second.size() != 1 || !updated_in_place(r.parameter)) return false;
+    return length_from_parameters(r.parameter);
+  }
+
+  // Whether the task's buffer `parameter` has a length over the launcher's integer parameters only (not a
+  // size case's variable), which an adapter can compute.
+  bool length_from_parameters(std::string const& parameter) const {
+    BufferSpec const* buffer = task_.find_buffer(parameter);
+    if (buffer == nullptr) return false;
+    auto const names = buffer->length.identifiers();
+    return std::all_of(names.begin(), names.end(), [&](std::string const& name) {
+      Param const* size = task_param(name);
+      return size != nullptr && !size->is_pointer && !is_floating(size->dtype);
+    });
   }
 
   // A [strategy_params] value the strategy uses may name a scalar of the task only when a role takes it
@@ -533,7 +557,7 @@ std::string StrategyBinding::describe() const {
   std::vector<std::string> parts;
   for (RoleBinding const& r : roles) {
     parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter) +
-                    (r.copied ? " (a copy)" : ""));
+                    (r.copied ? " (a copy)" : "") + (r.accumulated ? " (added into)" : ""));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }

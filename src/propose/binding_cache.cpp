@@ -1,5 +1,6 @@
 // What a verified binding is stored under and as (docs/strategies.md, "Binding"): the task's key and the
 // binding's roles.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <variant>
 
@@ -38,8 +39,15 @@ std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding co
 bool needs_verification(Applicability const& applicability) {
   StrategyBinding const& first = applicability.bindings.front();
   // An identity whose names another binding's contradict was ranked below it (enumerate_bindings), so an
-  // identity ranked first is one its names agree with.
-  return applicability.family_inferred || (!first.identity && applicability.bindings.size() > 1);
+  // identity ranked first is one its names agree with. But an output the task reads as well may be added
+  // into rather than overwritten, which no name tells: then verification decides.
+  bool const may_accumulate =
+      std::any_of(applicability.bindings.begin(), applicability.bindings.end(), [](StrategyBinding const& b) {
+        return std::any_of(b.roles.begin(), b.roles.end(),
+                           [](RoleBinding const& r) { return r.accumulated; });
+      });
+  return applicability.family_inferred ||
+         (applicability.bindings.size() > 1 && (!first.identity || may_accumulate));
 }
 
 VerifiedBinding const* find_verified_binding(std::vector<VerifiedBinding> const& verified,

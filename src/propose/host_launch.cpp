@@ -119,8 +119,9 @@ std::string argument_list(TaskSpec const& task) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source, std::string const& function,
-                                    std::string const& entry_rename, std::string const& where) {
+Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
+                                    std::string const& function, std::string const& entry_rename,
+                                    std::string const& where) {
   std::vector<std::string> known = source_macros(source);
   for (Param const& p : task.signature.params) {
     if (!p.is_pointer && !is_floating(p.dtype)) known.push_back(p.name);

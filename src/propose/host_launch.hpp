@@ -31,7 +31,8 @@ std::string argument_list(TaskSpec const& task);
 // source's macros and knobs; anything else is an error (invalid_argument) naming `where`. A kernel named
 // like the entry is called `entry_rename` (the caller renames it in the source: the entry's C name is the
 // host function's).
-Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source, std::string const& function,
-                                    std::string const& entry_rename, std::string const& where);
+Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
+                                    std::string const& function, std::string const& entry_rename,
+                                    std::string const& where);
 
 }  // namespace kopt

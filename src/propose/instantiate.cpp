@@ -9,6 +9,8 @@
 #include <map>
 
 #include "kopt/propose.hpp"
+#include "propose/contract.hpp"
+#include "propose/host_launch.hpp"
 
 namespace kopt {
 namespace {
@@ -44,28 +46,124 @@ std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
   return fmt::format("args=({})", fmt::join(args, ", "));
 }
 
-// The adapter's copy of an inout buffer that the strategy reads while it writes the buffer itself (an
-// in-place sort bound to an out-of-place one): a device buffer kept for later calls, grown when a larger
-// one is needed, filled on the stream the candidate runs on. When it cannot be allocated the call does
-// nothing (the output stays as the evaluator poisoned it and fails verification).
-std::string input_copy(TaskSpec const& task, std::string const& parameter) {
+// The number of elements of the task's buffer `parameter`, as C++ over the launcher's integer parameters.
+std::string buffer_length(TaskSpec const& task, std::string const& parameter) {
   BufferSpec const* buffer = task.find_buffer(parameter);
-  std::string const length = buffer != nullptr ? buffer->length.text() : "0";
+  return buffer != nullptr ? cpp_expression(buffer->length.text()) : "0";
+}
+
+// A device buffer of the adapter's, as long as the task's buffer `parameter`, named `name`: kept for later
+// calls and grown when a larger one is needed. When it cannot be allocated the call does nothing (the
+// output stays as the evaluator poisoned it and fails verification).
+std::string adapter_buffer(TaskSpec const& task, std::string const& parameter, std::string const& name) {
   return fmt::format(
-      "  // kopt: the strategy reads a copy of '{0}' while it writes '{0}' (updated in place)\n"
-      "  static void* kopt_copy_{0} = nullptr;\n"
-      "  static size_t kopt_copy_{0}_bytes = 0;\n"
-      "  size_t const kopt_bytes_{0} = sizeof(*{0}) * static_cast<size_t>({1});\n"
-      "  if (kopt_bytes_{0} > kopt_copy_{0}_bytes) {{\n"
-      "    cudaFree(kopt_copy_{0});\n"
-      "    kopt_copy_{0} = nullptr;\n"
-      "    kopt_copy_{0}_bytes = 0;\n"
-      "    if (cudaMalloc(&kopt_copy_{0}, kopt_bytes_{0}) != cudaSuccess) return;\n"
-      "    kopt_copy_{0}_bytes = kopt_bytes_{0};\n"
-      "  }}\n"
-      "  cudaMemcpyAsync(kopt_copy_{0}, {0}, kopt_bytes_{0}, cudaMemcpyDeviceToDevice, "
-      "cudaStreamPerThread);\n",
-      parameter, length);
+      "  static void* {1} = nullptr;\n"
+      "  static size_t {1}_bytes = 0;\n"
+      "  size_t const {1}_needed = sizeof(*{0}) * static_cast<size_t>({2});\n"
+      "  if ({1}_needed > {1}_bytes) {{\n"
+      "    cudaFree({1});\n"
+      "    {1} = nullptr;\n"
+      "    {1}_bytes = 0;\n"
+      "    if (cudaMalloc(&{1}, {1}_needed) != cudaSuccess) return;\n"
+      "    {1}_bytes = {1}_needed;\n"
+      "  }}\n",
+      parameter, name, buffer_length(task, parameter));
+}
+
+// The adapter's copy of an inout buffer that the strategy reads while it writes the buffer itself (an
+// in-place sort bound to an out-of-place one), filled on the stream the candidate runs on.
+std::string input_copy(TaskSpec const& task, std::string const& parameter) {
+  return fmt::format(
+             "  // kopt: the strategy reads a copy of '{0}' while it writes '{0}' (updated in place)\n",
+             parameter) +
+         adapter_buffer(task, parameter, "kopt_copy_" + parameter) +
+         fmt::format(
+             "  cudaMemcpyAsync(kopt_copy_{0}, {0}, kopt_copy_{0}_needed, cudaMemcpyDeviceToDevice, "
+             "cudaStreamPerThread);\n",
+             parameter);
+}
+
+// For an output the task adds into (RoleBinding::accumulated): the buffer the strategy writes instead,
+// the kernel that adds it into the task's buffer, and that kernel's launch after the strategy's call.
+std::string sum_buffer(TaskSpec const& task, std::string const& parameter) {
+  return fmt::format("  // kopt: the strategy writes a buffer of its own, added into '{}' after it\n",
+                     parameter) +
+         adapter_buffer(task, parameter, "kopt_sum_" + parameter);
+}
+
+std::string add_into_kernel(TaskSpec const& task, std::string const& parameter) {
+  std::string const type(c_type_name(task_param(task, parameter).dtype));
+  return fmt::format(
+      "// kopt: '{0}' is added into, not overwritten: what the strategy wrote is added to it here\n"
+      "__global__ void kopt_add_into_{0}({1}* out, const {1}* add, long long n) {{\n"
+      "  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;\n"
+      "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
+      "    out[i] = {1}(static_cast<float>(out[i]) + static_cast<float>(add[i]));\n"
+      "}}\n",
+      parameter, type);
+}
+
+std::string add_into_call(TaskSpec const& task, std::string const& parameter) {
+  std::string const type(c_type_name(task_param(task, parameter).dtype));
+  return fmt::format(
+      "  {{\n"
+      "    long long const kopt_n = {1};\n"
+      "    if (kopt_n > 0)\n"
+      "      kopt_add_into_{0}<<<static_cast<unsigned int>(kopt_min(kopt_ceil_div(kopt_n, 256), 4096)), "
+      "256>>>(\n"
+      "          {0}, static_cast<const {2}*>(kopt_sum_{0}), kopt_n);\n"
+      "  }}\n",
+      parameter, buffer_length(task, parameter), type);
+}
+
+// The code before the adapter's entry: the add-into kernels of its accumulated outputs, and the helpers
+// the lengths' C++ uses.
+std::string adapter_prelude(TaskSpec const& task, StrategyBinding const& binding) {
+  std::string out = "\n" + std::string(cpp_expression_helpers());
+  for (RoleBinding const& r : binding.roles) {
+    if (r.accumulated) out += add_into_kernel(task, r.parameter);
+  }
+  return out;
+}
+
+bool accumulates(StrategyBinding const& binding) {
+  return std::any_of(binding.roles.begin(), binding.roles.end(),
+                     [](RoleBinding const& r) { return r.accumulated; });
+}
+
+// A kernel-mode instantiation whose binding adds into an output (`text`, its arguments already on the launch
+// line): its kernel renamed, a host function `kopt_launch_ENTRY` with the task's parameters that launches it
+// as the evaluator would, and the task's entry, which calls that with its accumulated outputs replaced by the
+// adapter's buffers and then adds them in.
+Result<std::string> accumulating_kernel_adapter(TaskSpec const& task, StrategyBinding const& binding,
+                                                std::string text, std::string const& where) {
+  std::string const& entry = task.signature.function;
+  std::string const kernel = "kopt_kernel_" + entry;
+  std::string const launch = "kopt_launch_" + entry;
+  auto launcher = kernel_launcher(task, text, launch, kernel, where);
+  if (!launcher) return launcher.error();
+  RE2 const entry_word("\\b" + RE2::QuoteMeta(entry) + "\\b", RE2::Latin1);
+  RE2::GlobalReplace(&text, entry_word, kernel);
+  std::string buffers;
+  std::string adds;
+  std::vector<std::string> args;
+  for (Param const& p : task.signature.params) {
+    auto const role = std::find_if(binding.roles.begin(), binding.roles.end(), [&](RoleBinding const& r) {
+      return r.parameter == p.name && r.accumulated;
+    });
+    if (role == binding.roles.end()) {
+      args.push_back(p.name);
+      continue;
+    }
+    buffers += sum_buffer(task, p.name);
+    adds += add_into_call(task, p.name);
+    args.push_back(fmt::format("static_cast<{}>(kopt_sum_{})", p.c_type, p.name));
+  }
+  return text + adapter_prelude(task, binding) +
+         "\n// kopt: the strategy's kernel, launched as kopt launches it\n" + *launcher +
+         fmt::format("\n// kopt: the task's launcher ({})\nextern \"C\" void {}({}) {{\n{}  {}({});\n{}}}\n",
+                     binding.describe(), entry, parameter_list(task), buffers, launch, fmt::join(args, ", "),
+                     adds);
 }
 
 // A launcher with the task's signature that calls the template's, renamed `inner`, in the contract's order.
@@ -81,20 +179,28 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
   }
   std::vector<std::string> args;
   std::string copies;
+  std::string adds;
   for (RoleBinding const& r : binding.roles) {
     if (r.copied) {
       copies += input_copy(task, r.parameter);
       args.push_back(fmt::format("static_cast<{}>(kopt_copy_{})", r.role.c_type, r.parameter));
       continue;
     }
+    if (r.accumulated) {
+      copies += sum_buffer(task, r.parameter);
+      adds += add_into_call(task, r.parameter);
+      args.push_back(fmt::format("static_cast<{}>(kopt_sum_{})", r.role.c_type, r.parameter));
+      continue;
+    }
     args.push_back(r.role.is_pointer ? r.parameter
                                      : fmt::format("static_cast<{}>({})", r.role.c_type, role_expression(r)));
   }
-  return fmt::format(
-      "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
-      "extern \"C\" void {}({}) {{\n{}{}  {}({});\n}}\n",
-      binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""), copies,
-      inner, fmt::join(args, ", "));
+  return adapter_prelude(task, binding) +
+         fmt::format(
+             "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
+             "extern \"C\" void {}({}) {{\n{}{}  {}({});\n{}}}\n",
+             binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""),
+             copies, inner, fmt::join(args, ", "), adds);
 }
 
 // [strategy_params] values name the task's scalars by the roles they fill (ELU's `alpha` is map1s's `s`).
@@ -203,10 +309,14 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
     // The template launches with the task's [launch]: the arguments get a line of their own.
     auto const body = out.find("#line 1 ");
     out.insert(body == std::string::npos ? 0 : body, "// kopt:launch " + kernel_args(task, binding) + "\n");
-    return out;
+  } else {
+    auto const end = static_cast<std::size_t>(line.data() - out.data()) + line.size();
+    out.insert(end, " " + kernel_args(task, binding));
   }
-  auto const end = static_cast<std::size_t>(line.data() - out.data()) + line.size();
-  out.insert(end, " " + kernel_args(task, binding));
+  if (accumulates(binding)) {
+    return accumulating_kernel_adapter(task, binding, std::move(out),
+                                       strategy.template_path.string() + " for " + task.name);
+  }
   return out;
 }
 

@@ -161,8 +161,10 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
   if (!arch.empty()) head += "// kopt:arch " + arch + "\n";
   for (std::string const& include : includes) head += include + "\n";
   head += cpp_expression_helpers();
-  head += "// Where a call lies among the timed size cases: log2 of each integer scalar (0 below 1).\n"
-          "static inline double kopt_log_size(long long v) { return v > 1 ? std::log2(static_cast<double>(v)) : 0.0; }\n";
+  head +=
+      "// Where a call lies among the timed size cases: log2 of each integer scalar (0 below 1).\n"
+      "static inline double kopt_log_size(long long v) { return v > 1 ? std::log2(static_cast<double>(v)) : "
+      "0.0; }\n";
 
   CandidateInput candidate;
   std::vector<std::string> parts;

@@ -232,12 +232,14 @@ TEST_F(Binding, AnInoutBufferFillsAnOutputAndTheInputDeclaredInPlace) {
                                       "c=acc, a=delta, b=acc (a copy), n=n"}));
   auto adapter = instantiate_strategy(library, *library.find("launcher_map2"), inout, 90);
   ASSERT_TRUE(adapter) << adapter.error().message;
-  EXPECT_NE(adapter->find("size_t const kopt_bytes_acc = sizeof(*acc) * static_cast<size_t>(n);"),
+  EXPECT_NE(adapter->find("size_t const kopt_copy_acc_needed = sizeof(*acc) * "
+                          "static_cast<size_t>(static_cast<long long>(n));"),
             std::string::npos)
       << *adapter;
-  EXPECT_NE(adapter->find("cudaMemcpyAsync(kopt_copy_acc, acc, kopt_bytes_acc, cudaMemcpyDeviceToDevice, "
-                          "cudaStreamPerThread);"),
-            std::string::npos)
+  EXPECT_NE(
+      adapter->find("cudaMemcpyAsync(kopt_copy_acc, acc, kopt_copy_acc_needed, cudaMemcpyDeviceToDevice, "
+                    "cudaStreamPerThread);"),
+      std::string::npos)
       << *adapter;
   EXPECT_NE(
       adapter->find(
@@ -274,6 +276,58 @@ op = "s * x"
   // An output the task does not read is not an input of the strategy.
   auto const output = check_applicability(*library.find("map2"), with_role("output"), 90);
   EXPECT_FALSE(output.applies) << output.bindings.front().describe();
+}
+
+// y += A x: an output the task also reads may be added into rather than overwritten. Both are enumerated
+// for the same assignment, the overwrite first, and verification decides even where the first is the
+// contract itself; the adapter makes the strategy write a buffer of its own and adds it into y. A buffer
+// whose length the launcher cannot compute (a size case's variable) gets no such binding.
+TEST_F(Binding, AnOutputTheTaskAddsIntoIsEnumeratedBesideTheOverwriteAndVerified) {
+  std::string const text = R"kopt(name = "gemv_add"
+description = "y += A x"
+[entry]
+signature = 'extern "C" void gemv_add(float* y, const float* A, const float* x, int M, int N)'
+[buffers.y]
+length = "LENGTH"
+role = "inout"
+[buffers.A]
+length = "M*N"
+[buffers.x]
+length = "N"
+[[sizes]]
+name = "small"
+M = 300
+N = 200
+variables = { rows = 300 }
+[reference]
+source = "reference.cu"
+)kopt";
+  auto const with_length = [&](std::string const& length) {
+    std::string t = text;
+    t.replace(t.find("LENGTH"), 6, length);
+    return task(t);
+  };
+  TaskSpec const add = with_length("M");
+  EXPECT_EQ(described("gemv", add),
+            (std::vector<std::string>{"y=y, A=A, x=x, M=M, N=N", "y=y (added into), A=A, x=x, M=M, N=N"}));
+  auto const a = check_applicability(*library.find("gemv"), add, 90);
+  ASSERT_TRUE(a.applies);
+  EXPECT_TRUE(a.bindings.front().identity);
+  EXPECT_TRUE(needs_verification(a));  // the identity alone cannot say whether y is added into
+
+  auto adapter = instantiate_strategy(library, *library.find("gemv"), add, 90, &a.bindings[1]);
+  ASSERT_TRUE(adapter) << adapter.error().message;
+  EXPECT_EQ(detect_mode(*adapter, "gemv_add"), CandidateMode::launcher) << *adapter;
+  EXPECT_NE(adapter->find("kopt_launch_gemv_add(static_cast<float*>(kopt_sum_y), A, x, M, N);"),
+            std::string::npos)
+      << *adapter;
+  EXPECT_NE(adapter->find("kopt_add_into_y<<<"), std::string::npos) << *adapter;
+  auto const built = test::compile_as_evaluated(add, "gemv_add.cu", *adapter, {});
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_TRUE(built->ok) << built->diagnostics << *adapter;
+
+  // y's length a variable of the size case: the adapter could not size its buffer.
+  EXPECT_EQ(described("gemv", with_length("rows")), (std::vector<std::string>{"y=y, A=A, x=x, M=M, N=N"}));
 }
 
 // A float scalar the task passes after its sizes, where the contract has it before them, is not a

@@ -106,10 +106,10 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
     ASSERT_NE(at, a.bindings.end()) << strategy.name << ": " << c.binding << " is not among" << enumerated;
     EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
         << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
-    // The adapter compiled below: a kernel-mode strategy's (args=), or a launcher's that copies an inout
-    // buffer (the generated host code).
-    bool const copies =
-        std::any_of(at->roles.begin(), at->roles.end(), [](RoleBinding const& r) { return r.copied; });
+    // The adapter compiled below: a kernel-mode strategy's (args=), or one that copies an inout buffer or
+    // adds into it (the generated host code).
+    bool const copies = std::any_of(at->roles.begin(), at->roles.end(),
+                                    [](RoleBinding const& r) { return r.copied || r.accumulated; });
     if (kernel_mode == nullptr &&
         (strategy.template_text.find("kopt:launch") != std::string::npos || copies)) {
       kernel_mode = &strategy;
