@@ -50,12 +50,7 @@ class BindingEnumerator {
  public:
   BindingEnumerator(LibraryStrategy const& strategy, TaskSpec const& task, Signature contract, DType element,
                     std::optional<DType> index)
-      : strategy_(strategy),
-        task_(task),
-        contract_(std::move(contract)),
-        element_(element),
-        index_(index),
-        launcher_(!is_kernel_template(strategy.template_text)) {
+      : strategy_(strategy), task_(task), contract_(std::move(contract)), element_(element), index_(index) {
     for (SizeCase const& size : task_.sizes) envs_.push_back(task_.env_for(size));
     // Pointers first: an integer role may be read off the length of the buffer a pointer role took.
     for (std::size_t i = 0; i < contract_.params.size(); ++i) {
@@ -166,8 +161,9 @@ class BindingEnumerator {
       BufferSpec const* buffer = param.is_pointer ? task_.find_buffer(param.name) : nullptr;
       if (buffer != nullptr && buffer->role == Role::inout && strategy_.in_place.empty()) {
         return fmt::format(
-            "the task updates '{}' in place, and the strategy does not declare that its output may be its "
-            "input (in_place); a kernel-mode strategy cannot be given a copy",
+            "the task updates '{}' in place, the strategy does not declare that its output may be its input "
+            "(in_place), and the adapter cannot copy the buffer (its length is not over the launcher's "
+            "integer parameters)",
             param.name);
       }
     }
@@ -245,12 +241,13 @@ class BindingEnumerator {
   }
 
   // When role `index` and the one role holding the task's inout buffer `parameter` are an output and an
-  // input role of a launcher-mode strategy, the input role that will read a copy of the buffer (the
-  // adapter copies it before the call); nothing otherwise. The adapter computes the copy's size from the
-  // buffer's length, so that length must be an expression over the launcher's integer parameters.
+  // input role, the input role that will read a copy of the buffer (the adapter copies it before the call;
+  // a kernel-mode strategy gets a generated launcher for it); nothing otherwise. The adapter computes the
+  // copy's size from the buffer's length, so that length must be an expression over the launcher's integer
+  // parameters.
   std::optional<std::size_t> copy_reader(std::size_t index, std::string const& parameter) const {
     auto const holder = used_.find(parameter);
-    if (!launcher_ || holder == used_.end() || holder->second.size() != 1) return std::nullopt;
+    if (holder == used_.end() || holder->second.size() != 1) return std::nullopt;
     // The copy's size is the buffer's length.
     if (!updated_in_place(parameter) || !length_from_parameters(parameter)) return std::nullopt;
     std::size_t const other = holder->second.front();
@@ -492,7 +489,6 @@ class BindingEnumerator {
   Signature contract_;
   DType element_;
   std::optional<DType> index_;
-  bool launcher_;  // a launcher-mode template: its adapter can copy an inout buffer before the call
   std::vector<ScalarEnv> envs_;
   std::vector<std::size_t> order_;
   std::vector<RoleBinding> current_;

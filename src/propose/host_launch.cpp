@@ -121,7 +121,7 @@ std::string argument_list(TaskSpec const& task) {
 
 Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
                                     std::string const& function, std::string const& entry_rename,
-                                    std::string const& where) {
+                                    std::string const& where, std::vector<std::string> const& extra_params) {
   std::vector<std::string> known = source_macros(source);
   for (Param const& p : task.signature.params) {
     if (!p.is_pointer && !is_floating(p.dtype)) known.push_back(p.name);
@@ -152,6 +152,8 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
     }
     args = fmt::format("{}", fmt::join(values, ", "));
   }
+  std::string parameters = parameter_list(task);
+  for (std::string const& extra : extra_params) parameters += (parameters.empty() ? "" : ", ") + extra;
   std::string kernel = launch->kernel.empty() ? task.signature.function : launch->kernel;
   if (kernel == task.signature.function || kernel.starts_with(task.signature.function + "<"))
     kernel = entry_rename + kernel.substr(task.signature.function.size());
@@ -165,7 +167,7 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
       "static_cast<int>(kopt_shared));\n"
       "  {5}<<<kopt_grid, kopt_block, kopt_shared>>>({6});\n"
       "}}\n",
-      function, parameter_list(task), *grid, *block, *shared, kernel, args);
+      function, parameters, *grid, *block, *shared, kernel, args);
 }
 
 }  // namespace kopt

@@ -30,9 +30,11 @@ std::string argument_list(TaskSpec const& task);
 // dynamic shared memory limit above 48 KiB. The launch may read the launcher's integer scalars, the
 // source's macros and knobs; anything else is an error (invalid_argument) naming `where`. A kernel named
 // like the entry is called `entry_rename` (the caller renames it in the source: the entry's C name is the
-// host function's).
+// host function's). `extra_params` ("const float* kopt_copy_x") follow the task's: an `args=` entry may name
+// them.
 Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
                                     std::string const& function, std::string const& entry_rename,
-                                    std::string const& where);
+                                    std::string const& where,
+                                    std::vector<std::string> const& extra_params = {});
 
 }  // namespace kopt

@@ -36,7 +36,10 @@ std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
   std::vector<std::string> args;
   for (RoleBinding const& r : binding.roles) {
     bool const same_type = !r.parameter.empty() && task_param(task, r.parameter).dtype == r.role.dtype;
-    if (r.role.is_pointer || same_type) {
+    if (r.copied) {
+      args.push_back("kopt_copy_" +
+                     r.parameter);  // a parameter of the generated launcher (kernel_host_adapter)
+    } else if (r.role.is_pointer || same_type) {
       args.push_back(r.parameter);
     } else {
       args.push_back(
@@ -126,26 +129,36 @@ std::string adapter_prelude(TaskSpec const& task, StrategyBinding const& binding
   return out;
 }
 
-bool accumulates(StrategyBinding const& binding) {
+// Whether a kernel-mode instantiation needs host code: an output added into, or an input read from a copy.
+bool needs_host_code(StrategyBinding const& binding) {
   return std::any_of(binding.roles.begin(), binding.roles.end(),
-                     [](RoleBinding const& r) { return r.accumulated; });
+                     [](RoleBinding const& r) { return r.accumulated || r.copied; });
 }
 
-// A kernel-mode instantiation whose binding adds into an output (`text`, its arguments already on the launch
-// line): its kernel renamed, a host function `kopt_launch_ENTRY` with the task's parameters that launches it
-// as the evaluator would, and the task's entry, which calls that with its accumulated outputs replaced by the
-// adapter's buffers and then adds them in.
-Result<std::string> accumulating_kernel_adapter(TaskSpec const& task, StrategyBinding const& binding,
-                                                std::string text, std::string const& where) {
+// A kernel-mode instantiation whose binding needs host code (`text`, its arguments already on the launch
+// line): its kernel renamed, a host function `kopt_launch_ENTRY` with the task's parameters (and a pointer
+// per copied input) that launches it as the evaluator would, and the task's entry, which copies the inout
+// buffers read from a copy, calls it with its accumulated outputs replaced by the adapter's buffers, and
+// then adds those in.
+Result<std::string> kernel_host_adapter(TaskSpec const& task, StrategyBinding const& binding,
+                                        std::string text, std::string const& where) {
   std::string const& entry = task.signature.function;
   std::string const kernel = "kopt_kernel_" + entry;
   std::string const launch = "kopt_launch_" + entry;
-  auto launcher = kernel_launcher(task, text, launch, kernel, where);
+  std::string buffers;
+  std::string adds;
+  std::vector<std::string> extra_params;
+  std::vector<std::string> extra_args;
+  for (RoleBinding const& r : binding.roles) {
+    if (!r.copied) continue;
+    buffers += input_copy(task, r.parameter);
+    extra_params.push_back(fmt::format("{} kopt_copy_{}", r.role.c_type, r.parameter));
+    extra_args.push_back(fmt::format("static_cast<{}>(kopt_copy_{})", r.role.c_type, r.parameter));
+  }
+  auto launcher = kernel_launcher(task, text, launch, kernel, where, extra_params);
   if (!launcher) return launcher.error();
   RE2 const entry_word("\\b" + RE2::QuoteMeta(entry) + "\\b", RE2::Latin1);
   RE2::GlobalReplace(&text, entry_word, kernel);
-  std::string buffers;
-  std::string adds;
   std::vector<std::string> args;
   for (Param const& p : task.signature.params) {
     auto const role = std::find_if(binding.roles.begin(), binding.roles.end(), [&](RoleBinding const& r) {
@@ -159,6 +172,7 @@ Result<std::string> accumulating_kernel_adapter(TaskSpec const& task, StrategyBi
     adds += add_into_call(task, p.name);
     args.push_back(fmt::format("static_cast<{}>(kopt_sum_{})", p.c_type, p.name));
   }
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   return text + adapter_prelude(task, binding) +
          "\n// kopt: the strategy's kernel, launched as kopt launches it\n" + *launcher +
          fmt::format("\n// kopt: the task's launcher ({})\nextern \"C\" void {}({}) {{\n{}  {}({});\n{}}}\n",
@@ -313,9 +327,9 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
     auto const end = static_cast<std::size_t>(line.data() - out.data()) + line.size();
     out.insert(end, " " + kernel_args(task, binding));
   }
-  if (accumulates(binding)) {
-    return accumulating_kernel_adapter(task, binding, std::move(out),
-                                       strategy.template_path.string() + " for " + task.name);
+  if (needs_host_code(binding)) {
+    return kernel_host_adapter(task, binding, std::move(out),
+                               strategy.template_path.string() + " for " + task.name);
   }
   return out;
 }

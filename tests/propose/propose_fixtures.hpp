@@ -10,6 +10,8 @@
 
 #include "eval/artifact_requests.hpp"
 #include "kopt/compile.hpp"
+#include "kopt/optimize.hpp"
+#include "kopt/tuning.hpp"
 #include "support/temp_dir.hpp"
 
 namespace kopt::test {
@@ -63,6 +65,17 @@ inline void write_two_strategy_library(std::filesystem::path const& root) {
   write_file(root / "g" / "strategies.toml", kTwoStrategyManifest);
   write_file(root / "g" / "by_block.cu", knob_kernel("BLOCK", "[128, 256]"));
   write_file(root / "g" / "by_tile.cu", knob_kernel("TILE", "[1, 2, 4, 8]"));
+}
+
+// The first valid configuration of `text`'s tuning space, materialised as the evaluator gets it (the text
+// itself, with no #define, when it declares no knob).
+inline Result<CandidateInput> first_configuration(TaskSpec const& task, std::string const& text) {
+  auto space = TuningSpace::parse(text);
+  if (!space) return space.error();
+  auto enumeration = space->enumerate(tuning_rules_for(task));
+  if (!enumeration) return enumeration.error();
+  if (enumeration->valid.empty()) return make_error(ErrorCode::invalid_spec, "no valid configuration");
+  return materialise(*space, enumeration->valid.front(), text, task);
 }
 
 // Compiles a candidate for sm_90 the way the evaluator plans it (plan_candidate: mode, kernel name, launch
