@@ -42,7 +42,7 @@ LAYERS = [
 PUBLIC_HEADER_OWNERS = {
     "candidate_status.hpp": "common", "dtype.hpp": "common", "elapsed.hpp": "common", "float16.hpp": "common",
     "json_values.hpp": "common", "json_cursor.hpp": "common", "result.hpp": "common", "sha256.hpp": "common", "splitmix.hpp": "common", "strong_id.hpp": "common",
-    "text.hpp": "common", "units.hpp": "common", "detail/": "common",
+    "text.hpp": "common", "units.hpp": "common", "host_name.hpp": "common", "detail/": "common",
     "child_process.hpp": "toolchain", "torch_python.hpp": "toolchain", "expr.hpp": "task",
     "device.hpp": "worker", "kernel_activity.hpp": "worker", "worker/": "worker",
     "compile_check.hpp": "eval", "profile_candidate.hpp": "eval", "torch_import.hpp": "eval",

@@ -101,6 +101,17 @@ struct PhaseTimes {
   double reference_ms = 0.0;
 };
 
+// Where an evaluation ran: the machine, the farm worker (empty on this host) and the GPU. Evaluations are
+// compared and deduplicated by the run's target (EvaluationTarget, kopt/run_log.hpp); this records which
+// GPU of a pool or which farm worker did the work (docs/distributed.md, "Where each evaluation ran").
+struct EvaluationPlace {
+  std::string host;
+  std::string worker;     // the farm worker's name; empty when it ran on this host
+  int device_index = -1;  // the GPU's CUDA index on its host; -1 unknown
+  std::string device_uuid;
+  std::string device_name;
+};
+
 struct CandidateReport {
   std::string name;
   std::filesystem::path path;
@@ -113,7 +124,8 @@ struct CandidateReport {
   std::vector<SizeResult> sizes;
   std::optional<double> geomean_speedup;  // over timed size cases
   PhaseTimes phases;
-  std::string sanitizer;  // compute-sanitizer summary when --sanitize
+  std::string sanitizer;                  // compute-sanitizer summary when --sanitize
+  std::optional<EvaluationPlace> ran_on;  // set by the evaluator that ran it
 };
 
 struct EvalReport {

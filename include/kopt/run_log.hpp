@@ -72,7 +72,14 @@ struct RecordedEvaluation {
   // The evaluation's insights, stored right after it (its own transaction: a kill in between leaves an
   // evaluation without insights, which is fine).
   std::vector<CandidateInsight> insights;
+  // Where it ran (EvaluationPlace as JSON: host, worker, device_index, device_uuid, device_name); an
+  // empty object when the evaluator did not say.
+  nlohmann::json ran_on = nlohmann::json::object();
 };
+
+// An EvaluationPlace as recorded, and back (nullopt for an empty or malformed object).
+nlohmann::json place_json(EvaluationPlace const& place);
+std::optional<EvaluationPlace> place_from_json(nlohmann::json const& json);
 
 RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier);
 // record_of plus the report's cheap insights (build_roofline_insights; none for a failed candidate).

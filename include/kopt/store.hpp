@@ -125,6 +125,10 @@ struct EvaluationRecord {
   // The run's objective score (energy gain, composite; docs/optimize.md "Objectives"); unset for runtime.
   // best_candidate ranks by it when set, else by geomean_speedup.
   std::optional<double> objective_score;
+  // Where it ran, when that is known (schema version 9): {host, worker, device_index, device_uuid,
+  // device_name}. device_uuid above is the run's target, the key evaluations are compared by; on a pool
+  // or a farm this is the GPU that did the work.
+  nlohmann::json ran_on = nlohmann::json::object();
 };
 
 struct StoredEvaluation {

@@ -20,6 +20,7 @@
 #include "kopt/eval.hpp"
 #include "kopt/farm_job.hpp"
 #include "kopt/farm_worker.hpp"
+#include "kopt/host_name.hpp"
 #include "kopt/report.hpp"
 #include "kopt/task.hpp"
 #include "kopt/text.hpp"
@@ -67,6 +68,9 @@ class EvaluationRunner final : public farm::JobRunner {
     CandidateSource source{decoded->candidate.name, {}, decoded->candidate.source, decoded->candidate.flags};
     auto report = (*evaluator)->evaluate(**task, {source});
     if (!report) return fail(tag, report.error());
+    for (CandidateReport& candidate : report->candidates) {  // the coordinator records which worker ran it
+      if (candidate.ran_on) candidate.ran_on->worker = consumer_;
+    }
     if (!report->candidates.empty()) {
       log_ << fmt::format("{} {} ({}, {}): {}\n", tag, decoded->candidate.name, (*task)->name,
                           to_string(decoded->tier), candidate_verdict(report->candidates.front()));
@@ -106,12 +110,6 @@ class EvaluationRunner final : public farm::JobRunner {
   std::map<std::filesystem::path, TaskSpec> tasks_;
   std::map<std::pair<TimingTier, std::optional<std::uint64_t>>, std::unique_ptr<Evaluator>> evaluators_;
 };
-
-std::string host_name() {
-  char host[256] = {};
-  if (::gethostname(host, sizeof(host) - 1) != 0 || host[0] == '\0') return "host";
-  return host;
-}
 
 std::string default_name(int gpu) {
   return fmt::format("{}:gpu{}", host_name(), gpu);

@@ -15,6 +15,7 @@
 #include "eval/size_metrics.hpp"
 #include "kopt/elapsed.hpp"
 #include "kopt/eval.hpp"
+#include "kopt/host_name.hpp"
 #include "kopt/text.hpp"
 #include "kopt/toolchain.hpp"
 #include "kopt/worker/client.hpp"
@@ -164,6 +165,7 @@ Result<std::unique_ptr<Evaluator>> Evaluator::create(EvalOptions options) {
   impl->compiler.emplace(std::move(*compiler));
   impl->compiles = std::make_unique<CompileQueue>(*impl->compiler);
   impl->device = impl->worker->device();
+  impl->place = EvaluationPlace{host_name(), "", impl->device.index, impl->device.uuid, impl->device.name};
   // A calibration that cannot be read is ignored here (the computed peaks stay); `kopt calibrate` rewrites
   // it.
   if (auto calibration =
@@ -228,6 +230,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     cr.name = plan.name;
     cr.path = plan.path;
     cr.mode = plan.mode;
+    cr.ran_on = impl_->place;
     if (i == 0) cr.phases.trusted_build_ms = trusted_ms;
     step(i, "evaluating " + plan.name);
     auto const t_cand = Clock::now();

@@ -21,7 +21,8 @@ struct Evaluator::Impl {
   std::optional<Compiler> trusted_compiler;  // the task's reference and baseline: without them
   std::unique_ptr<CompileQueue> compiles;    // candidates, compiled ahead (compile_ahead) or on demand
   std::optional<worker::WorkerClient> worker;
-  DeviceInfo device;  // the worker's, with the cached calibration's measured peaks applied
+  DeviceInfo device;      // the worker's, with the cached calibration's measured peaks applied
+  EvaluationPlace place;  // where its evaluations run (this host, the worker's GPU)
   std::filesystem::path worker_path;
   std::thread preparing;  // prepare(): the next task's reference and baseline, building
   // The PyTorch reference processes of the tasks that have one (docs/pytorch.md), by task folder.

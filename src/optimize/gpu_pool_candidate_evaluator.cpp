@@ -28,6 +28,15 @@ std::vector<CandidateInput> part(std::vector<CandidateInput> const& candidates,
           candidates.begin() + static_cast<std::ptrdiff_t>(range.second)};
 }
 
+// Reports that do not say where they ran (an evaluator other than kopt's) ran on `member`'s GPU.
+void mark_place(std::vector<CandidateReport>& reports, CandidateEvaluator const& member) {
+  for (CandidateReport& report : reports) {
+    if (report.ran_on) continue;
+    EvaluationTarget const target = member.target();
+    report.ran_on = EvaluationPlace{"", "", -1, target.device_uuid, target.device_name};
+  }
+}
+
 }  // namespace
 
 GpuPoolCandidateEvaluator::GpuPoolCandidateEvaluator(std::vector<std::unique_ptr<CandidateEvaluator>> members)
@@ -119,8 +128,11 @@ std::size_t GpuPoolCandidateEvaluator::concurrency() const {
 Result<std::vector<CandidateReport>> GpuPoolCandidateEvaluator::evaluate(
     TaskSpec const& task, std::vector<CandidateInput> const& candidates, TimingTier tier) {
   // The numbers a report rests on come from one GPU.
-  if (tier == TimingTier::confirm || members_.size() == 1 || candidates.size() <= 1)
-    return members_.front()->evaluate(task, candidates, tier);
+  if (tier == TimingTier::confirm || members_.size() == 1 || candidates.size() <= 1) {
+    auto reports = members_.front()->evaluate(task, candidates, tier);
+    if (reports) mark_place(*reports, *members_.front());
+    return reports;
+  }
   std::size_t const used = std::min(members_.size(), candidates.size());
   std::vector<std::future<Result<std::vector<CandidateReport>>>> running;
   for (std::size_t i = 1; i < used; ++i) {
@@ -133,11 +145,13 @@ Result<std::vector<CandidateReport>> GpuPoolCandidateEvaluator::evaluate(
   rest.reserve(running.size());
   for (auto& r : running) rest.push_back(r.get());  // every GPU finishes before anything is returned
   if (!reports) return reports.error();
+  mark_place(*reports, *members_.front());
   for (std::size_t i = 0; i < rest.size(); ++i) {
     if (!rest[i]) {
       Error const& error = rest[i].error();
       return make_error(error.code, members_[i + 1]->target().device_uuid + ": " + error.message);
     }
+    mark_place(*rest[i], *members_[i + 1]);
     for (auto& report : *rest[i]) reports->push_back(std::move(report));
   }
   if (reports->size() != candidates.size()) {

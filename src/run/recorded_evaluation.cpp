@@ -5,6 +5,25 @@
 
 namespace kopt {
 
+nlohmann::json place_json(EvaluationPlace const& place) {
+  return {{"host", place.host},
+          {"worker", place.worker},
+          {"device_index", place.device_index},
+          {"device_uuid", place.device_uuid},
+          {"device_name", place.device_name}};
+}
+
+std::optional<EvaluationPlace> place_from_json(nlohmann::json const& json) {
+  if (!json.is_object() || !json.contains("device_uuid")) return std::nullopt;
+  EvaluationPlace place;
+  place.host = json.value("host", std::string());
+  place.worker = json.value("worker", std::string());
+  place.device_index = json.value("device_index", -1);
+  place.device_uuid = json.value("device_uuid", std::string());
+  place.device_name = json.value("device_name", std::string());
+  return place;
+}
+
 RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
   RecordedEvaluation recorded;
   recorded.status = report.status;
@@ -15,6 +34,7 @@ RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {
   }
   recorded.tier = std::string(to_string(tier));
   recorded.geomean_speedup = report.geomean_speedup;
+  if (report.ran_on) recorded.ran_on = place_json(*report.ran_on);
   for (SizeResult const& size : report.sizes) {
     nlohmann::json entry = {{"size", size.size},
                             {"verify_only", size.verify_only},

@@ -7,7 +7,7 @@ namespace {
 
 RecordedEvaluation recorded(kopt::EvaluationRecord const& stored) {
   return RecordedEvaluation{stored.status,          stored.message, stored.tier, stored.geomean_speedup,
-                            stored.objective_score, stored.sizes,   {}};
+                            stored.objective_score, stored.sizes,   {},          stored.ran_on};
 }
 
 nlohmann::json memory_json(std::string const& family, std::vector<ActionRecord> const& records) {
@@ -152,6 +152,7 @@ Result<EvaluationId> store_evaluation(Store& store, CandidateId candidate,
   stored.geomean_speedup = evaluation.geomean_speedup;
   stored.objective_score = evaluation.objective_score;
   stored.sizes = evaluation.sizes;
+  stored.ran_on = evaluation.ran_on;
   auto added = store.add_evaluation(candidate, stored);
   if (!added) return added.error();
   for (CandidateInsight const& insight : evaluation.insights) {

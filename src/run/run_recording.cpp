@@ -35,6 +35,7 @@ CandidateReport report_from_record(EvaluationRecord const& stored, std::string c
   report.status = stored.status;
   report.message = stored.message;
   report.geomean_speedup = stored.geomean_speedup;
+  report.ran_on = place_from_json(stored.ran_on);
   for (auto const& entry : stored.sizes) {
     if (!entry.is_object()) continue;
     SizeResult size;

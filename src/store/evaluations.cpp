@@ -18,8 +18,9 @@ Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationReco
   if (!exists) return std::move(exists).error();
   auto insert = connection_->prepare(
       "INSERT INTO evaluations (candidate_id, status, message, device_name, device_uuid, driver, toolkit, "
-      "tier, geomean_speedup, sizes, objective_score) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
-      "RETURNING id");
+      "tier, geomean_speedup, sizes, objective_score, ran_on) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+      "?10, "
+      "?11, ?12) RETURNING id");
   if (!insert) return std::move(insert).error();
   insert->bind_int(1, candidate.value());
   insert->bind_text(2, to_string(evaluation.status));
@@ -32,6 +33,8 @@ Result<EvaluationId> Store::add_evaluation(CandidateId candidate, EvaluationReco
   insert->bind_optional_double(9, evaluation.geomean_speedup);
   insert->bind_text(10, store_detail::to_json_text(evaluation.sizes));
   insert->bind_optional_double(11, evaluation.objective_score);
+  insert->bind_text(12, store_detail::to_json_text(evaluation.ran_on.is_object() ? evaluation.ran_on
+                                                                                 : nlohmann::json::object()));
   auto row = insert->step();
   if (!row) return std::move(row).error();
   if (!*row) return connection_->error("INSERT INTO evaluations returned no id");

@@ -167,6 +167,11 @@ CREATE TABLE verified_bindings (
 );
 )sql";
 
+// Version 9: where each evaluation ran (a GPU of a pool, a farm worker), beside the run's target that
+// device_uuid holds (docs/store.md, "evaluations").
+constexpr char const* kEvaluationsRanOn =
+    "ALTER TABLE evaluations ADD COLUMN ran_on TEXT NOT NULL DEFAULT '{}';";
+
 constexpr std::array kMigrations = {
     Migration{"runs, candidates, evaluations, search_memory", kSchemaV1},
     Migration{"runs.memory_recorded", kRunsMemoryRecorded},
@@ -176,6 +181,7 @@ constexpr std::array kMigrations = {
     Migration{"llm_calls.rationale", kLlmCallRationale},
     Migration{"sessions, runs.session_id", kSessions},
     Migration{"verified_bindings", kVerifiedBindings},
+    Migration{"evaluations.ran_on", kEvaluationsRanOn},
 };
 
 }  // namespace

@@ -116,6 +116,9 @@ Result<StoredEvaluation> read_evaluation(Statement const& row, int first) {
   evaluation.sizes = std::move(*sizes);
   stored.created_at = row.text_column(first + 11);
   evaluation.objective_score = row.optional_double_column(first + 12);
+  auto ran_on = json_column(row, first + 13, "evaluations", stored.id.value(), "ran_on");
+  if (!ran_on) return std::move(ran_on).error();
+  evaluation.ran_on = std::move(*ran_on);
   return stored;
 }
 

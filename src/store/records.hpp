@@ -25,8 +25,8 @@ inline constexpr std::string_view kCandidateColumns =
 inline constexpr int kCandidateColumnCount = 10;
 inline constexpr std::string_view kEvaluationColumns =
     "e.id, e.candidate_id, e.status, e.message, e.device_name, e.device_uuid, e.driver, e.toolkit, e.tier, "
-    "e.geomean_speedup, e.sizes, e.created_at, e.objective_score";
-inline constexpr int kEvaluationColumnCount = 13;
+    "e.geomean_speedup, e.sizes, e.created_at, e.objective_score, e.ran_on";
+inline constexpr int kEvaluationColumnCount = 14;
 inline constexpr std::string_view kInsightColumns =
     "i.id, i.evaluation_id, i.candidate_id, i.size, i.source, i.bottleneck, i.summary, i.document, "
     "i.created_at";

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "kopt/farm.hpp"
 #include "kopt/farm_job.hpp"
 #include "kopt/farm_worker.hpp"
+#include "kopt/run_log.hpp"
+#include "kopt/store.hpp"
 #include "kopt/task.hpp"
 #include "optimize/optimize_fixtures.hpp"
 #include "support/fake_candidate_evaluator.hpp"
@@ -59,8 +62,8 @@ struct FarmLedger {
 // (sizes, medians, reference times, as a worker's report has them) and answers kopt.eval/1.
 class LandscapeRunner final : public farm::JobRunner {
  public:
-  LandscapeRunner(FarmLedger& ledger, FakeFunction function)
-      : ledger_(ledger), function_(std::move(function)) {}
+  LandscapeRunner(FarmLedger& ledger, FakeFunction function, std::string name, int gpu)
+      : ledger_(ledger), function_(std::move(function)), name_(std::move(name)), gpu_(gpu) {}
   std::string run(farm::Job const& job, std::atomic<bool> const& /*cancelled*/) override {
     ledger_.wait_if_held();
     auto decoded = farm::decode_job(job.payload);
@@ -77,6 +80,9 @@ class LandscapeRunner final : public farm::JobRunner {
     report.seed = decoded->seed.value_or(0);
     report.device.name = "NVIDIA H200";
     report.candidates = std::move(*reports);
+    for (CandidateReport& candidate : report.candidates)  // as kopt worker stamps its reports
+      candidate.ran_on =
+          EvaluationPlace{"sim", name_, gpu_, "GPU-sim-" + std::to_string(gpu_), "NVIDIA H200"};
     {
       std::lock_guard lock(ledger_.mutex);
       ++ledger_.runs[job.id];
@@ -92,6 +98,8 @@ class LandscapeRunner final : public farm::JobRunner {
   }
   FarmLedger& ledger_;
   FakeFunction function_;
+  std::string name_;
+  int gpu_;
 };
 
 // Any configuration of any task: ok, a few percent apart by its knob values (eight timed sizes at most).
@@ -131,8 +139,8 @@ struct FarmOptimizeCommandTest : KoptProcessTest {
                       .ok());
     }
     for (int i = 0; i < count; ++i) {
-      workers.emplace_back([this, lane, function, name = "sim:gpu" + std::to_string(i)] {
-        LandscapeRunner runner(ledger, function);
+      workers.emplace_back([this, lane, function, i, name = "sim:gpu" + std::to_string(i)] {
+        LandscapeRunner runner(ledger, function, name, i);
         farm::WorkerOptions options;
         options.consumer = name;
         options.block = milliseconds(50);
@@ -169,6 +177,22 @@ TEST_F(FarmOptimizeCommandTest, ASearchOnThreeWorkersFindsTheBestAndConfirmsIt) 
   auto const ran = runs();
   EXPECT_EQ(ran.size(), 16u) << "15 screen jobs and the confirmation";
   for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id;
+  {
+    // The store records which worker and GPU ran each evaluation.
+    auto store = Store::open(dir.path() / "farm.db");
+    ASSERT_TRUE(store) << store.error().message;
+    auto history = store->load_run(RunId(doc["run"].get<std::int64_t>()));
+    ASSERT_TRUE(history) << history.error().message;
+    std::set<std::string> workers_seen;
+    for (auto const& e : history->evaluations) {
+      auto const place = place_from_json(e.evaluation.ran_on);
+      ASSERT_TRUE(place) << e.evaluation.ran_on.dump();
+      EXPECT_EQ(place->device_uuid, "GPU-sim-" + place->worker.substr(place->worker.size() - 1));
+      workers_seen.insert(place->worker);
+    }
+    EXPECT_EQ(history->evaluations.size(), 16u);
+    EXPECT_GE(workers_seen.size(), 2u) << "the batches were spread over the workers";
+  }
 
   // The same search again (without the first run's search memory, so MCTS proposes the same points), for
   // people: the store answers every point, and the text says how many candidates were in flight.

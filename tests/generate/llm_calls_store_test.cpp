@@ -139,8 +139,10 @@ TEST(LlmCallsStore, AVersionFourDatabaseGainsTheTable) {
   }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  // Back to version 4: without llm_calls (5, 6), the sessions of version 7 and the verified bindings of 8.
+  // Back to version 4: without llm_calls (5, 6), the sessions of version 7, the verified bindings of 8 and
+  // evaluations.ran_on of 9.
   ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE evaluations DROP COLUMN ran_on; "
                          "DROP TABLE verified_bindings; DROP TABLE llm_calls; DROP INDEX runs_by_session; "
                          "ALTER TABLE runs DROP COLUMN "
                          "session_id; ALTER TABLE runs DROP COLUMN session_strategy; ALTER TABLE runs DROP "

@@ -4,11 +4,13 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 
 #include "kopt/optimize_gpu_pool.hpp"
+#include "kopt/run_log.hpp"
 #include "kopt/store.hpp"
 #include "optimize/optimize_fixtures.hpp"
 #include "support/fake_candidate_evaluator.hpp"
@@ -241,6 +243,20 @@ TEST_F(GpuPoolTest, AnMctsSearchKeepsEveryGpuBusyAndConfirmsOnTheDesignatedOne) 
   EXPECT_EQ(keys.size(), 30u);
   EXPECT_GT(with_parent, 10u);
   EXPECT_EQ(result->incumbent_config, "BLOCK=256;ITEMS=2;VEC=4");
+  // Every evaluation records the GPU that ran it; the run's target (the dedupe key) stays the designated
+  // GPU's.
+  std::map<std::string, std::size_t> screened_on;
+  for (auto const& e : history->evaluations) {
+    EXPECT_EQ(e.evaluation.device_uuid, "GPU-0");
+    auto const place = place_from_json(e.evaluation.ran_on);
+    ASSERT_TRUE(place) << e.evaluation.ran_on.dump();
+    if (e.evaluation.tier == "confirm") {
+      EXPECT_EQ(place->device_uuid, "GPU-0") << "the confirm tier ran on the designated GPU";
+    } else {
+      ++screened_on[place->device_uuid];
+    }
+  }
+  for (FakeGpu const* g : gpus) EXPECT_EQ(screened_on[g->target().device_uuid], g->screened.size());
 }
 
 TEST_F(GpuPoolTest, SearchesThatLookAheadEvaluateNothingPastTheBudgetOnSeveralGpus) {

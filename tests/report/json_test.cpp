@@ -30,6 +30,18 @@ TEST(EvalReportJson, RoundTripThroughText) {
   EXPECT_EQ(decoded->candidates[0].resources.stack_bytes, -1);
   ASSERT_TRUE(decoded->candidates[0].sizes[0].candidate->graph_us.has_value());
   EXPECT_DOUBLE_EQ(decoded->candidates[0].sizes[0].candidate->graph_us->median, 3.2);
+  // Where it ran: given for the first, absent (an older report, or an evaluator that did not say) for the
+  // others.
+  ASSERT_TRUE(decoded->candidates[0].ran_on.has_value());
+  EXPECT_EQ(decoded->candidates[0].ran_on->worker, "node7:gpu3");
+  EXPECT_EQ(decoded->candidates[0].ran_on->device_index, 3);
+  EXPECT_EQ(decoded->candidates[0].ran_on->device_uuid, "GPU-3");
+  EXPECT_FALSE(decoded->candidates[1].ran_on.has_value());
+  json older = first;
+  older["candidates"][0].erase("ran_on");
+  auto from_older = eval_report_from_json(older);
+  ASSERT_TRUE(from_older.ok()) << from_older.error().message;
+  EXPECT_FALSE(from_older->candidates[0].ran_on.has_value());
 }
 
 TEST(EvalReportJson, ShapeUsesSchemaStringsAndNulls) {

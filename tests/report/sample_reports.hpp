@@ -55,6 +55,7 @@ inline CandidateReport ok_candidate() {
   c.mode = CandidateMode::kernel;
   c.status = CandidateStatus::ok;
   c.cache_hit = true;
+  c.ran_on = EvaluationPlace{"node7", "node7:gpu3", 3, "GPU-3", "NVIDIA H200"};
   c.resources.registers = 40;
   c.resources.spill_stores_bytes = 0;
   c.resources.spill_loads_bytes = 0;
