@@ -33,11 +33,18 @@ __device__ __forceinline__ void cross_entropy_row(float* __restrict__ loss, cons
   *loss = logf(s) + m - to_float(x[label]);
 }
 
+// A row's label as the row machinery takes it: an int32 label as it is, an int64 one (PyTorch's targets)
+// narrowed only when it is in [0, C), else -1 (NaN, as any label outside the classes).
+__device__ __forceinline__ int row_label(int label, int /*C*/) { return label; }
+__device__ __forceinline__ int row_label(long long label, int C) {
+  return label >= 0 && label < C ? static_cast<int>(label) : -1;
+}
+
 }  // namespace kopt_rows
 
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}(float* __restrict__ loss, const {{T}}* __restrict__ logits,
-                        const int* __restrict__ labels, int N, int C) {
+                        const {{I}}* __restrict__ labels, int N, int C) {
   using namespace kopt_rows;
   constexpr bool kMultiWarp = KOPT_GROUP != 32;
   __shared__ Scratch<KOPT_ROWS> scratch;
@@ -46,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   bool const live = row < N;
   if (!kMultiWarp && !live) return;  // no block barriers when a row is one warp
   long long const offset = static_cast<long long>(live ? row : 0) * C;
-  int const label = live ? labels[row] : 0;
+  int const label = live ? row_label(labels[row], C) : 0;
   bool const aligned = kopt_strategy::aligned_to(logits, 16);
   cross_entropy_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_UNROLL>(
       loss + (live ? row : 0), logits + offset, label, C, live, aligned, scratch, g);
