@@ -243,6 +243,60 @@ TEST_F(SessionCommands, ReportTakesASession) {
   EXPECT_EQ(nlohmann::json::parse(result.out), to_json(session_report()));
 }
 
+// A session whose last run is a dispatch by size (docs/strategies.md): one fixed candidate without knobs,
+// recorded by evaluate_as_run. The report shows it as a run of its own, and export writes it when its
+// confirmed speedup is the session's best.
+TEST_F(SessionCommands, ADispatchRunIsOneMoreRunOfTheSessionAndExportWritesIt) {
+  auto created = store->create_session(
+      SessionRecord{"library", "vector_add", test::kTaskDir.string(), {{"budget", 12}}});
+  ASSERT_TRUE(created) << created.error().message;
+  session = *created;
+  RunId const tuned = session_run("vectorized", "screen", "random", 6, true);
+  auto loaded = load_task(test::kTaskDir);
+  ASSERT_TRUE(loaded);
+  CandidateInput dispatch;
+  dispatch.name = "dispatch(vectorized:BLOCK=512 | vectorized:BLOCK=128)";
+  dispatch.source = "// kopt size dispatch for task vector_add: vectorized | vectorized\n" +
+                    test::read_text(test::kTunable);
+  dispatch.mode = CandidateMode::launcher;
+  OptimizeOptions options;
+  options.session = session;
+  options.session_strategy = "size dispatch (vectorized | vectorized)";
+  options.session_phase = "dispatch";
+  // The dispatch (no knobs) at 3x, above anything the landscape gives.
+  FakeCandidateEvaluator fake([](std::map<std::string, std::string, std::less<>> const& knobs) {
+    return knobs.empty() ? FakeResult{CandidateStatus::ok, "", {100.0 / 3.0, 1000.0 / 3.0}, {100.0, 1000.0}}
+                         : test::shifted_landscape(knobs);
+  });
+  auto run = evaluate_as_run(*loaded, dispatch, options, fake, *store);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->points, 1u);
+  EXPECT_EQ(fake.confirm_calls(), 1u);
+  ASSERT_TRUE(store->finish_session(session, RunStatus::finished));
+
+  SessionReport const report = session_report();
+  ASSERT_EQ(report.runs.size(), 2u);
+  EXPECT_EQ(report.runs[1].phase, "dispatch");
+  EXPECT_EQ(report.runs[1].strategy, "size dispatch (vectorized | vectorized)");
+  ASSERT_TRUE(report.best_run);
+  EXPECT_EQ(*report.best_run, 1u) << "the dispatch's confirmed 3x beats the screen run's confirmed best";
+  std::string const md = render_session_markdown(report);
+  EXPECT_NE(
+      md.find(
+          "| dispatch | size dispatch (vectorized \\| vectorized) | finished | 1 / 2 | 3.00x (confirm) |"),
+      std::string::npos)
+      << md;
+  EXPECT_EQ(render_session_html(report).rfind("<!DOCTYPE html>", 0), 0u);
+
+  auto const out = dir.path() / "dispatch.cu";
+  Outcome const exported =
+      kopt("export --session " + std::to_string(session.value()) + " -o '" + out.string() + "'");
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(test::read_text(out), dispatch.source);
+  EXPECT_NE(exported.out.find("run " + std::to_string(run->run.value())), std::string::npos) << exported.out;
+  EXPECT_NE(tuned, run->run);
+}
+
 TEST_F(SessionCommands, ExportWritesTheSessionsBestVerifiedKernel) {
   auto const out = dir.path() / "best.cu";
   Outcome const result =
