@@ -3,6 +3,7 @@
 // kernels in one launcher, and the proposer's run of it on a fake evaluator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -290,6 +291,16 @@ TEST_F(SizeDispatchFixture, AVariantTheDispatchCannotHoldIsAnErrorNamingIt) {
       << unknown.error().message;
 }
 
+// The plan's dispatch is a launcher that nvcc builds, as the evaluator builds it.
+void expect_dispatch_builds(TaskSpec const& task, SizeDispatchPlan const& plan) {
+  auto dispatch = size_dispatch_candidate(task, plan);
+  ASSERT_TRUE(dispatch) << dispatch.error().message;
+  auto compiled = test::compile_as_evaluated(task, "dispatch", dispatch->source, dispatch->flags);
+  ASSERT_TRUE(compiled) << compiled.error().message;
+  EXPECT_TRUE(compiled->ok) << compiled->diagnostics;
+  EXPECT_EQ(compiled->artifact.path.extension(), ".so");  // built as a launcher
+}
+
 // The library's two row-sum kernels, each best at some sizes of the suite's row_sum-bf16 (docs/bench.md), in
 // one launcher that nvcc builds.
 TEST(SizeDispatchLibrary, TheLibrarysRowSumKernelsCompileAsOneDispatch) {
@@ -317,12 +328,42 @@ TEST(SizeDispatchLibrary, TheLibrarysRowSumKernelsCompileAsOneDispatch) {
   plan.scalars = {"rows", "cols"};
   plan.cases = {{"medium", {4096, 4096}, 1}, {"wide", {128, 262144}, 0}, {"large", {65536, 2048}, 1}};
   plan.flags = plan.variants[0].input.flags;
-  auto candidate = size_dispatch_candidate(*task, plan);
-  ASSERT_TRUE(candidate) << candidate.error().message;
-  auto compiled = test::compile_as_evaluated(*task, "dispatch", candidate->source, candidate->flags);
-  ASSERT_TRUE(compiled) << compiled.error().message;
-  EXPECT_TRUE(compiled->ok) << compiled->diagnostics;
-  EXPECT_EQ(compiled->artifact.path.extension(), ".so");
+  expect_dispatch_builds(*task, plan);
+}
+
+// Variants that carry generated host code of their own (kernel-mode strategies bound so that they add
+// into the task's y: each has its helpers, its add-into kernel and a renamed kernel) still compose into
+// one launcher that nvcc builds.
+TEST(SizeDispatchLibrary, VariantsWithGeneratedHostCodeComposeToo) {
+  fs::path const root = fs::path(KOPT_SOURCE_DIR);
+  auto library = load_strategy_library(root / "strategies");
+  ASSERT_TRUE(library) << library.error().message;
+  auto task = load_task(root / "tests" / "propose" / "foreign" / "gemv-accumulates_y_plus_ax");
+  ASSERT_TRUE(task) << task.error().message;
+  SizeDispatchPlan plan;
+  for (std::string const name : {"warp_per_row_gemv", "block_per_row_gemv"}) {
+    auto const* strategy = library->find(name);
+    ASSERT_NE(strategy, nullptr) << name;
+    auto const applicability = check_applicability(*strategy, *task, 90);
+    ASSERT_TRUE(applicability.applies) << applicability.reason;
+    auto const accumulating = std::find_if(
+        applicability.bindings.begin(), applicability.bindings.end(), [](StrategyBinding const& b) {
+          return std::any_of(b.roles.begin(), b.roles.end(),
+                             [](RoleBinding const& r) { return r.accumulated; });
+        });
+    ASSERT_NE(accumulating, applicability.bindings.end()) << name;
+    auto text = instantiate_strategy(*library, *strategy, *task, 90, &*accumulating);
+    ASSERT_TRUE(text) << text.error().message;
+    auto input = test::first_configuration(*task, *text);
+    ASSERT_TRUE(input) << input.error().message;
+    EXPECT_EQ(input->mode, CandidateMode::launcher) << name;
+    plan.variants.push_back({name, *input, {}});
+  }
+  plan.variants[0].sizes = {"odd"};
+  plan.variants[1].sizes = {"small"};
+  plan.scalars = {"m", "n"};
+  plan.cases = {{"odd", {333, 517}, 0}, {"small", {512, 384}, 1}};
+  expect_dispatch_builds(*task, plan);
 }
 
 // ---- the proposer's run ----------------------------------------------------------------------------------
