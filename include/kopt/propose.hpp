@@ -275,6 +275,26 @@ struct ProposeResult {
   double elapsed_seconds = 0.0;
 };
 
+// What the dispatch by size did with a set of runs: a line for people ("size dispatch: ...; 2.3x on the
+// screen tier", or "no size dispatch: why"), and the run that evaluated the dispatch when one was built
+// (phase "dispatch").
+struct SizeDispatchOutcome {
+  std::string summary;
+  std::optional<StrategyRun> run;
+};
+// Plans a dispatch from the runs' verified screen evaluations (plan_size_dispatch, at `min_gain`), builds it
+// (size_dispatch_candidate) and evaluates it as a run with `options` (its session part, confirm, seed, flags;
+// evaluate_as_run). A plan that cannot be built is a summary, not an error; errors are the store's and the
+// evaluator's.
+Result<SizeDispatchOutcome> dispatch_by_size(TaskSpec const& task, std::vector<StrategyRun> const& runs,
+                                             OptimizeOptions const& options, double min_gain,
+                                             CandidateEvaluator& evaluator, Store& store);
+// Whether the dispatch replaces the best: with the confirm tier, it verified there and its confirmed speedup
+// beats the incumbent's (or the incumbent's did not verify); without it, its screen speedup is higher.
+bool size_dispatch_wins(OptimizeResult const& dispatch,
+                        std::optional<CandidateReport> const& incumbent_confirmed,
+                        std::optional<double> incumbent_screen, bool confirm);
+
 struct ProposeProgress {
   std::string strategy;
   std::string phase;               // screen, deepen, confirm

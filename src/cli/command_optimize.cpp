@@ -101,6 +101,29 @@ std::string result_text(OptimizeResult const& result) {
   return text;
 }
 
+nlohmann::json dispatch_json(SizeDispatchOutcome const& dispatch, bool best) {
+  auto const& run = dispatch.run;
+  return {{"summary", dispatch.summary},
+          {"run", run ? nlohmann::json(run->result.run.value()) : nlohmann::json(nullptr)},
+          {"confirmed_speedup", run && run->result.confirmed && run->result.confirmed->geomean_speedup
+                                    ? nlohmann::json(*run->result.confirmed->geomean_speedup)
+                                    : nlohmann::json(nullptr)},
+          {"best", best}};
+}
+
+std::string dispatch_text(SizeDispatchOutcome const& dispatch, bool best, RunId searched) {
+  std::string text = dispatch.summary + "\n";
+  if (!dispatch.run) return text;
+  OptimizeResult const& run = dispatch.run->result;
+  if (run.confirmed) text += "dispatch confirmed: " + candidate_verdict(*run.confirmed) + "\n";
+  if (best) {
+    text +=
+        fmt::format("the dispatch is faster than run {}'s best: export it with: kopt export {} -o best.cu\n",
+                    searched.value(), run.run.value());
+  }
+  return text;
+}
+
 ExitCode outcome_code(OptimizeResult const& result, bool confirm) {
   if (!result.incumbent) return ExitCode::rejected;
   if (confirm && (!result.confirmed || result.confirmed->status != CandidateStatus::ok))
@@ -196,10 +219,31 @@ int run_optimize(OptimizeArgs const& args, Console const& console) {
   auto result = args.resume ? resume(RunId(*args.resume), *task, **evaluator, *store, progress)
                             : optimize(*task, source, options, **evaluator, *store, progress);
   if (!result) return fail(result.error(), ErrorOrigin::environment);
+  // One configuration per size case, when the run's verified configurations disagree on which is fastest
+  // (docs/strategies.md, "Dispatch by size"): one more run, confirmed like the best.
+  std::optional<SizeDispatchOutcome> dispatch;
+  if (!args.no_size_dispatch && options.objective == OptimizeObjective::runtime && result->incumbent) {
+    OptimizeOptions run;
+    run.seed = options.seed;
+    run.flags = options.flags;
+    run.confirm = options.confirm;
+    std::string const kernel =
+        options.source_path.empty() ? "kernel" : options.source_path.filename().string();
+    auto dispatched = dispatch_by_size(*task, {StrategyRun{kernel, "search", *result}}, run,
+                                       ProposeOptions{}.dispatch_min_gain, **evaluator, *store);
+    if (!dispatched) return fail(dispatched.error(), ErrorOrigin::environment);
+    dispatch = std::move(*dispatched);
+  }
+  bool const dispatch_best = dispatch && dispatch->run &&
+                             size_dispatch_wins(dispatch->run->result, result->confirmed,
+                                                result->incumbent_screen_speedup, options.confirm);
   if (args.json) {
-    console.out << json_text(result_json(*result)) << '\n';
+    nlohmann::json json = result_json(*result);
+    if (dispatch) json["dispatch"] = dispatch_json(*dispatch, dispatch_best);
+    console.out << json_text(json) << '\n';
   } else {
     console.out << result_text(*result);
+    if (dispatch) console.out << dispatch_text(*dispatch, dispatch_best, result->run);
   }
   return to_int(outcome_code(*result, options.confirm));
 }

@@ -90,9 +90,9 @@ void define_optimize_command(CLI::App& app, CliArguments& args) {
   optimize->add_flag("--no-memory", a.no_memory,
                      "MCTS: ignore what earlier runs of the task family learned, and teach nothing");
   optimize->add_flag("--no-size-dispatch", a.no_size_dispatch,
-                     "built-in proposer: one kernel for all size cases, even where another kernel is\n"
-                     "faster at some sizes (default: a launcher that picks the fastest per size,\n"
-                     "when that promises 3 % or more and the confirm tier agrees)");
+                     "one kernel (or configuration of --from's kernel) for all size cases, even where\n"
+                     "another is faster at some sizes (default: a launcher that picks the fastest per\n"
+                     "size, when that promises 3 % or more and the confirm tier agrees)");
   optimize->add_option("--proposer", a.proposer, optimize_proposer_help())
       ->check(CLI::IsMember(optimize_proposer_names()));
   optimize

@@ -34,7 +34,7 @@ struct OptimizeArgs {
   EvaluatorChoice evaluator;  // --device / --gpus / --queue: where candidates are evaluated
   bool no_confirm = false;
   bool no_memory = false;
-  bool no_size_dispatch = false;  // built-in proposer: one kernel for every size case
+  bool no_size_dispatch = false;  // one kernel (or configuration) for every size case
   // --proposer llm|mixed: the source-level search with LLM edits (command_optimize_llm.cpp)
   std::string proposer = "builtin";  // a name from optimize_proposers() (proposer_registry.hpp)
   std::optional<double> max_cost_usd;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
 
 #include "kopt/propose.hpp"
 #include "kopt/store.hpp"
@@ -100,93 +99,6 @@ Result<std::optional<StrategyBinding>> choose_binding(BindingContext const& c,
   if (auto recorded = c.store.record_verified_binding(record); !recorded) return std::move(recorded).error();
   result.bindings.push_back(strategy.name + ": " + probe->verified->describe() + " (verified)");
   return std::optional<StrategyBinding>(*probe->verified);
-}
-
-// The session's verified kernels, each distinct text once, with their screen speedups per timed size case.
-Result<std::vector<ScreenedCandidate>> screened_candidates(Store& store,
-                                                           std::vector<StrategyRun> const& runs) {
-  std::vector<ScreenedCandidate> screened;
-  std::set<std::string> seen;
-  for (StrategyRun const& run : runs) {
-    auto history = store.load_run(run.result.run);
-    if (!history) return history.error();
-    for (StoredEvaluation const& e : history->evaluations) {
-      EvaluationRecord const& evaluation = e.evaluation;
-      if (evaluation.tier != "screen" || evaluation.status != CandidateStatus::ok) continue;
-      auto const stored = std::find_if(history->candidates.begin(), history->candidates.end(),
-                                       [&](StoredCandidate const& c) { return c.id == e.candidate; });
-      if (stored == history->candidates.end() || !seen.insert(stored->candidate.key.value()).second) continue;
-      Candidate const& c = stored->candidate;
-      ScreenedCandidate entry;
-      entry.strategy = run.strategy;
-      std::vector<std::string> knobs;
-      for (auto const& [name, value] : c.knobs.items()) {
-        std::string const text = value.is_string() ? value.get<std::string>() : value.dump();
-        entry.input.knobs[name] = text;
-        knobs.push_back(name + "=" + text);
-      }
-      entry.input.name = knobs.empty() ? "defaults" : fmt::format("{}", fmt::join(knobs, ";"));
-      entry.input.source = c.source;
-      for (auto const& flag : c.flags) {
-        if (flag.is_string()) entry.input.flags.push_back(flag.get<std::string>());
-      }
-      entry.input.mode = c.mode == "launcher" ? CandidateMode::launcher : CandidateMode::kernel;
-      for (auto const& size : evaluation.sizes) {
-        auto const speedup = size.find("speedup");
-        if (size.value("verify_only", false) || size.value("status", std::string()) != "ok" ||
-            speedup == size.end() || !speedup->is_number())
-          continue;
-        entry.speedups[size.value("size", std::string())] = speedup->get<double>();
-      }
-      screened.push_back(std::move(entry));
-    }
-  }
-  return screened;
-}
-
-// One kernel per size case (docs/strategies.md, "Dispatch by size"): when the session's kernels disagree on
-// which is fastest per size, the dispatching launcher is one more run of the session. Sets result.dispatch;
-// the run, when there is one, is added to result.runs.
-Status dispatch_by_size(TaskSpec const& task, ProposeOptions const& options, CandidateEvaluator& evaluator,
-                        Store& store, ProposeResult& result) {
-  auto screened = screened_candidates(store, result.runs);
-  if (!screened) return screened.error();
-  auto const choice = plan_size_dispatch(task, *screened, options.dispatch_min_gain);
-  if (!choice.plan) {
-    result.dispatch = "no size dispatch: " + choice.reason;
-    return Ok{};
-  }
-  SizeDispatchPlan const& plan = *choice.plan;
-  std::vector<std::string> parts;
-  std::vector<std::string> names;
-  for (auto const& v : plan.variants) {
-    parts.push_back(fmt::format("{} {} for {}", v.strategy, v.input.name, fmt::join(v.sizes, ", ")));
-    names.push_back(v.strategy);
-  }
-  std::string const summary =
-      fmt::format("{} (predicted {:.3g}x against {:.3g}x for {} alone)", fmt::join(parts, "; "),
-                  plan.predicted_speedup, plan.single_speedup, plan.single_strategy);
-  auto candidate = size_dispatch_candidate(task, plan);
-  if (!candidate) {
-    result.dispatch = "no size dispatch: " + candidate.error().message;
-    return Ok{};
-  }
-  OptimizeOptions run;
-  run.seed = options.seed;
-  run.flags = options.flags;
-  run.confirm = options.confirm;
-  run.session = result.session;
-  run.session_strategy = "size dispatch";
-  run.session_phase = "dispatch";
-  auto outcome = evaluate_as_run(task, *candidate, run, evaluator, store);
-  if (!outcome) return outcome.error();
-  std::string verdict = "not verified";
-  if (outcome->incumbent_screen_speedup)
-    verdict = fmt::format("{:.3g}x on the screen tier", *outcome->incumbent_screen_speedup);
-  result.dispatch = "size dispatch: " + summary + "; " + verdict;
-  result.runs.push_back(StrategyRun{fmt::format("size dispatch ({})", fmt::join(names, " | ")), "dispatch",
-                                    std::move(*outcome)});
-  return Ok{};
 }
 
 }  // namespace
@@ -316,8 +228,22 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
     return Ok{};
   };
   auto tuned = tune();
-  if (tuned && options.size_dispatch && options.objective == OptimizeObjective::runtime)
-    tuned = dispatch_by_size(task, options, evaluator, store, result);
+  if (tuned && options.size_dispatch && options.objective == OptimizeObjective::runtime) {
+    OptimizeOptions run;
+    run.seed = options.seed;
+    run.flags = options.flags;
+    run.confirm = options.confirm;
+    run.session = result.session;
+    run.session_strategy = "size dispatch";
+    run.session_phase = "dispatch";
+    auto dispatched = dispatch_by_size(task, result.runs, run, options.dispatch_min_gain, evaluator, store);
+    if (dispatched) {
+      result.dispatch = dispatched->summary;
+      if (dispatched->run) result.runs.push_back(std::move(*dispatched->run));
+    } else {
+      tuned = dispatched.error();
+    }
+  }
   auto const finished =
       store.finish_session(result.session, tuned ? RunStatus::finished : RunStatus::interrupted);
   if (!tuned) return tuned.error();
@@ -344,18 +270,9 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
       take(run);
     }
   }
-  auto const confirmed_speedup = [](std::optional<CandidateReport> const& report) -> std::optional<double> {
-    if (!report || report->status != CandidateStatus::ok) return std::nullopt;
-    return report->geomean_speedup;
-  };
   if (!result.runs.empty() && result.runs.back().phase == "dispatch") {
     StrategyRun const& dispatch = result.runs.back();
-    auto const screen = rank_score(dispatch.result);
-    auto const confirmed = confirmed_speedup(dispatch.result.confirmed);
-    auto const incumbent = confirmed_speedup(result.confirmed);
-    bool const wins = options.confirm ? confirmed && (!incumbent || *confirmed > *incumbent)
-                                      : screen && (!best_rank || *screen > *best_rank);
-    if (wins) {
+    if (size_dispatch_wins(dispatch.result, result.confirmed, best_rank, options.confirm)) {
       take(dispatch);
       result.dispatch += "; the best kernel";
     } else if (dispatch.result.incumbent_screen_speedup) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -203,6 +204,39 @@ TEST_F(FarmOptimizeCommandTest, ASearchOnThreeWorkersFindsTheBestAndConfirmsIt) 
   EXPECT_NE(text.out.find("3 candidates in flight at once (one per GPU or farm worker)"), std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("15 from the store"), std::string::npos) << text.out;
+}
+
+// The medium size wants small blocks, the large one big blocks: the run's best configuration is a
+// compromise, and the dispatch by size (docs/strategies.md) runs each size's best. A knob-less candidate
+// (the dispatch) gets each size's best speedup here.
+FakeResult sizes_disagree(std::map<std::string, std::string, std::less<>> const& knobs) {
+  if (knobs.empty()) return FakeResult{CandidateStatus::ok, "", {100.0 / 4.0, 1000.0 / 4.0}, {100.0, 1000.0}};
+  double const log_block = std::log2(static_cast<double>(test::knob(knobs, "BLOCK")));
+  double const medium = 4.0 / (1.0 + std::abs(log_block - 6.0));  // best at BLOCK=64
+  double const large = 4.0 / (1.0 + std::abs(log_block - 10.0));  // best at BLOCK=1024
+  return FakeResult{CandidateStatus::ok, "", {100.0 / medium, 1000.0 / large}, {100.0, 1000.0}};
+}
+
+TEST_F(FarmOptimizeCommandTest, SizesThatWantDifferentConfigurationsEndWithAConfirmedDispatch) {
+  start_workers(2, sizes_disagree);
+  std::string args = optimize_args(60);
+  args.replace(args.find("--search mcts"), 13, "--search exhaustive");
+  auto result = run("", args);
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  auto doc = nlohmann::json::parse(result.out);
+  ASSERT_TRUE(doc.contains("dispatch")) << doc.dump(2);
+  auto const& dispatch = doc["dispatch"];
+  EXPECT_NE(dispatch["summary"].get<std::string>().find("BLOCK=64;"), std::string::npos) << dispatch.dump();
+  EXPECT_NE(dispatch["summary"].get<std::string>().find("BLOCK=1024;"), std::string::npos) << dispatch.dump();
+  EXPECT_TRUE(dispatch["best"].get<bool>()) << dispatch.dump();
+  EXPECT_DOUBLE_EQ(dispatch["confirmed_speedup"].get<double>(), 4.0);
+  EXPECT_NE(dispatch["run"], doc["run"]);
+
+  // Without it, one configuration serves both sizes and no dispatch run is made.
+  args += " --no-size-dispatch";
+  auto without = run("", args);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_FALSE(nlohmann::json::parse(without.out).contains("dispatch"));
 }
 
 TEST_F(FarmOptimizeCommandTest, ACoordinatorKilledMidBatchResumesWithoutLosingOrRepeatingAnEvaluation) {
