@@ -19,8 +19,13 @@ std::string best_text(RunReport const& run) {
   return run.best ? fmt::format("{} ({})", format_ratio(run.best->geomean_speedup), run.best->tier) : "-";
 }
 
-std::string config_text(RunReport const& run) {
-  return run.best ? knobs_text(run.best->knobs) : std::string("none verified");
+// A run's best configuration; a dispatch by size (docs/strategies.md) has none of its own: it runs the
+// configurations of the session's other runs, one per size case.
+std::string config_text(SessionReportRun const& run) {
+  if (!run.report.best) return "none verified";
+  if (run.phase == "dispatch")
+    return "one per size case: kopt report " + std::to_string(run.report.run.value());
+  return knobs_text(run.report.best->knobs);
 }
 
 std::string status_tone(std::string const& status) {
@@ -81,7 +86,7 @@ std::string render_session_markdown(SessionReport const& report) {
     md += fmt::format("### {}: **{}** geomean speedup ({} tier)\n\n", title,
                       format_ratio(best.report.best->geomean_speedup), best.report.best->tier);
     md += fmt::format("Best: `{}` (candidate {}) from run {}, strategy {} ({}). {} runs, {}.\n\n",
-                      knobs_text(best.report.best->knobs), best.report.best->candidate.value(),
+                      config_text(best), best.report.best->candidate.value(),
                       best.report.run.value(), best.strategy, best.phase, report.runs.size(), report.status);
     md += best_sizes_markdown(*best.report.best);
   } else {
@@ -96,7 +101,7 @@ std::string render_session_markdown(SessionReport const& report) {
     md += fmt::format("| {}{} | {} | {} | {} | {} | {} | {} |\n", run.report.run.value(),
                       report.best_run == i ? " ★" : "", markdown_cell(run.phase), markdown_cell(run.strategy),
                       run.report.status, evaluations_text(run.report), best_text(run.report),
-                      markdown_cell(config_text(run.report)));
+                      markdown_cell(config_text(run)));
   }
   md += fmt::format(
       "\nA run in detail: `kopt report RUN`; the best kernel: `kopt export --session {} -o best.cu`.\n",
@@ -149,8 +154,7 @@ std::string render_session_html(SessionReport const& report) {
         R"(<td class="mono">{8}</td></tr>)",
         run.report.run.value(), report.best_run == i ? " ★" : "", markup_escape(run.phase),
         markup_escape(run.strategy), status_tone(run.report.status), markup_escape(run.report.status),
-        evaluations_text(run.report), markup_escape(best_text(run.report)),
-        markup_escape(config_text(run.report)));
+        evaluations_text(run.report), markup_escape(best_text(run.report)), markup_escape(config_text(run)));
   }
   html += "</tbody></table></section>";
 

@@ -281,10 +281,11 @@ TEST_F(SessionCommands, ADispatchRunIsOneMoreRunOfTheSessionAndExportWritesIt) {
   ASSERT_TRUE(report.best_run);
   EXPECT_EQ(*report.best_run, 1u) << "the dispatch's confirmed 3x beats the screen run's confirmed best";
   std::string const md = render_session_markdown(report);
-  EXPECT_NE(
-      md.find(
-          "| dispatch | size dispatch (vectorized \\| vectorized) | finished | 1 / 2 | 3.00x (confirm) |"),
-      std::string::npos)
+  EXPECT_NE(md.find("| dispatch | size dispatch (vectorized \\| vectorized) | finished | 1 / 2 | 3.00x "
+                    "(confirm) | one per "
+                    "size case: kopt report " +
+                    std::to_string(run->run.value()) + " |"),
+            std::string::npos)
       << md;
   EXPECT_EQ(render_session_html(report).rfind("<!DOCTYPE html>", 0), 0u);
 
