@@ -28,12 +28,15 @@ nlohmann::json encode(DeviceInfo const& device);
 nlohmann::json encode(SampleStats const& stats);
 nlohmann::json encode(KernelTiming const& timing);
 nlohmann::json encode(std::optional<KernelTiming> const& timing);
+nlohmann::json encode(EvaluationPlace const& place);
 
 DeviceCeilings decode_ceilings(JsonCursor const& cursor);
 DeviceInfo decode_device(JsonCursor const& cursor);
 SampleStats decode_stats(JsonCursor const& cursor);
 KernelTiming decode_timing(JsonCursor const& cursor);
 std::optional<KernelTiming> decode_optional_timing(JsonCursor const& cursor);
+// nullopt for null (reports written before kopt recorded where evaluations ran have no "ran_on").
+std::optional<EvaluationPlace> decode_place(JsonCursor const& cursor);
 
 // Checks the document's "schema" field; records an error naming the expected schema otherwise.
 void expect_schema(JsonCursor const& document, std::string_view schema);

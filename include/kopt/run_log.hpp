@@ -77,7 +77,8 @@ struct RecordedEvaluation {
   nlohmann::json ran_on = nlohmann::json::object();
 };
 
-// An EvaluationPlace as recorded, and back (nullopt for an empty or malformed object).
+// An EvaluationPlace as recorded (kopt.eval/1's encoding), and back (nullopt for an empty or malformed
+// object: evaluations recorded before schema version 9 have `{}`).
 nlohmann::json place_json(EvaluationPlace const& place);
 std::optional<EvaluationPlace> place_from_json(nlohmann::json const& json);
 

@@ -217,26 +217,6 @@ SizeResult decode_size(JsonCursor const& cursor) {
   return size;
 }
 
-nlohmann::json encode(EvaluationPlace const& place) {
-  return {{"host", place.host},
-          {"worker", place.worker},
-          {"device_index", place.device_index},
-          {"device_uuid", place.device_uuid},
-          {"device_name", place.device_name}};
-}
-
-// Reports written before kopt recorded where evaluations ran have no "ran_on" (or null).
-std::optional<EvaluationPlace> decode_place(JsonCursor const& cursor) {
-  if (cursor.is_null()) return std::nullopt;
-  EvaluationPlace place;
-  place.host = cursor.field("host").as_string();
-  place.worker = cursor.field("worker").as_string();
-  place.device_index = cursor.field("device_index").as_int();
-  place.device_uuid = cursor.field("device_uuid").as_string();
-  place.device_name = cursor.field("device_name").as_string();
-  return place;
-}
-
 nlohmann::json encode(CandidateReport const& candidate) {
   nlohmann::json sizes = nlohmann::json::array();
   for (auto const& size : candidate.sizes) sizes.push_back(encode(size));
@@ -253,7 +233,7 @@ nlohmann::json encode(CandidateReport const& candidate) {
       {"geomean_speedup", optional_number_to_json(candidate.geomean_speedup)},
       {"phases", encode(candidate.phases)},
       {"sanitizer", candidate.sanitizer},
-      {"ran_on", candidate.ran_on ? encode(*candidate.ran_on) : nlohmann::json(nullptr)},
+      {"ran_on", candidate.ran_on ? json_doc::encode(*candidate.ran_on) : nlohmann::json(nullptr)},
   };
 }
 
@@ -274,7 +254,7 @@ CandidateReport decode_candidate(JsonCursor const& cursor) {
   candidate.geomean_speedup = cursor.field("geomean_speedup").as_optional_number();
   candidate.phases = decode_phases(cursor.field("phases"));
   candidate.sanitizer = cursor.field("sanitizer").as_string();
-  candidate.ran_on = decode_place(cursor.optional_field("ran_on"));
+  candidate.ran_on = json_doc::decode_place(cursor.optional_field("ran_on"));
   return candidate;
 }
 

@@ -110,6 +110,25 @@ std::optional<KernelTiming> decode_optional_timing(JsonCursor const& cursor) {
   return decode_timing(cursor);
 }
 
+nlohmann::json encode(EvaluationPlace const& place) {
+  return {{"host", place.host},
+          {"worker", place.worker},
+          {"device_index", place.device_index},
+          {"device_uuid", place.device_uuid},
+          {"device_name", place.device_name}};
+}
+
+std::optional<EvaluationPlace> decode_place(JsonCursor const& cursor) {
+  if (cursor.is_null()) return std::nullopt;
+  EvaluationPlace place;
+  place.host = cursor.field("host").as_string();
+  place.worker = cursor.field("worker").as_string();
+  place.device_index = cursor.field("device_index").as_int();
+  place.device_uuid = cursor.field("device_uuid").as_string();
+  place.device_name = cursor.field("device_name").as_string();
+  return place;
+}
+
 void expect_schema(JsonCursor const& document, std::string_view schema) {
   JsonCursor field = document.field("schema");
   if (field.as_string() != schema) field.fail(fmt::format("\"{}\"", schema));

@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 
 #include "kopt/propose.hpp"
@@ -21,13 +22,14 @@ Result<std::vector<ScreenedCandidate>> screened_candidates(Store& store,
   for (StrategyRun const& run : runs) {
     auto history = store.load_run(run.result.run);
     if (!history) return history.error();
+    std::map<std::int64_t, Candidate const*> by_id;
+    for (StoredCandidate const& c : history->candidates) by_id[c.id.value()] = &c.candidate;
     for (StoredEvaluation const& e : history->evaluations) {
       EvaluationRecord const& evaluation = e.evaluation;
       if (evaluation.tier != "screen" || evaluation.status != CandidateStatus::ok) continue;
-      auto const stored = std::find_if(history->candidates.begin(), history->candidates.end(),
-                                       [&](StoredCandidate const& c) { return c.id == e.candidate; });
-      if (stored == history->candidates.end() || !seen.insert(stored->candidate.key.value()).second) continue;
-      Candidate const& c = stored->candidate;
+      auto const stored = by_id.find(e.candidate.value());
+      if (stored == by_id.end() || !seen.insert(stored->second->key.value()).second) continue;
+      Candidate const& c = *stored->second;
       ScreenedCandidate entry;
       entry.strategy = run.strategy;
       std::vector<std::string> knobs;

@@ -1,27 +1,20 @@
 // From an evaluator's report to the recorded form, and from that to what a search sees.
 #include <cmath>
 
+#include "kopt/eval_json.hpp"
 #include "kopt/run_log.hpp"
 
 namespace kopt {
 
 nlohmann::json place_json(EvaluationPlace const& place) {
-  return {{"host", place.host},
-          {"worker", place.worker},
-          {"device_index", place.device_index},
-          {"device_uuid", place.device_uuid},
-          {"device_name", place.device_name}};
+  return json_doc::encode(place);
 }
 
 std::optional<EvaluationPlace> place_from_json(nlohmann::json const& json) {
-  if (!json.is_object() || !json.contains("device_uuid")) return std::nullopt;
-  EvaluationPlace place;
-  place.host = json.value("host", std::string());
-  place.worker = json.value("worker", std::string());
-  place.device_index = json.value("device_index", -1);
-  place.device_uuid = json.value("device_uuid", std::string());
-  place.device_name = json.value("device_name", std::string());
-  return place;
+  std::string error;
+  json_doc::JsonCursor const cursor(json, "ran_on", &error);
+  auto place = json_doc::decode_place(cursor);
+  return error.empty() ? place : std::nullopt;
 }
 
 RecordedEvaluation record_of(CandidateReport const& report, TimingTier tier) {

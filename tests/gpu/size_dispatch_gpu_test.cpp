@@ -7,7 +7,7 @@
 #include "kopt/optimize.hpp"
 #include "kopt/propose.hpp"
 #include "kopt/task.hpp"
-#include "kopt/tuning.hpp"
+#include "propose/propose_fixtures.hpp"
 
 namespace kopt::testing {
 namespace {
@@ -22,26 +22,9 @@ TEST(SizeDispatchOnGpu, TheLibrarysRowSumKernelsVerifyAsOneLauncherAndEachCaseRu
   auto task = load_task(source_path("suites/algebra/row_sum-bf16"));
   ASSERT_TRUE(task) << task.error().message;
 
-  SizeDispatchPlan plan;
-  for (std::string const name : {"row_reduce_block_per_row", "row_reduce_warp_per_row"}) {
-    auto const* strategy = library->find(name);
-    ASSERT_NE(strategy, nullptr) << name;
-    auto text = instantiate_strategy(*library, *strategy, *task, 90);
-    ASSERT_TRUE(text) << text.error().message;
-    auto space = TuningSpace::parse(*text);
-    ASSERT_TRUE(space) << space.error().message;
-    auto enumeration = space->enumerate(tuning_rules_for(*task));
-    ASSERT_TRUE(enumeration && !enumeration->valid.empty()) << name;
-    auto input = materialise(*space, enumeration->valid.front(), *text, *task);
-    ASSERT_TRUE(input) << input.error().message;
-    plan.variants.push_back({name, *input, {}});
-  }
-  plan.variants[0].sizes = {"wide"};
-  plan.variants[1].sizes = {"medium", "large"};
-  plan.scalars = {"rows", "cols"};
-  plan.cases = {{"medium", {4096, 4096}, 1}, {"wide", {128, 262144}, 0}, {"large", {65536, 2048}, 1}};
-  plan.flags = plan.variants[0].input.flags;
-  auto dispatch = size_dispatch_candidate(*task, plan);
+  auto plan = test::row_sum_dispatch_plan(*library, *task, false);
+  ASSERT_TRUE(plan) << plan.error().message;
+  auto dispatch = size_dispatch_candidate(*task, *plan);
   ASSERT_TRUE(dispatch) << dispatch.error().message;
 
   auto report = (*evaluator)->evaluate_one(*task, *dispatch, TimingTier::screen);
@@ -50,7 +33,7 @@ TEST(SizeDispatchOnGpu, TheLibrarysRowSumKernelsVerifyAsOneLauncherAndEachCaseRu
   EXPECT_EQ(report->mode, CandidateMode::launcher);
   ASSERT_NE(find_size(*report, "odd"), nullptr);  // the verify-only case too, routed to its nearest case
   EXPECT_EQ(find_size(*report, "odd")->status, CandidateStatus::ok);
-  for (auto const& c : plan.cases) {
+  for (auto const& c : plan->cases) {
     SizeResult const* size = find_size(*report, c.size);
     ASSERT_NE(size, nullptr) << c.size;
     ASSERT_TRUE(size->activity.has_value()) << c.size << ": no kernel activity";

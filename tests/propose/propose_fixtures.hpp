@@ -11,6 +11,7 @@
 #include "eval/artifact_requests.hpp"
 #include "kopt/compile.hpp"
 #include "kopt/optimize.hpp"
+#include "kopt/propose.hpp"
 #include "kopt/tuning.hpp"
 #include "support/temp_dir.hpp"
 
@@ -67,15 +68,39 @@ inline void write_two_strategy_library(std::filesystem::path const& root) {
   write_file(root / "g" / "by_tile.cu", knob_kernel("TILE", "[1, 2, 4, 8]"));
 }
 
-// The first valid configuration of `text`'s tuning space, materialised as the evaluator gets it (the text
-// itself, with no #define, when it declares no knob).
-inline Result<CandidateInput> first_configuration(TaskSpec const& task, std::string const& text) {
+// The first (or last) valid configuration of `text`'s tuning space, materialised as the evaluator gets it
+// (the text itself, with no #define, when it declares no knob).
+inline Result<CandidateInput> first_configuration(TaskSpec const& task, std::string const& text,
+                                                  bool last = false) {
   auto space = TuningSpace::parse(text);
   if (!space) return space.error();
   auto enumeration = space->enumerate(tuning_rules_for(task));
   if (!enumeration) return enumeration.error();
   if (enumeration->valid.empty()) return make_error(ErrorCode::invalid_spec, "no valid configuration");
-  return materialise(*space, enumeration->valid.front(), text, task);
+  return materialise(*space, last ? enumeration->valid.back() : enumeration->valid.front(), text, task);
+}
+
+// The size dispatch the CPU and GPU tests share, for suites/algebra/row_sum-bf16 (`task`): the library's
+// row_reduce_block_per_row for the wide case, row_reduce_warp_per_row for medium and large (docs/bench.md),
+// each at its first or last valid configuration.
+inline Result<SizeDispatchPlan> row_sum_dispatch_plan(StrategyLibrary const& library, TaskSpec const& task,
+                                                      bool last) {
+  SizeDispatchPlan plan;
+  for (std::string const name : {"row_reduce_block_per_row", "row_reduce_warp_per_row"}) {
+    auto const* strategy = library.find(name);
+    if (strategy == nullptr) return make_error(ErrorCode::not_found, "no strategy " + name);
+    auto text = instantiate_strategy(library, *strategy, task, 90);
+    if (!text) return text.error();
+    auto input = first_configuration(task, *text, last);
+    if (!input) return input.error();
+    plan.variants.push_back({name, *input, {}});
+  }
+  plan.variants[0].sizes = {"wide"};
+  plan.variants[1].sizes = {"medium", "large"};
+  plan.scalars = {"rows", "cols"};
+  plan.cases = {{"medium", {4096, 4096}, 1}, {"wide", {128, 262144}, 0}, {"large", {65536, 2048}, 1}};
+  plan.flags = plan.variants[0].input.flags;
+  return plan;
 }
 
 // Compiles a candidate for sm_90 the way the evaluator plans it (plan_candidate: mode, kernel name, launch

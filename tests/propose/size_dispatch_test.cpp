@@ -309,26 +309,9 @@ TEST(SizeDispatchLibrary, TheLibrarysRowSumKernelsCompileAsOneDispatch) {
   ASSERT_TRUE(library) << library.error().message;
   auto task = load_task(root / "suites" / "algebra" / "row_sum-bf16");
   ASSERT_TRUE(task) << task.error().message;
-  SizeDispatchPlan plan;
-  for (std::string const name : {"row_reduce_block_per_row", "row_reduce_warp_per_row"}) {
-    auto const* strategy = library->find(name);
-    ASSERT_NE(strategy, nullptr) << name;
-    auto text = instantiate_strategy(*library, *strategy, *task, 90);
-    ASSERT_TRUE(text) << text.error().message;
-    auto space = TuningSpace::parse(*text);
-    ASSERT_TRUE(space) << space.error().message;
-    auto enumeration = space->enumerate(tuning_rules_for(*task));
-    ASSERT_TRUE(enumeration && !enumeration->valid.empty()) << name;
-    auto input = materialise(*space, enumeration->valid.back(), *text, *task);
-    ASSERT_TRUE(input) << input.error().message;
-    plan.variants.push_back({name, *input, {}});
-  }
-  plan.variants[0].sizes = {"wide"};
-  plan.variants[1].sizes = {"medium", "large"};
-  plan.scalars = {"rows", "cols"};
-  plan.cases = {{"medium", {4096, 4096}, 1}, {"wide", {128, 262144}, 0}, {"large", {65536, 2048}, 1}};
-  plan.flags = plan.variants[0].input.flags;
-  expect_dispatch_builds(*task, plan);
+  auto plan = test::row_sum_dispatch_plan(*library, *task, true);
+  ASSERT_TRUE(plan) << plan.error().message;
+  expect_dispatch_builds(*task, *plan);
 }
 
 // Variants that carry generated host code of their own (kernel-mode strategies bound so that they add
