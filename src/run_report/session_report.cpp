@@ -86,8 +86,8 @@ std::string render_session_markdown(SessionReport const& report) {
     md += fmt::format("### {}: **{}** geomean speedup ({} tier)\n\n", title,
                       format_ratio(best.report.best->geomean_speedup), best.report.best->tier);
     md += fmt::format("Best: `{}` (candidate {}) from run {}, strategy {} ({}). {} runs, {}.\n\n",
-                      config_text(best), best.report.best->candidate.value(),
-                      best.report.run.value(), best.strategy, best.phase, report.runs.size(), report.status);
+                      config_text(best), best.report.best->candidate.value(), best.report.run.value(),
+                      best.strategy, best.phase, report.runs.size(), report.status);
     md += best_sizes_markdown(*best.report.best);
   } else {
     md += fmt::format("### {}: no candidate passed verification\n\n{} runs, {}.\n", title, report.runs.size(),

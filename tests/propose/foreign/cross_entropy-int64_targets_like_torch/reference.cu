@@ -10,7 +10,8 @@ __global__ void nll_from_logits_kernel(float* loss, const __nv_bfloat16* logits,
   if (b >= batch) return;
   const __nv_bfloat16* row = logits + static_cast<int64_t>(b) * classes;
   double max_value = __bfloat162float(row[0]);
-  for (int c = 1; c < classes; ++c) max_value = fmax(max_value, static_cast<double>(__bfloat162float(row[c])));
+  for (int c = 1; c < classes; ++c)
+    max_value = fmax(max_value, static_cast<double>(__bfloat162float(row[c])));
   double sum = 0.0;
   for (int c = 0; c < classes; ++c) sum += exp(static_cast<double>(__bfloat162float(row[c])) - max_value);
   loss[b] = static_cast<float>(log(sum) + max_value - static_cast<double>(__bfloat162float(row[targets[b]])));

@@ -17,8 +17,8 @@ __global__ void rotary_inplace_kernel(float* query, const float* cos, const floa
   q[i + h] = q1 * c + q0 * s;
 }
 
-extern "C" void rotary_inplace(float* query, const float* cos, const float* sin, int num_tokens, int num_heads,
-                               int head_size) {
+extern "C" void rotary_inplace(float* query, const float* cos, const float* sin, int num_tokens,
+                               int num_heads, int head_size) {
   long long const pairs = static_cast<long long>(num_tokens) * num_heads * (head_size / 2);
   if (pairs <= 0) return;
   rotary_inplace_kernel<<<static_cast<unsigned>((pairs + 255) / 256), 256>>>(query, cos, sin, num_tokens,
