@@ -32,6 +32,9 @@
 #   alternating, in both modes (docs/benchmarks.md, docs/security.md "Violations are named").
 # --test-filter PATTERN: run only the GPU tests gtest's filter selects (e.g. 'Foreign/*' and then '-Foreign/*'):
 #   the whole GPU suite takes about 11 minutes on an H200, longer than one call of the device tool allows.
+# --test-shards N: run the selected GPU tests as N gtest processes at once (GTEST_TOTAL_SHARDS=N, one worker each,
+#   one GPU shared), logs gpu-tests.I.log; for verification-heavy filters such as 'Foreign/*', which spend their time
+#   compiling. Tests that time kernels share the GPU then, so run timing tests with the default of 1.
 # --pack: at the end, pack everything under $OUT into one $OUT/gpu-out.tar.gz and remove the loose files
 #   (a lent GPU machine brings back only a few files per call; one archive always comes back whole).
 #
@@ -39,7 +42,7 @@
 # after `cmake --build build --target kopt_tests kopt_benchmarks`; scripts/stage-gpu.sh copies them to .carry/bin for a lent machine).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-BIN="" TEST_FILTER="*"
+BIN="" TEST_FILTER="*" TEST_SHARDS=1
 RUN_TESTS=1 RUN_EXAMPLES=1 RUN_BENCH=1 RUN_SPACES=0 RUN_KT=0 RUN_SUITES=0 RUN_SUITE_BENCH=0 RUN_TORCH_BENCH=0 RUN_GENERATE=0 RUN_LLM_OPT=0 RUN_WATCH_COST=0 RUN_SCALING=0 PACK=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --gpu-scaling) RUN_SCALING=1; shift ;;
     --pack) PACK=1; shift ;;
     --test-filter) TEST_FILTER="$2"; shift 2 ;;
+    --test-shards) TEST_SHARDS="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -383,11 +387,23 @@ if [ $RUN_LLM_OPT = 1 ]; then
 fi
 
 if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then
-  timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_filter="$TEST_FILTER" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
-  rc=$?
+  rc=0
+  if [ "$TEST_SHARDS" -gt 1 ]; then
+    pids=()
+    for ((i = 0; i < TEST_SHARDS; i++)); do
+      GTEST_TOTAL_SHARDS=$TEST_SHARDS GTEST_SHARD_INDEX=$i timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_filter="$TEST_FILTER" \
+        --gtest_output=json:"$OUT_DIR/gpu-tests.$i.json" > "$OUT_DIR/gpu-tests.$i.log" 2>&1 &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+    cat "$OUT_DIR"/gpu-tests.*.log > "$OUT_DIR/gpu-tests.log"
+  else
+    timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_filter="$TEST_FILTER" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
+    rc=$?
+  fi
   passed=$(grep -c '^\[       OK \]' "$OUT_DIR/gpu-tests.log"); failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
   skipped=$(grep -c '^\[  SKIPPED \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
-  add "GPU tests (kopt_gpu_tests)" "$passed passed, $failed failed, $skipped skipped (exit $rc)"
+  add "GPU tests (kopt_gpu_tests, $TEST_SHARDS shards)" "$passed passed, $failed failed, $skipped skipped (exit $rc)"
   grep '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log" | sort -u | head -20
 fi
 
