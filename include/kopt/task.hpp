@@ -16,8 +16,19 @@
 
 namespace kopt {
 
-enum class Role { input, output, inout };
+// What the kernel does with a buffer. `scratch` is the kernel's own workspace (a two-pass reduction's
+// partial sums handed in by the caller): it holds poison when a candidate's evaluation starts, may be
+// read and written, and is never compared, since its contents depend on how the kernel splits the work.
+enum class Role { input, output, inout, scratch };
 std::string_view to_string(Role role) noexcept;
+// Generated and uploaded before a run (input, inout).
+constexpr bool has_initial_contents(Role role) noexcept {
+  return role == Role::input || role == Role::inout;
+}
+// Compared against the reference after a run (output, inout).
+constexpr bool is_compared(Role role) noexcept {
+  return role == Role::output || role == Role::inout;
+}
 
 // A generator parameter as written in the spec: a number, or a string that is either an integer
 // expression over scalars ("N*C") or a keyword ("power_law"); the generator decides which.

@@ -181,7 +181,7 @@ Result<TorchReference::ClearOutputs> TorchReference::forward(TaskSpec const& tas
     if (b.role == Role::output) {
       result_bytes.push_back(b.count * size_of(b.dtype));
       out.types.push_back(b.dtype);
-    } else {
+    } else if (has_initial_contents(b.role)) {
       parts.push_back(&b.bytes);
     }
   }

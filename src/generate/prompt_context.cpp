@@ -11,7 +11,7 @@ namespace {
 // The type the kernel computes in: the first output's element type, else the first buffer's.
 DType main_dtype(TaskSpec const& task) {
   for (BufferSpec const& buffer : task.buffers) {
-    if (buffer.role != Role::input) return buffer.dtype;
+    if (is_compared(buffer.role)) return buffer.dtype;
   }
   return task.buffers.empty() ? DType::f32 : task.buffers.front().dtype;
 }
@@ -19,7 +19,7 @@ DType main_dtype(TaskSpec const& task) {
 std::vector<std::pair<DType, ToleranceSpec>> output_tolerances(TaskSpec const& task) {
   std::vector<std::pair<DType, ToleranceSpec>> tolerances;
   for (BufferSpec const& buffer : task.buffers) {
-    if (buffer.role == Role::input) continue;
+    if (!is_compared(buffer.role)) continue;
     bool const seen = std::any_of(tolerances.begin(), tolerances.end(),
                                   [&](auto const& entry) { return entry.first == buffer.dtype; });
     if (!seen) tolerances.emplace_back(buffer.dtype, task.tolerance_for(buffer.dtype));

@@ -84,7 +84,7 @@ Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, 
       buffer.role = spec.role;
       buffer.dtype = spec.dtype;
       buffer.count = (*lengths)[i];
-      if (spec.role != Role::output) buffer.bytes.resize(buffer.count * size_of(spec.dtype));
+      if (has_initial_contents(spec.role)) buffer.bytes.resize(buffer.count * size_of(spec.dtype));
     }
   } catch (std::bad_alloc const&) {
     return make_error(ErrorCode::invalid_argument, label + ": size case '" + size.name +
@@ -102,7 +102,7 @@ Result<TrialInputs> generate_inputs(TaskSpec const& task, SizeCase const& size, 
 
   for (std::size_t i = 0; i < task.buffers.size(); ++i) {
     auto const& spec = task.buffers[i];
-    if (spec.role == Role::output || structured_targets.contains(spec.name)) continue;
+    if (!has_initial_contents(spec.role) || structured_targets.contains(spec.name)) continue;
     bool const defaulted = spec.generators.empty();
     std::vector<GeneratorSpec> const generators =
         defaulted ? default_generators(spec.dtype) : spec.generators;

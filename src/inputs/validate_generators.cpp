@@ -23,11 +23,10 @@ class GeneratorChecker {
 
   Status check() {
     for (auto const& buffer : task_.buffers) {
-      if (buffer.role == Role::output && !buffer.generators.empty()) {
+      if (!has_initial_contents(buffer.role) && !buffer.generators.empty()) {
         return fail(buffer_generator_field(buffer, 0),
-                    "buffer '" + buffer.name +
-                        "' is an output, which is never generated; expected "
-                        "no generator, or role \"inout\"");
+                    "buffer '" + buffer.name + "' is an " + std::string(to_string(buffer.role)) +
+                        " buffer, which is never generated; expected no generator, or role \"inout\"");
       }
       for (std::size_t k = 0; k < buffer.generators.size(); ++k) {
         auto ok = check_buffer_generator(buffer, buffer.generators[k], buffer_generator_field(buffer, k));
@@ -87,10 +86,10 @@ class GeneratorChecker {
       }
       auto const* buffer = task_.find_buffer(buffer_name);
       if (buffer == nullptr) return fail(targets_field + "." + role, "'" + buffer_name + "' is not a buffer");
-      if (buffer->role == Role::output) {
-        return fail(targets_field + "." + role, "'" + buffer_name +
-                                                    "' is an output buffer; expected an input or "
-                                                    "inout buffer");
+      if (!has_initial_contents(buffer->role)) {
+        return fail(targets_field + "." + role, "'" + buffer_name + "' is an " +
+                                                    std::string(to_string(buffer->role)) +
+                                                    " buffer; expected an input or inout buffer");
       }
       if (!buffer->generators.empty()) {
         return fail(targets_field + "." + role, "'" + buffer_name +

@@ -122,6 +122,7 @@ class BindingEnumerator {
     }
     if (!role.is_pointer) return true;
     Role const direction = direction_of(param);
+    if (direction == Role::scratch) return false;         // the task's own workspace: no role takes it
     if (role.is_const) return direction != Role::output;  // it reads the buffer
     return !param.is_const && direction != Role::input;   // it writes the buffer
   }
@@ -151,7 +152,7 @@ class BindingEnumerator {
   // role takes, or roles that would need the same buffer.
   std::string unfilled_reason() const {
     for (Param const& param : task_.signature.params) {
-      if (!param.is_pointer) continue;
+      if (!param.is_pointer || direction_of(param) == Role::scratch) continue;
       bool const fits_some = std::any_of(contract_.params.begin(), contract_.params.end(),
                                          [&](Param const& role) { return fits(role, param); });
       if (!fits_some)
@@ -313,9 +314,10 @@ class BindingEnumerator {
 
   void finish(std::vector<StrategyBinding>& out) {
     // Every buffer of the task is read or written by some role: a computation that ignores an input is
-    // not the task's, and an output nobody writes stays poisoned.
+    // not the task's, and an output nobody writes stays poisoned. A scratch buffer is the task's own
+    // workspace, which the strategy does not need (it keeps its own): it is passed and left alone.
     for (Param const& p : task_.signature.params) {
-      if (p.is_pointer && !used_.contains(p.name)) {
+      if (p.is_pointer && !used_.contains(p.name) && direction_of(p) != Role::scratch) {
         note_rejection(fmt::format("no role takes the task's buffer '{}'", p.name));
         return;
       }

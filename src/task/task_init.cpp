@@ -234,7 +234,9 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
     std::string role = p.is_const ? "input" : "output";
     t << "\n[buffers." << p.name << "]\n"
       << "# role = \"" << role << "\"  # inferred: " << (p.is_const ? "const" : "non-const") << " pointer '"
-      << p.c_type << "'" << (p.is_const ? "" : " (use \"inout\" if the kernel also reads it)") << "\n"
+      << p.c_type << "'"
+      << (p.is_const ? "" : " (\"inout\" if the kernel also reads it, \"scratch\" if it is workspace)")
+      << "\n"
       << "length = \"TODO\"  # element count: " << over_integers << "\n";
     if (p.is_const) {
       t << (is_floating(p.dtype)

@@ -78,6 +78,7 @@ std::optional<Role> role_from_string(std::string_view text) {
   if (text == "input") return Role::input;
   if (text == "output") return Role::output;
   if (text == "inout") return Role::inout;
+  if (text == "scratch") return Role::scratch;
   return std::nullopt;
 }
 
@@ -479,7 +480,7 @@ class TaskLoader {
       error(table.source(), length_field, "missing", "the element count as " + expr_expectation());
     }
     if (auto role = string_at(table, "role", join_field(field, "role"), false,
-                              "\"input\", \"output\" or \"inout\"")) {
+                              "\"input\", \"output\", \"inout\" or \"scratch\"")) {
       auto const& where = table.get("role")->source();
       if (auto parsed = role_from_string(*role)) {
         if (param.is_const && *parsed != Role::input) {
@@ -492,7 +493,7 @@ class TaskLoader {
         }
       } else {
         error(where, join_field(field, "role"), "unknown role '" + *role + "'",
-              "\"input\", \"output\" or \"inout\"");
+              "\"input\", \"output\", \"inout\" or \"scratch\"");
       }
     }
     if (auto dtype = string_at(table, "dtype", join_field(field, "dtype"), false, "a dtype name")) {
@@ -517,6 +518,11 @@ class TaskLoader {
         error(where, join_field(field, one != nullptr ? "generator" : "generators"),
               "an output buffer is never generated (the kernel writes it)",
               "no generator, or role = \"inout\" if the kernel also reads it");
+      } else if (buffer.role == Role::scratch) {
+        auto const& where = (one != nullptr ? one : many)->source();
+        error(where, join_field(field, one != nullptr ? "generator" : "generators"),
+              "a scratch buffer is never generated (kopt fills it with poison bytes)",
+              "no generator, or role = \"inout\" if the kernel reads values the caller gives it");
       } else if (one != nullptr) {
         if (auto gen = read_generator(*one, join_field(field, "generator"), false)) {
           buffer.generators.push_back(std::move(*gen));
@@ -560,9 +566,10 @@ class TaskLoader {
           for (auto const& b : spec_.buffers) names.push_back(b.name);
           error(where, target_field, "'" + target + "' is not a buffer", "one of " + quoted_list(names));
           ok = false;
-        } else if (buffer->role == Role::output) {
-          error(where, target_field, "'" + target + "' is an output buffer",
-                "an input or inout buffer (outputs are written by the kernel)");
+        } else if (!has_initial_contents(buffer->role)) {
+          error(where, target_field,
+                "'" + target + "' is an " + std::string(to_string(buffer->role)) + " buffer",
+                "an input or inout buffer (outputs and scratch are written by the kernel)");
           ok = false;
         } else if (has_own_generator_.contains(target)) {
           error(where, target_field,
@@ -1017,7 +1024,7 @@ class TaskLoader {
   void check_outputs() {
     if (!have_signature_) return;
     for (auto const& buffer : spec_.buffers) {
-      if (buffer.role != Role::input) return;
+      if (is_compared(buffer.role)) return;
     }
     // Missing buffer tables are reported on their own; only complain when all buffers are there.
     auto pointers = std::count_if(spec_.signature.params.begin(), spec_.signature.params.end(),
@@ -1025,7 +1032,7 @@ class TaskLoader {
     if (spec_.buffers.size() < static_cast<std::size_t>(pointers)) return;
     auto const* buffers = root_.get("buffers");
     error(buffers != nullptr ? buffers->source() : root_.source(), "buffers",
-          "no buffer is written by the kernel",
+          "no buffer is written by the kernel and compared with the reference (scratch is not compared)",
           "at least one output or inout buffer (a non-const pointer, or role = \"output\"/\"inout\")");
   }
 

@@ -10,6 +10,7 @@ std::string_view to_string(Role role) noexcept {
     case Role::input: return "input";
     case Role::output: return "output";
     case Role::inout: return "inout";
+    case Role::scratch: return "scratch";
   }
   return "unknown";
 }

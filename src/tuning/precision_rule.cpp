@@ -34,7 +34,7 @@ TuningRules tuning_rules_for(TaskSpec const& task, std::optional<LaunchSpec> lau
   for (SizeCase const& size : task.sizes) rules.sizes.push_back(task.env_for(size));
   bool any_output = false;
   for (BufferSpec const& buffer : task.buffers) {
-    if (buffer.role == Role::input) continue;
+    if (!is_compared(buffer.role)) continue;
     double const rtol = task.tolerance_for(buffer.dtype).rtol;
     rules.output_rtol = any_output ? std::min(rules.output_rtol, rtol) : rtol;
     any_output = true;

@@ -83,6 +83,18 @@ TEST(GenerateInputs, OutputsHaveCountAndNoBytes) {
   EXPECT_EQ(inputs.buffers[2].dtype, DType::bf16);
 }
 
+TEST(GenerateInputs, ScratchHasCountAndNoBytes) {
+  auto const spec =
+      task({buffer("in", Role::input, DType::f32, "N"), buffer("work", Role::scratch, DType::f32, "64"),
+            buffer("out", Role::output, DType::f32, "1")});
+  auto const inputs = generate_ok(spec, size({{"N", 10}}));
+  ASSERT_EQ(inputs.buffers.size(), 3u);
+  EXPECT_EQ(inputs.buffers[1].role, Role::scratch);
+  EXPECT_EQ(inputs.buffers[1].count, 64u);
+  EXPECT_TRUE(inputs.buffers[1].bytes.empty());
+  EXPECT_EQ(inputs.buffers[0].bytes.size(), 40u);
+}
+
 TEST(GenerateInputs, ParallelEqualsSerial) {
   auto const spec =
       task({buffer("u", Role::input, DType::f32, "N", {gen("uniform", {{"low", -3.0}, {"high", 5.0}})}),

@@ -70,7 +70,7 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
 
   std::size_t of_family = 0;
   std::set<std::string> offered;  // families of every strategy that applies
-  LibraryStrategy const* kernel_mode = nullptr;
+  LibraryStrategy const* adapted = nullptr;
   StrategyBinding right;
   for (LibraryStrategy const& strategy : library().strategies) {
     auto const a = check_applicability(strategy, *task, 90);
@@ -106,13 +106,15 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
     ASSERT_NE(at, a.bindings.end()) << strategy.name << ": " << c.binding << " is not among" << enumerated;
     EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
         << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
-    // The adapter compiled below: a kernel-mode strategy's (args=), or one that copies an inout buffer or
-    // adds into it (the generated host code).
+    // The adapter compiled below: a kernel-mode strategy's (args=), one that copies an inout buffer or
+    // adds into it (the generated host code), or any for a task with a buffer no role takes (scratch).
     bool const copies = std::any_of(at->roles.begin(), at->roles.end(),
                                     [](RoleBinding const& r) { return r.copied || r.accumulated; });
-    if (kernel_mode == nullptr &&
-        (strategy.template_text.find("kopt:launch") != std::string::npos || copies)) {
-      kernel_mode = &strategy;
+    bool const has_scratch = std::any_of(task->buffers.begin(), task->buffers.end(),
+                                         [](BufferSpec const& b) { return b.role == Role::scratch; });
+    if (adapted == nullptr &&
+        (strategy.template_text.find("kopt:launch") != std::string::npos || copies || has_scratch)) {
+      adapted = &strategy;
       right = *at;
     }
   }
@@ -120,22 +122,22 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
   if (task->family.empty()) {
     EXPECT_TRUE(offered.contains(c.family)) << "family inference missed " << c.family;
   }
-  if (kernel_mode == nullptr) return;
+  if (adapted == nullptr) return;
 
   // The adapter compiles: the first valid configuration of a kernel-mode strategy, through NVRTC.
-  auto text = instantiate_strategy(library(), *kernel_mode, *task, 90, &right);
+  auto text = instantiate_strategy(library(), *adapted, *task, 90, &right);
   ASSERT_TRUE(text) << text.error().message;
-  auto space = TuningSpace::parse(*text, kernel_mode->name + ".cu");
+  auto space = TuningSpace::parse(*text, adapted->name + ".cu");
   ASSERT_TRUE(space) << space.error().message;
   auto enumeration = space->enumerate(tuning_rules_for(*task));
   ASSERT_TRUE(enumeration) << enumeration.error().message;
-  ASSERT_FALSE(enumeration->valid.empty()) << kernel_mode->name << ": no valid configuration";
+  ASSERT_FALSE(enumeration->valid.empty()) << adapted->name << ": no valid configuration";
   auto candidate = materialise(*space, enumeration->valid.front(), *text, *task);
   ASSERT_TRUE(candidate) << candidate.error().message;
   auto outcome =
       test::compile_as_evaluated(*task, candidate->name + ".cu", candidate->source, candidate->flags);
   ASSERT_TRUE(outcome) << outcome.error().message;
-  EXPECT_TRUE(outcome->ok) << kernel_mode->name << " under " << right.describe() << ":\n"
+  EXPECT_TRUE(outcome->ok) << adapted->name << " under " << right.describe() << ":\n"
                            << outcome->diagnostics << "\n"
                            << candidate->source;
 }

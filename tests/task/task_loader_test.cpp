@@ -291,6 +291,22 @@ TEST(TaskSpecDefaults, TolerancesAndRoles) {
   EXPECT_EQ(to_string(Role::input), "input");
   EXPECT_EQ(to_string(Role::output), "output");
   EXPECT_EQ(to_string(Role::inout), "inout");
+  EXPECT_EQ(to_string(Role::scratch), "scratch");
+  // What the worker does with each: generated, compared.
+  EXPECT_TRUE(has_initial_contents(Role::input) && has_initial_contents(Role::inout));
+  EXPECT_FALSE(has_initial_contents(Role::output) || has_initial_contents(Role::scratch));
+  EXPECT_TRUE(is_compared(Role::output) && is_compared(Role::inout));
+  EXPECT_FALSE(is_compared(Role::input) || is_compared(Role::scratch));
+}
+
+// A workspace the caller hands in: role = "scratch" on a non-const pointer.
+TEST(TaskLoader, AScratchBufferIsTheCallersWorkspace) {
+  auto const spec = load_task(std::filesystem::path(KOPT_SOURCE_DIR) / "tests" / "propose" / "foreign" /
+                              "reduction-two_pass_caller_workspace");
+  ASSERT_TRUE(spec) << spec.error().message;
+  ASSERT_NE(spec->find_buffer("partial"), nullptr);
+  EXPECT_EQ(spec->find_buffer("partial")->role, Role::scratch);
+  EXPECT_EQ(spec->find_buffer("out")->role, Role::output);
 }
 
 // A task imported from a PyTorch problem (docs/pytorch.md): `[reference] torch = "problem.py"` with a

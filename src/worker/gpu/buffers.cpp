@@ -22,6 +22,16 @@ std::array<std::byte, 8> pack(T value) {
   return out;
 }
 
+Status poison_role(std::vector<DeviceBuffer> const& buffers, Role role, std::byte pattern) {
+  for (auto const& b : buffers) {
+    if (b.role != role || b.bytes == 0) continue;
+    if (auto err = cudaMemset(b.data(), std::to_integer<int>(pattern), b.bytes); err != cudaSuccess) {
+      return cuda_failure("poison", err);
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<BufferSet> BufferSet::allocate(TaskSpec const& task, std::vector<std::size_t> const& counts,
@@ -55,7 +65,7 @@ Result<BufferSet> BufferSet::allocate(TaskSpec const& task, std::vector<std::siz
 Status BufferSet::upload(TrialInputs const& inputs, bool inouts_only) {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     auto const& b = buffers_[i];
-    if (b.role == Role::output || (inouts_only && b.role != Role::inout)) continue;
+    if (!has_initial_contents(b.role) || (inouts_only && b.role != Role::inout)) continue;
     auto const& host = inputs.buffers.at(i);
     if (host.bytes.size() != b.bytes) {
       return make_error(ErrorCode::internal_error, "input '" + b.name + "' has " +
@@ -72,13 +82,11 @@ Status BufferSet::upload(TrialInputs const& inputs, bool inouts_only) {
 }
 
 Status BufferSet::poison_outputs(std::byte pattern) {
-  for (auto const& b : buffers_) {
-    if (b.role != Role::output || b.bytes == 0) continue;
-    if (auto err = cudaMemset(b.data(), std::to_integer<int>(pattern), b.bytes); err != cudaSuccess) {
-      return cuda_failure("poison", err);
-    }
-  }
-  return Ok{};
+  return poison_role(buffers_, Role::output, pattern);
+}
+
+Status BufferSet::poison_scratch(std::byte pattern) {
+  return poison_role(buffers_, Role::scratch, pattern);
 }
 
 Status BufferSet::write_guards() {

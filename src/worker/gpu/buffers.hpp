@@ -34,9 +34,13 @@ class BufferSet {
                                     std::size_t guard_bytes);
 
   std::vector<DeviceBuffer> const& buffers() const noexcept { return buffers_; }
-  // Copies inputs and inouts (only inouts with inouts_only); outputs are left alone.
+  // Copies inputs and inouts (only inouts with inouts_only); outputs and scratch are left alone.
   Status upload(TrialInputs const& inputs, bool inouts_only = false);
   Status poison_outputs(std::byte pattern);
+  // Fills the scratch buffers with `pattern`: when a candidate's evaluation starts, not between its runs
+  // (what it leaves there stays through timing into the verification after timing, as a cache of its
+  // own in device memory would).
+  Status poison_scratch(std::byte pattern);
   Status write_guards();
   // "buffer 'c': 4 bytes written after its end (first at +0)" or nullopt.
   Result<std::optional<std::string>> check_guards() const;

@@ -13,10 +13,6 @@ namespace {
 constexpr std::size_t kMaxCountSlots = 64;
 constexpr double kTinyScale = 1e-30;  // as in src/verify
 
-bool is_result(Role role) {
-  return role == Role::output || role == Role::inout;
-}
-
 bool upload(DeviceMemory& dst, std::vector<std::byte> const& src) {
   dst = allocate_device(src.size());
   if (!dst) return false;
@@ -54,8 +50,8 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
   std::size_t k = 0;
   for (std::size_t i = 0; i < task.buffers.size(); ++i) {
     auto const& b = task.buffers[i];
-    if (b.role != Role::output && !upload(trial.pristine[i], inputs.buffers[i].bytes)) return nullptr;
-    if (is_result(b.role)) {
+    if (has_initial_contents(b.role) && !upload(trial.pristine[i], inputs.buffers[i].bytes)) return nullptr;
+    if (is_compared(b.role)) {
       if (!upload(trial.reference[i], expected.masked(k))) return nullptr;
       trial.scale[i] = expected.facts(k).scale;
       trial.varies[i] = expected.facts(k).varies;
@@ -70,16 +66,16 @@ DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCa
 
 std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task, SizeCase const& size,
                                         SizeBuffers& buffers, Callable& candidate, DeviceTrial const& trial,
-                                        double deadline_ms, int runs) {
+                                        double deadline_ms, int runs, bool keep_scratch) {
   auto& set = buffers.candidate;
   auto const& bufs = set.buffers();
   std::size_t const n = bufs.size();
-  if (buffers.scratch.size() != n) {
-    buffers.scratch.clear();
-    buffers.scratch.resize(n);
+  if (buffers.first_run.size() != n) {
+    buffers.first_run.clear();
+    buffers.first_run.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      if (is_result(bufs[i].role)) buffers.scratch[i] = allocate_device(bufs[i].bytes);
-      if (is_result(bufs[i].role) && !buffers.scratch[i]) return std::nullopt;
+      if (is_compared(bufs[i].role)) buffers.first_run[i] = allocate_device(bufs[i].bytes);
+      if (is_compared(bufs[i].role) && !buffers.first_run[i]) return std::nullopt;
     }
   }
   auto args = ArgPack::build(task, size, set);
@@ -91,12 +87,15 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
   for (int run = 0; run < runs; ++run) {
     for (std::size_t i = 0; i < n; ++i) {
       auto const& b = bufs[i];
-      if (b.role != Role::output && b.bytes > 0) {
+      if (has_initial_contents(b.role) && b.bytes > 0) {
         cudaMemcpyAsync(b.data(), trial.pristine[i].get(), b.bytes, cudaMemcpyDeviceToDevice,
                         cudaStreamPerThread);
       }
       if (b.role == Role::output && b.bytes > 0) {
         cudaMemsetAsync(b.data(), std::to_integer<int>(poisons[run]), b.bytes, cudaStreamPerThread);
+      }
+      if (b.role == Role::scratch && run == 0 && !keep_scratch && b.bytes > 0) {
+        cudaMemsetAsync(b.data(), std::to_integer<int>(kPoisonA), b.bytes, cudaStreamPerThread);
       }
       cudaMemsetAsync(b.allocation.get(), std::to_integer<int>(kGuardByte), b.guard, cudaStreamPerThread);
       cudaMemsetAsync(b.data() + b.bytes, std::to_integer<int>(kGuardByte), b.guard, cudaStreamPerThread);
@@ -113,6 +112,7 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
         launch_count_words_differing(b.data(), trial.pristine[i].get(), b.bytes, &general->input_changed);
         continue;
       }
+      if (!is_compared(b.role)) continue;
       ToleranceSpec const tol = task.tolerance_for(b.dtype);
       bool const exact = !is_floating(b.dtype) && !(tol.atol > 0.0);
       double const allowance = tol.atol * std::max(trial.scale[i], kTinyScale);
@@ -124,11 +124,11 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
           launch_count_differs_from_first(b.data(), b.count, size_of(b.dtype), &counts[i].differs_from_first);
         }
         if (runs > 1) {
-          cudaMemcpyAsync(buffers.scratch[i].get(), b.data(), b.bytes, cudaMemcpyDeviceToDevice,
+          cudaMemcpyAsync(buffers.first_run[i].get(), b.data(), b.bytes, cudaMemcpyDeviceToDevice,
                           cudaStreamPerThread);
         }
       } else {
-        launch_count_words_differing(b.data(), buffers.scratch[i].get(), b.bytes, &general->run_differs);
+        launch_count_words_differing(b.data(), buffers.first_run[i].get(), b.bytes, &general->run_differs);
       }
     }
   }
@@ -143,7 +143,7 @@ std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task
   Verdict verdict;
   for (std::size_t i = 0; i < n; ++i) {
     auto const& b = bufs[i];
-    if (!is_result(b.role)) continue;
+    if (!is_compared(b.role)) continue;
     DeviceCounts const& c = host[i];
     double const allowed = task.tolerance_for(b.dtype).mismatch_fraction * static_cast<double>(b.count);
     if (c.unwritten != 0 || static_cast<double>(c.mismatches) > allowed) return std::nullopt;

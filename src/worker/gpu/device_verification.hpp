@@ -20,9 +20,10 @@ namespace kopt::worker {
 DeviceTrial const* device_trial(WorkerState& state, TaskSpec const& task, SizeCase const& size,
                                 TrialInputs const& inputs, MaskedResults const& expected);
 
-// `runs` is 2 (poison A, then poison B, and the two runs compared) or 1 (poison A only).
+// `runs` is 2 (poison A, then poison B, and the two runs compared) or 1 (poison A only). Scratch
+// buffers get poison A before the first run unless `keep_scratch` (the verification after timing).
 std::optional<Verdict> verify_on_device(WorkerState& state, TaskSpec const& task, SizeCase const& size,
                                         SizeBuffers& buffers, Callable& candidate, DeviceTrial const& trial,
-                                        double deadline_ms, int runs);
+                                        double deadline_ms, int runs, bool keep_scratch);
 
 }  // namespace kopt::worker

@@ -104,10 +104,6 @@ TrialInputs const& trial_inputs(WorkerState& state, TaskSpec const& task, SizeCa
   return *state.inputs.emplace(key, std::move(shared)).first->second;
 }
 
-bool is_result_buffer(Role role) {
-  return role == Role::output || role == Role::inout;
-}
-
 // Runs the reference on `inputs` and returns its result buffers (outputs and inouts, in order),
 // masked (masked_results.hpp). Afterwards no device or host memory holds them in clear: they come back
 // through page-locked staging that is wiped, the reference's outputs are poisoned again and its inouts
@@ -120,6 +116,7 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
   auto& set = get_buffers(state, task, size).reference;
   require(set.upload(inputs), "");
   require(set.poison_outputs(kPoisonA), "");
+  require(set.poison_scratch(kPoisonA), "");
   auto args = unwrap(ArgPack::build(task, size, set), "");
   require(reference.prepare(task.env_for(size)), "reference launch geometry: ");
   auto t0 = Clock::now();
@@ -137,7 +134,7 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
   std::vector<ResultFacts> facts;
   for (std::size_t i = 0; i < set.buffers().size(); ++i) {
     auto const& b = set.buffers()[i];
-    if (!is_result_buffer(b.role)) continue;
+    if (!is_compared(b.role)) continue;
     std::byte* staging = state.result_staging.reserve(b.bytes);
     if (staging == nullptr) {
       throw HandlerError{ErrorCode::worker_error, "no page-locked host memory for the reference's results (" +
@@ -152,6 +149,7 @@ MaskedResults const& reference_outputs(WorkerState& state, TaskSpec const& task,
   }
   MaskedResults sealed = MaskedResults::seal(std::move(clear), std::move(facts));
   require(set.poison_outputs(kPoisonA), "");
+  require(set.poison_scratch(kPoisonA), "");
   require(set.upload(inputs, /*inouts_only=*/true), "");
   // Keep at most ~4 GiB of reference results; older entries go first (simple reset).
   if (state.reference_output_bytes + sealed.bytes() > (std::size_t{4} << 30)) {
@@ -180,7 +178,7 @@ MaskedResults const& external_results(WorkerState& state, TaskSpec const& task, 
   auto counts = unwrap(buffer_lengths(task, size), "size case '" + size.name + "': ");
   std::vector<std::size_t> expected_bytes;
   for (std::size_t i = 0; i < task.buffers.size(); ++i) {
-    if (is_result_buffer(task.buffers[i].role))
+    if (is_compared(task.buffers[i].role))
       expected_bytes.push_back(counts[i] * size_of(task.buffers[i].dtype));
   }
   if (file->buffers.size() != expected_bytes.size())
@@ -228,15 +226,17 @@ double candidate_deadline_ms(WorkerState& state, TaskSpec const& task, SizeCase 
 
 // Runs the candidate on `inputs` and applies every check (docs/verification.md). With runs = 2 it
 // runs twice, on poison A then poison B, and compares the runs (races); runs = 1 is poison A only.
+// Scratch buffers are poisoned before the first run, except with `keep_scratch`: the verification after
+// timing sees what the candidate left there, so that a cache kept in them serves stale answers.
 Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& size, Callable& candidate,
                     TrialInputs const& inputs, MaskedResults const& expected, double deadline_ms,
-                    int runs = 2) {
+                    int runs = 2, bool keep_scratch = false) {
   auto& size_buffers = get_buffers(state, task, size);
   // Fast path: both runs checked on the device. It only ever accepts; any doubt (or a failure to
   // explain) goes to the host path below, which decides and writes the message.
   if (DeviceTrial const* trial = device_trial(state, task, size, inputs, expected)) {
-    if (auto verdict =
-            verify_on_device(state, task, size, size_buffers, candidate, *trial, deadline_ms, runs)) {
+    if (auto verdict = verify_on_device(state, task, size, size_buffers, candidate, *trial, deadline_ms, runs,
+                                        keep_scratch)) {
       return *verdict;
     }
   }
@@ -248,6 +248,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
     // Run 2 restores only the inout buffers: inputs were checked unchanged after run 1.
     require(set.upload(inputs, /*inouts_only=*/run == 1), "");
     require(set.poison_outputs(poisons[run]), "");
+    if (run == 0 && !keep_scratch) require(set.poison_scratch(kPoisonA), "");
     require(set.write_guards(), "");
     if (auto failure = call_candidate(state, candidate, args, deadline_ms)) return *failure;
     auto damage = unwrap(set.check_guards(), "");
@@ -262,7 +263,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
                          "input buffer '" + b.name + "' was modified (first change at byte " +
                              std::to_string(*diff) + " of " + std::to_string(b.bytes) + ")"};
         }
-      } else {
+      } else if (is_compared(b.role)) {
         outs[run].push_back(unwrap(set.download(i), ""));
       }
     }
@@ -271,7 +272,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   std::size_t k = 0;
   std::vector<CompareResult> results;
   for (auto const& b : set.buffers()) {
-    if (!is_result_buffer(b.role)) continue;
+    if (!is_compared(b.role)) continue;
     auto tol = task.tolerance_for(b.dtype);
     std::optional<std::byte> poison;
     if (b.role == Role::output) poison = kPoisonA;
@@ -300,7 +301,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   }
   k = 0;
   for (auto const& b : set.buffers()) {
-    if (!is_result_buffer(b.role) || runs < 2) continue;
+    if (!is_compared(b.role) || runs < 2) continue;
     if (outs[0][k] == outs[1][k]) {  // bitwise identical: deterministic, no need for a tolerance
       ++k;
       continue;
@@ -316,7 +317,7 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   }
   k = 0;
   for (auto const& b : set.buffers()) {
-    if (!is_result_buffer(b.role)) continue;
+    if (!is_compared(b.role)) continue;
     if (!results[k].passed) {
       verdict.status = CandidateStatus::wrong_output;
       verdict.message = "buffer '" + b.name + "': " + results[k].summary;
@@ -327,11 +328,13 @@ Verdict verify_once(WorkerState& state, TaskSpec const& task, SizeCase const& si
   return verdict;
 }
 
-// The output buffers of `set`, which a timed reference (or baseline) call fills with the answer.
+// The output and scratch buffers of `set`, which a timed reference (or baseline) call fills with the answer
+// and its intermediate values.
 std::vector<DeviceRange> output_ranges(BufferSet const& set) {
   std::vector<DeviceRange> ranges;
   for (auto const& b : set.buffers()) {
-    if (b.role == Role::output && b.bytes > 0) ranges.push_back(DeviceRange{b.data(), b.bytes});
+    if ((b.role == Role::output || b.role == Role::scratch) && b.bytes > 0)
+      ranges.push_back(DeviceRange{b.data(), b.bytes});
   }
   return ranges;
 }
@@ -382,6 +385,7 @@ ArgPack staged_arguments(WorkerState& state, TaskSpec const& task, SizeCase cons
   auto& set = reference_buffers ? buffers.reference : buffers.candidate;
   require(set.upload(inputs), "");
   require(set.poison_outputs(kPoisonA), "");
+  require(set.poison_scratch(kPoisonA), "");
   return unwrap(ArgPack::build(task, size, set), "");
 }
 
@@ -602,9 +606,9 @@ std::optional<Decision> verify_after_timing(Evaluation& e) {
     auto const& inputs = trial_inputs(e.state, e.task, size, s, e.task.trials);
     auto const& expected = expected_outputs(e, size, inputs);
     (void)e.candidate.prepare(e.task.env_for(size));
-    Verdict v =
-        verify_once(e.state, e.task, size, e.candidate, inputs, expected,
-                    candidate_deadline_ms(e.state, e.task, size, e.request.timeout), e.screen ? 1 : 2);
+    Verdict v = verify_once(e.state, e.task, size, e.candidate, inputs, expected,
+                            candidate_deadline_ms(e.state, e.task, size, e.request.timeout), e.screen ? 1 : 2,
+                            /*keep_scratch=*/true);
     if (v.failed()) {
       v.message = "size '" + size.name + "', verification after timing (seed " + std::to_string(s) +
                   "): " + v.message;
@@ -672,7 +676,7 @@ void check_reference_itself(TaskSpec const& task, MaskedResults const& first, Ma
   std::size_t result_elements = 0;
   std::size_t k = 0;
   for (auto const& b : task.buffers) {
-    if (!is_result_buffer(b.role)) continue;
+    if (!is_compared(b.role)) continue;
     ClearBytes const first_k = first.open(k);
     auto again =
         compare_outputs(b.dtype, first_k.bytes(), second.open(k).bytes(), task.tolerance_for(b.dtype));

@@ -44,9 +44,9 @@ class PinnedStaging {
 };
 
 struct SizeBuffers {
-  BufferSet reference;                // no guards
-  BufferSet candidate;                // guarded
-  std::vector<DeviceMemory> scratch;  // per buffer: a result buffer's first run (device fast path)
+  BufferSet reference;                  // no guards
+  BufferSet candidate;                  // guarded
+  std::vector<DeviceMemory> first_run;  // per buffer: a result buffer's first run (device fast path)
 };
 
 // A trial's data kept on the device for the verification fast path (device_checks.hpp): pristine
