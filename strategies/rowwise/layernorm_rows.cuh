@@ -6,11 +6,28 @@
 // into registers and the variance is the exact two-pass one over the registers. Otherwise the row is
 // streamed twice: one pass sums d = x - K and d^2 with the shift K = x[0] (so rows with a large mean do
 // not cancel: the error scales with (mean - K)^2 / var, not mean^2 / var), then the output pass.
-template <typename T, bool MultiWarp, int Rows, int Items, int Unroll>
+// With SaveStats, the row's mean and 1 / sqrt(var + eps) are also written to *stats.mean and *stats.rstd
+// (what PyTorch's native_layer_norm, Apex and the Triton tutorial keep for the backward pass).
+struct RowStats {
+  float* mean = nullptr;
+  float* rstd = nullptr;
+};
+
+template <bool SaveStats>
+__device__ __forceinline__ void save_row_stats(RowStats const& stats, float mean, float rstd, Group const& g) {
+  if constexpr (SaveStats) {
+    if (g.lane == 0) {
+      *stats.mean = mean;
+      *stats.rstd = rstd;
+    }
+  }
+}
+
+template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveStats = false>
 __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __restrict__ x,
                                               const T* __restrict__ gamma, const T* __restrict__ beta, int C, float eps,
                                               bool live, bool aligned, Scratch<Rows>& scratch,
-                                              Group const& g) {
+                                              Group const& g, RowStats const& stats = RowStats{}) {
   constexpr int V = Access<T, (Items > 0 ? Items : 16)>::kVec;
   bool const vec = aligned && C % V == 0;
   int const chunks = (C + V - 1) / V;
@@ -48,6 +65,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
     group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
     if (!live) return;
     rstd = 1.0f / sqrtf(squares[0] / count + eps);
+    save_row_stats<SaveStats>(stats, mean, rstd, g);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
@@ -94,6 +112,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
   float const variance = fmaxf(sums[1] / count - mean_d * mean_d, 0.0f);
   mean = shift_k + mean_d;
   rstd = 1.0f / sqrtf(variance + eps);
+  save_row_stats<SaveStats>(stats, mean, rstd, g);
   for (int base = g.lane; base < chunks; base += g.size * Unroll) {
     float v[Unroll][V];
 #pragma unroll
@@ -117,10 +136,20 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
 
 }  // namespace kopt_rows
 
+// KOPT_SAVE_STATS (a manifest `defines`): the entry also takes the per-row mean and rstd outputs, last (the
+// `// kopt:launch` and `// kopt:constraint` lines name the sizes by position, {{ARG4}} and {{ARG5}}).
+#ifndef KOPT_SAVE_STATS
+#define KOPT_SAVE_STATS 0
+#endif
+
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
                         const {{T}}* __restrict__ gamma, const {{T}}* __restrict__ beta,
-                        int N, int C, float eps) {
+                        int N, int C, float eps
+#if KOPT_SAVE_STATS
+                        , float* __restrict__ mean, float* __restrict__ rstd
+#endif
+                        ) {
   using namespace kopt_rows;
   constexpr bool kMultiWarp = KOPT_GROUP != 32;
   __shared__ Scratch<KOPT_ROWS> scratch;
@@ -131,6 +160,12 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   long long const offset = static_cast<long long>(live ? row : 0) * C;
   bool const aligned = kopt_strategy::aligned_to(in, 16) && kopt_strategy::aligned_to(out, 16) &&
                        kopt_strategy::aligned_to(gamma, 16) && kopt_strategy::aligned_to(beta, 16);
+#if KOPT_SAVE_STATS
+  long long const stat = live ? row : 0;
+  layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true>(
+      out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g, RowStats{mean + stat, rstd + stat});
+#else
   layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
       out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g);
+#endif
 }
