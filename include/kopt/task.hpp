@@ -41,7 +41,11 @@ struct Param {
   bool is_pointer = false;
   DType dtype = DType::f32;      // element type for pointers, value type for scalars
   bool is_const = false;         // pointee is const
+  bool is_stream = false;        // a cudaStream_t: neither a buffer nor a size; kopt passes its own stream
   std::string default_argument;  // as written after '=' ("1.0f"); empty when the parameter has none
+
+  // A value a size case gives (an integer or floating-point size or coefficient).
+  bool is_scalar() const noexcept { return !is_pointer && !is_stream; }
 };
 
 struct Signature {

@@ -42,6 +42,11 @@ constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer, int kind
     return false;
   }
 }
+template <std::size_t I, class... P>
+constexpr bool is_stream(void (*)(P...)) {
+  if constexpr (I < sizeof...(P)) return std::is_same_v<Bare<std::tuple_element_t<I, std::tuple<P...>>>, cudaStream_t>;
+  else return false;
+}
 }  // namespace kopt_trampoline_detail
 )";
   auto const& fn = signature.function;
@@ -53,6 +58,14 @@ constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer, int kind
       fn, n);
   for (std::size_t i = 0; i < n; ++i) {
     auto const& p = signature.params[i];
+    if (p.is_stream) {
+      out += fmt::format(
+          "  static_assert(kopt_trampoline_detail::is_stream<{0}>(&{1}), \"kopt: parameter {2} ('{3}') of "
+          "'{1}' "
+          "must be a cudaStream_t as declared in task.toml\");\n",
+          i, fn, i + 1, p.name);
+      continue;
+    }
     out += fmt::format(
         "  static_assert(kopt_trampoline_detail::matches<{0}>(&{1}, {2}, {3}, {7}), \"kopt: parameter {4} "
         "('{5}') "

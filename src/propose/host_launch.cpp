@@ -119,12 +119,18 @@ std::string argument_list(TaskSpec const& task) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+std::string launch_stream(TaskSpec const& task) {
+  auto const stream = std::find_if(task.signature.params.begin(), task.signature.params.end(),
+                                   [](Param const& p) { return p.is_stream; });
+  return stream == task.signature.params.end() ? "cudaStreamPerThread" : stream->name;
+}
+
 Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& source,
                                     std::string const& function, std::string const& entry_rename,
                                     std::string const& where, std::vector<std::string> const& extra_params) {
   std::vector<std::string> known = source_macros(source);
   for (Param const& p : task.signature.params) {
-    if (!p.is_pointer && !is_floating(p.dtype)) known.push_back(p.name);
+    if (p.is_scalar() && !is_floating(p.dtype)) known.push_back(p.name);
   }
   auto launch = candidate_launch(source, task.launch, task.signature.function);
   if (!launch) return make_error(ErrorCode::invalid_argument, where + ": " + launch.error().message);
@@ -134,7 +140,11 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
   if (!block) return block.error();
   auto shared = launch_expression(launch->shared_bytes, known, where);
   if (!shared) return shared.error();
-  std::string args = argument_list(task);
+  std::vector<std::string> kernel_params;  // a kernel takes the launcher's parameters but its stream
+  for (Param const& p : task.signature.params) {
+    if (!p.is_stream) kernel_params.push_back(p.name);
+  }
+  std::string args = fmt::format("{}", fmt::join(kernel_params, ", "));
   if (!launch->args.empty()) {
     std::vector<std::string> values;
     for (KernelArgument const& a : launch->args) {
@@ -165,9 +175,9 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
       "  if (kopt_shared > 48 * 1024)\n"
       "    cudaFuncSetAttribute({5}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
       "static_cast<int>(kopt_shared));\n"
-      "  {5}<<<kopt_grid, kopt_block, kopt_shared>>>({6});\n"
+      "  {5}<<<kopt_grid, kopt_block, kopt_shared, {7}>>>({6});\n"
       "}}\n",
-      function, parameters, *grid, *block, *shared, kernel, args);
+      function, parameters, *grid, *block, *shared, kernel, args, launch_stream(task));
 }
 
 }  // namespace kopt

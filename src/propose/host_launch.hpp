@@ -24,9 +24,14 @@ std::string_view cpp_expression_helpers();
 std::string parameter_list(TaskSpec const& task);
 std::string argument_list(TaskSpec const& task);
 
+// The stream generated host code launches and copies on: the name of the launcher's cudaStream_t
+// parameter, or cudaStreamPerThread when it takes none (the default stream kopt builds launchers for).
+std::string launch_stream(TaskSpec const& task);
+
 // A host function `void function(<the task's parameters>)` that launches the kernel-mode `source`'s kernel
 // with its `// kopt:launch` grid, block, shared memory and args= (the task's [launch] where the line leaves
-// a field out), evaluated in C++, on the default stream (per thread, as kopt builds launchers), raising the
+// a field out; without args=, the task's parameters but its stream), evaluated in C++, on launch_stream(),
+// raising the
 // dynamic shared memory limit above 48 KiB. The launch may read the launcher's integer scalars, the
 // source's macros and knobs; anything else is an error (invalid_argument) naming `where`. A kernel named
 // like the entry is called `entry_rename` (the caller renames it in the source: the entry's C name is the

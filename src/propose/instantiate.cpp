@@ -81,9 +81,8 @@ std::string input_copy(TaskSpec const& task, std::string const& parameter) {
              parameter) +
          adapter_buffer(task, parameter, "kopt_copy_" + parameter) +
          fmt::format(
-             "  cudaMemcpyAsync(kopt_copy_{0}, {0}, kopt_copy_{0}_needed, cudaMemcpyDeviceToDevice, "
-             "cudaStreamPerThread);\n",
-             parameter);
+             "  cudaMemcpyAsync(kopt_copy_{0}, {0}, kopt_copy_{0}_needed, cudaMemcpyDeviceToDevice, {1});\n",
+             parameter, launch_stream(task));
 }
 
 // For an output the task adds into (RoleBinding::accumulated): the buffer the strategy writes instead,
@@ -113,10 +112,10 @@ std::string add_into_call(TaskSpec const& task, std::string const& parameter) {
       "    long long const kopt_n = {1};\n"
       "    if (kopt_n > 0)\n"
       "      kopt_add_into_{0}<<<static_cast<unsigned int>(kopt_min(kopt_ceil_div(kopt_n, 256), 4096)), "
-      "256>>>(\n"
+      "256, 0, {3}>>>(\n"
       "          {0}, static_cast<const {2}*>(kopt_sum_{0}), kopt_n);\n"
       "  }}\n",
-      parameter, buffer_length(task, parameter), type);
+      parameter, buffer_length(task, parameter), type, launch_stream(task));
 }
 
 // The code before the adapter's entry: the add-into kernels of its accumulated outputs, and the helpers
@@ -184,8 +183,13 @@ Result<std::string> kernel_host_adapter(TaskSpec const& task, StrategyBinding co
 std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& binding, std::string const& inner) {
   std::vector<std::string> params;
   std::vector<std::string> unused;
+  std::string stream_scope;  // the strategy's launcher launches on the caller's stream
   for (Param const& p : task.signature.params) {
     params.push_back(p.c_type + " " + p.name);
+    if (p.is_stream) {
+      stream_scope = fmt::format("  kopt_strategy::LaunchStreamScope const kopt_stream_scope({});\n", p.name);
+      continue;
+    }
     if (binding.roles.end() == std::find_if(binding.roles.begin(), binding.roles.end(),
                                             [&](RoleBinding const& r) { return r.parameter == p.name; })) {
       unused.push_back("  (void)" + p.name + ";\n");
@@ -212,9 +216,9 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
   return adapter_prelude(task, binding) +
          fmt::format(
              "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
-             "extern \"C\" void {}({}) {{\n{}{}  {}({});\n{}}}\n",
+             "extern \"C\" void {}({}) {{\n{}{}{}  {}({});\n{}}}\n",
              binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""),
-             copies, inner, fmt::join(args, ", "), adds);
+             stream_scope, copies, inner, fmt::join(args, ", "), adds);
 }
 
 // [strategy_params] values name the task's scalars by the roles they fill (ELU's `alpha` is map1s's `s`).

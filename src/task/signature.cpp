@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::string_view kTypeList =
     "float, double, __half, __nv_bfloat16, int8_t, uint8_t, int16_t, int, unsigned int, int64_t, uint64_t, "
-    "size_t";
+    "size_t, or cudaStream_t";
 
 struct Token {
   enum class Kind { word, symbol, string, default_argument };
@@ -178,6 +178,14 @@ Result<Param> parse_param(std::vector<Token> tokens, std::size_t index) {
   if (type.empty())
     return signature_error(label + " '" + param.name + "' has no type; expected one of " +
                            std::string(kTypeList));
+  if (!param.is_pointer && (type == "cudaStream_t" || type == "CUstream")) {
+    // The stream the caller launches on: kopt passes the one it verifies and times on.
+    param.is_stream = true;
+    param.dtype = DType::u64;
+    param.c_type = join(as_written);
+    param.default_argument = std::move(default_argument);
+    return param;
+  }
   auto dtype = dtype_from_c_type(type);
   if (!dtype) {
     return signature_error(label + " '" + param.name + "' has unknown type '" + type +

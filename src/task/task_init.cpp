@@ -184,7 +184,7 @@ ExampleExpressions example_expressions(Signature const& sig) {
   std::vector<std::string> integers;
   std::size_t element_bytes = 0;
   for (auto const& p : sig.params) {
-    if (!p.is_pointer && !is_floating(p.dtype)) integers.push_back(p.name);
+    if (p.is_scalar() && !is_floating(p.dtype)) integers.push_back(p.name);
     if (p.is_pointer) element_bytes += size_of(p.dtype);
   }
   ExampleExpressions examples;
@@ -220,11 +220,11 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
   out.todos.push_back("description: say in plain language what " + sig.function + " computes");
 
   bool has_scalars = false;
-  for (auto const& p : sig.params) has_scalars = has_scalars || !p.is_pointer;
+  for (auto const& p : sig.params) has_scalars = has_scalars || p.is_scalar();
   if (has_scalars) {
     t << "\n# [scalars]  # optional defaults for scalar parameters, used by size cases that omit them\n";
     for (auto const& p : sig.params) {
-      if (!p.is_pointer) t << "# " << p.name << " = " << (is_floating(p.dtype) ? "1.0" : "1024") << "\n";
+      if (p.is_scalar()) t << "# " << p.name << " = " << (is_floating(p.dtype) ? "1.0" : "1024") << "\n";
     }
   }
 
@@ -252,7 +252,7 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
   t << "\n[[sizes]]  # add more [[sizes]]; `verify_only = true` checks a size without timing it\n"
     << "name = \"small\"\n";
   for (auto const& p : sig.params) {
-    if (p.is_pointer) continue;
+    if (!p.is_scalar()) continue;
     if (auto const value = default_value(p)) {
       t << p.name << " = " << *value << "  # the launcher's default argument (" << p.c_type << " " << p.name
         << " = " << p.default_argument << ")\n";

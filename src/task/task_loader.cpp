@@ -202,6 +202,8 @@ class TaskLoader {
         what = "'" + str->get() + "' uses '" + id + "', a floating-point scalar";
       } else if (spec_.find_buffer(id) != nullptr || is_pointer_param(id)) {
         what = "'" + str->get() + "' uses '" + id + "', a pointer parameter";
+      } else if (Param const* p = find_param(id); p != nullptr && p->is_stream) {
+        what = "'" + str->get() + "' uses '" + id + "', the launcher's stream";
       } else {
         what = "'" + str->get() + "' uses unknown name '" + id + "'";
       }
@@ -295,7 +297,7 @@ class TaskLoader {
     spec_.signature = std::move(signature).value();
     have_signature_ = true;
     for (auto const& p : spec_.signature.params) {
-      if (p.is_pointer) continue;
+      if (!p.is_scalar()) continue;
       spec_.scalars.push_back({p.name, p.dtype});
       (is_floating(p.dtype) ? float_scalars_ : int_scalars_).push_back(p.name);
     }

@@ -133,5 +133,5 @@ extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, c
   Scratch s;
   if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s)) return;  // out of memory: unwritten
   dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(C < 65535 ? C : 65535));
-  normalize_kernel<<<grid, BLOCK>>>(out, x, N, C, hw, s.constants);
+  normalize_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, N, C, hw, s.constants);
 }

@@ -116,5 +116,5 @@ extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, c
   long long blocks = (total + per_block - 1) / per_block;
   long long const wave = static_cast<long long>(multiprocessors()) * per_sm;
   if (blocks > wave) blocks = wave;
-  normalize_kernel<<<static_cast<unsigned>(blocks), BLOCK>>>(out, x, C, hw, total, s.constants);
+  normalize_kernel<<<static_cast<unsigned>(blocks), BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, C, hw, total, s.constants);
 }

@@ -73,7 +73,7 @@ bool scratch_for(int C, int splits, Scratch& s) {
     tickets = nullptr;
     ticket_capacity = 0;
     if (cudaMalloc(&tickets, ticket_bytes) != cudaSuccess ||
-        cudaMemset(tickets, 0, ticket_bytes) != cudaSuccess) {
+        cudaMemsetAsync(tickets, 0, ticket_bytes, kopt_strategy::launch_stream()) != cudaSuccess) {
       if (tickets != nullptr) cudaFree(tickets);
       tickets = nullptr;
       return false;
@@ -304,6 +304,6 @@ bool launch_stats(T* mean, T* var, const T* x, const T* gamma, const T* beta, fl
                   long long hw, int splits, Scratch& s) {
   if (!scratch_for(C, splits, s)) return false;
   dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(C < 65535 ? C : 65535));
-  stats_kernel<<<grid, BLOCK>>>(mean, var, x, gamma, beta, eps, N, C, hw, s);
+  stats_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(mean, var, x, gamma, beta, eps, N, C, hw, s);
   return true;
 }

@@ -52,4 +52,25 @@ __device__ __forceinline__ float warp_max(float v) {
 
 __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+#ifndef __CUDACC_RTC__
+// The stream a strategy's launcher launches on: the caller's, when the task's launcher takes a
+// cudaStream_t (kopt's adapter sets it around the call, docs/strategies.md "Binding"), else stream 0
+// (the per-thread default stream under kopt's --default-stream per-thread).
+inline cudaStream_t& launch_stream_slot() {
+  static thread_local cudaStream_t stream = nullptr;
+  return stream;
+}
+inline cudaStream_t launch_stream() { return launch_stream_slot(); }
+// Sets the launch stream for its lifetime (the adapter's call of the strategy's launcher).
+struct LaunchStreamScope {
+  explicit LaunchStreamScope(cudaStream_t stream) : previous(launch_stream_slot()) {
+    launch_stream_slot() = stream;
+  }
+  ~LaunchStreamScope() { launch_stream_slot() = previous; }
+  LaunchStreamScope(LaunchStreamScope const&) = delete;
+  LaunchStreamScope& operator=(LaunchStreamScope const&) = delete;
+  cudaStream_t previous;
+};
+#endif
+
 }  // namespace kopt_strategy

@@ -104,7 +104,7 @@ bool launch_log({{T}}* out, const {{T}}* in, int B, bool pairs) {
   }
   unsigned const blocks = static_cast<unsigned>((static_cast<long long>(B) + Sh::kGroups - 1) / Sh::kGroups);
   fft_register_kernel<LogN>
-      <<<blocks, Sh::kThreads, static_cast<size_t>(Sh::kSharedBytes)>>>(out, in, B, pairs);
+      <<<blocks, Sh::kThreads, static_cast<size_t>(Sh::kSharedBytes), kopt_strategy::launch_stream()>>>(out, in, B, pairs);
   return true;
 }
 

@@ -111,7 +111,7 @@ static bool launch_log({{T}}* out_re, {{T}}* out_im, const {{T}}* in_re, const {
   }
   unsigned const blocks = static_cast<unsigned>((static_cast<long long>(B) + Sh::kGroups - 1) / Sh::kGroups);
   fft_split_register_kernel<LogN>
-      <<<blocks, Sh::kThreads, static_cast<size_t>(Sh::kSharedBytes)>>>(out_re, out_im, in_re, in_im, B);
+      <<<blocks, Sh::kThreads, static_cast<size_t>(Sh::kSharedBytes), kopt_strategy::launch_stream()>>>(out_re, out_im, in_re, in_im, B);
   return true;
 }
 

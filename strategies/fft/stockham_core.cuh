@@ -362,7 +362,7 @@ inline float2 const* table_for(int n) {
   if (it != tables.end()) return it->second;
   float2* table = nullptr;
   if (cudaMalloc(&table, sizeof(float2) * static_cast<size_t>(n)) != cudaSuccess) return nullptr;
-  fill_table<<<(n + 255) / 256, 256>>>(table, n);
+  fill_table<<<(n + 255) / 256, 256, 0, kopt_strategy::launch_stream()>>>(table, n);
   tables.emplace(n, table);
   return table;
 #else
@@ -397,7 +397,7 @@ inline void launch({{T}}* out, const {{T}}* in, int N, int B) {
   long long const limit = max_shared_bytes();
   if (shared_bytes(N) > limit) {
     long long const outputs = static_cast<long long>(N) * B;
-    stockham_shared_direct<<<static_cast<unsigned>((outputs + 255) / 256), 256>>>(out, in, N, outputs);
+    stockham_shared_direct<<<static_cast<unsigned>((outputs + 255) / 256), 256, 0, kopt_strategy::launch_stream()>>>(out, in, N, outputs);
     return;
   }
   // Transforms per block: a power of two near POINTS / N, at most THREADS and B, fitting shared memory.
@@ -422,7 +422,7 @@ inline void launch({{T}}* out, const {{T}}* in, int N, int B) {
   float2 const* table = table_for(N);
   if (TWIDDLE == 1 && table == nullptr) return;
   unsigned const blocks = static_cast<unsigned>((B + tpb - 1) / tpb);
-  stockham_shared_kernel<<<blocks, THREADS, static_cast<size_t>(bytes)>>>(out, in, B, tpb, group_log2,
+  stockham_shared_kernel<<<blocks, THREADS, static_cast<size_t>(bytes), kopt_strategy::launch_stream()>>>(out, in, B, tpb, group_log2,
                                                                           static_cast<int>(len), plan, table);
 }
 #endif  // STOCKHAM_SPLIT_LAYOUT

@@ -166,7 +166,7 @@ static void launch({{T}}* out_re, {{T}}* out_im, const {{T}}* in_re, const {{T}}
   long long const limit = max_shared_bytes();
   if (shared_bytes(N) > limit) {
     long long const outputs = static_cast<long long>(N) * B;
-    stockham_split_direct<<<static_cast<unsigned>((outputs + 255) / 256), 256>>>(out_re, out_im, in_re, in_im,
+    stockham_split_direct<<<static_cast<unsigned>((outputs + 255) / 256), 256, 0, kopt_strategy::launch_stream()>>>(out_re, out_im, in_re, in_im,
                                                                                  N, outputs);
     return;
   }
@@ -192,7 +192,7 @@ static void launch({{T}}* out_re, {{T}}* out_im, const {{T}}* in_re, const {{T}}
   float2 const* table = table_for(N);
   if (TWIDDLE == 1 && table == nullptr) return;
   unsigned const blocks = static_cast<unsigned>((static_cast<long long>(B) + tpb - 1) / tpb);
-  stockham_split_kernel<<<blocks, THREADS, static_cast<size_t>(bytes)>>>(
+  stockham_split_kernel<<<blocks, THREADS, static_cast<size_t>(bytes), kopt_strategy::launch_stream()>>>(
       out_re, out_im, in_re, in_im, B, tpb, group_log2, static_cast<int>(len), plan, table);
 }
 

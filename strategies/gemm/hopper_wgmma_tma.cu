@@ -473,12 +473,12 @@ extern "C" void {{ENTRY}}({{T}}* C, const {{T}}* A, const {{T}}* B, int M, int N
                               kopt_strategy::ceil_div(N, kBlockN);
       int const grid = static_cast<int>(tiles < s.grid_limit ? tiles : s.grid_limit);
       bool const c_pair = (reinterpret_cast<unsigned long long>(C) & 3ull) == 0ull;
-      gemm_kernel<<<grid, kThreads, kSmemBytes>>>(map_a, map_b, C, A, B, M, N, K, c_pair);
+      gemm_kernel<<<grid, kThreads, kSmemBytes, kopt_strategy::launch_stream()>>>(map_a, map_b, C, A, B, M, N, K, c_pair);
       return;
     }
   }
   if (!s.fallback) return;  // the launch would fail: C stays as it is and verification reports it
   dim3 const grid(static_cast<unsigned>(kopt_strategy::ceil_div(N, BN)),
                   static_cast<unsigned>(kopt_strategy::ceil_div(M, BM)));
-  fallback_kernel<<<grid, tensor_core_mma::kThreads, kFallbackSmemBytes>>>(C, A, B, M, N, K);
+  fallback_kernel<<<grid, tensor_core_mma::kThreads, kFallbackSmemBytes, kopt_strategy::launch_stream()>>>(C, A, B, M, N, K);
 }

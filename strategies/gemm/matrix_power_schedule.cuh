@@ -43,12 +43,12 @@ bool power_without_product(Elem* out, Elem const* A, int n, int p) {
   if (p >= 2) return false;
   if (p == 1) {
     cudaMemcpyAsync(out, A, static_cast<size_t>(n) * n * sizeof(Elem), cudaMemcpyDeviceToDevice,
-                    cudaStreamPerThread);
+                    kopt_strategy::launch_stream());
   } else {
     long long const count = static_cast<long long>(n) * n;
     long long blocks = (count + 255) / 256;
     if (blocks > 132 * 8) blocks = 132 * 8;
-    identity_kernel<Elem><<<static_cast<unsigned>(blocks), 256>>>(out, n);
+    identity_kernel<Elem><<<static_cast<unsigned>(blocks), 256, 0, kopt_strategy::launch_stream()>>>(out, n);
   }
   return true;
 }

@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(kThreads)
 void launch_product(Elem* C, Elem const* X, Elem const* Y, int n) {
   dim3 const grid(static_cast<unsigned>(kopt_strategy::ceil_div(n, BN)),
                   static_cast<unsigned>(kopt_strategy::ceil_div(n, BM)));
-  product_kernel<<<grid, kThreads>>>(C, X, Y, n);
+  product_kernel<<<grid, kThreads, 0, kopt_strategy::launch_stream()>>>(C, X, Y, n);
 }
 
 }  // namespace matrix_power_squaring

@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(kThreads)
 void launch_product(Elem* Ch, Elem* Cl, Split X, Split Y, int n) {
   dim3 const grid(static_cast<unsigned>(kopt_strategy::ceil_div(n, BN)),
                   static_cast<unsigned>(kopt_strategy::ceil_div(n, BM)));
-  product_kernel<<<grid, kThreads, kSmemBytes>>>(Ch, Cl, X, Y, n);
+  product_kernel<<<grid, kThreads, kSmemBytes, kopt_strategy::launch_stream()>>>(Ch, Cl, X, Y, n);
 }
 
 }  // namespace matrix_power_squaring_mma

@@ -134,6 +134,6 @@ extern "C" void {{ENTRY}}({{T}}* C, const {{T}}* A, const {{T}}* B, int M, int N
   if (partial == nullptr) return;  // out of memory: C stays as it is and verification reports it
   dim3 const grid(static_cast<unsigned>(kopt_strategy::ceil_div(N, BN)),
                   static_cast<unsigned>(kopt_strategy::ceil_div(M, BM)), SPLITS);
-  split_k::partial_kernel<<<grid, split_k::kThreads>>>(partial, A, B, M, N, K);
+  split_k::partial_kernel<<<grid, split_k::kThreads, 0, kopt_strategy::launch_stream()>>>(partial, A, B, M, N, K);
   split_k::launch_sum(C, partial, count);
 }

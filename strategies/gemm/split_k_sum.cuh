@@ -62,5 +62,5 @@ void launch_sum(Elem* C, float const* partial, long long count) {
   long long const work = count % 4 == 0 ? count / 4 : count;
   long long blocks = (work + kReduceThreads - 1) / kReduceThreads;
   if (blocks > 132 * 16) blocks = 132 * 16;
-  sum_kernel<<<static_cast<unsigned>(blocks), kReduceThreads>>>(C, partial, count);
+  sum_kernel<<<static_cast<unsigned>(blocks), kReduceThreads, 0, kopt_strategy::launch_stream()>>>(C, partial, count);
 }

@@ -51,6 +51,6 @@ extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* in, int n) {
   using namespace reduce_two_pass;
   if (n < 0) n = 0;
   unsigned const blocks = pass_one_blocks(n);
-  partials_kernel<<<blocks, BLOCK>>>(in, n);
-  final_kernel<<<1, kFinalThreads>>>(out, static_cast<int>(blocks));
+  partials_kernel<<<blocks, BLOCK, 0, kopt_strategy::launch_stream()>>>(in, n);
+  final_kernel<<<1, kFinalThreads, 0, kopt_strategy::launch_stream()>>>(out, static_cast<int>(blocks));
 }

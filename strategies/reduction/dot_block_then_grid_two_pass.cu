@@ -53,6 +53,6 @@ extern "C" void {{ENTRY}}({{T}}* result, const {{T}}* x, const {{T}}* y, int n) 
   using namespace dot_two_pass;
   if (n < 0) n = 0;
   unsigned const blocks = pass_one_blocks(n);
-  partials_kernel<<<blocks, BLOCK>>>(x, y, n);
-  final_kernel<<<1, kFinalThreads>>>(result, static_cast<int>(blocks));
+  partials_kernel<<<blocks, BLOCK, 0, kopt_strategy::launch_stream()>>>(x, y, n);
+  final_kernel<<<1, kFinalThreads, 0, kopt_strategy::launch_stream()>>>(result, static_cast<int>(blocks));
 }

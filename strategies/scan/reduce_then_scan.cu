@@ -154,7 +154,7 @@ extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* in, int n) {
   long long const tiles_per_chunk = (tiles + blocks - 1) / blocks;
   blocks = (tiles + tiles_per_chunk - 1) / tiles_per_chunk;
   long long const chunk = tiles_per_chunk * kTile;
-  chunk_sum_kernel<<<static_cast<unsigned>(blocks), BLOCK>>>(in, n, chunk);
-  chunk_offset_kernel<<<1, kOffsetThreads>>>(static_cast<int>(blocks));
-  chunk_scan_kernel<<<static_cast<unsigned>(blocks), BLOCK>>>(out, in, n, chunk);
+  chunk_sum_kernel<<<static_cast<unsigned>(blocks), BLOCK, 0, kopt_strategy::launch_stream()>>>(in, n, chunk);
+  chunk_offset_kernel<<<1, kOffsetThreads, 0, kopt_strategy::launch_stream()>>>(static_cast<int>(blocks));
+  chunk_scan_kernel<<<static_cast<unsigned>(blocks), BLOCK, 0, kopt_strategy::launch_stream()>>>(out, in, n, chunk);
 }

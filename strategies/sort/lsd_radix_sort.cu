@@ -365,10 +365,10 @@ extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* in, int n) {
     int const shift = pass * RADIX_BITS;
     bool const first = pass == 0;
     bool const last = pass == kPasses - 1;
-    upsweep_kernel<<<static_cast<unsigned>(chunks), THREADS>>>(
+    upsweep_kernel<<<static_cast<unsigned>(chunks), THREADS, 0, kopt_strategy::launch_stream()>>>(
         src, n, shift, first, scratch.counts, static_cast<int>(chunks), static_cast<int>(tiles_per_chunk));
-    row_scan_kernel<<<kRadix, kRowThreads>>>(scratch.counts, scratch.totals, static_cast<int>(chunks));
-    downsweep_kernel<<<static_cast<unsigned>(chunks), THREADS>>>(
+    row_scan_kernel<<<kRadix, kRowThreads, 0, kopt_strategy::launch_stream()>>>(scratch.counts, scratch.totals, static_cast<int>(chunks));
+    downsweep_kernel<<<static_cast<unsigned>(chunks), THREADS, 0, kopt_strategy::launch_stream()>>>(
         src, dst, n, shift, first, last, scratch.counts, scratch.totals, static_cast<int>(chunks),
         static_cast<int>(tiles_per_chunk));
     src = dst;

@@ -445,11 +445,11 @@ extern "C" void {{ENTRY}}({{T}}* keys_out, int* values_out, const {{T}}* keys_in
     int const shift = pass * RADIX_BITS;
     bool const first = pass == 0;
     bool const last = pass == kPasses - 1;
-    upsweep_kernel<<<static_cast<unsigned>(chunks), THREADS>>>(src_keys, n, shift, first, scratch.counts,
+    upsweep_kernel<<<static_cast<unsigned>(chunks), THREADS, 0, kopt_strategy::launch_stream()>>>(src_keys, n, shift, first, scratch.counts,
                                                                static_cast<int>(chunks),
                                                                static_cast<int>(tiles_per_chunk));
-    row_scan_kernel<<<kRadix, kRowThreads>>>(scratch.counts, scratch.totals, static_cast<int>(chunks));
-    downsweep_kernel<<<static_cast<unsigned>(chunks), THREADS>>>(
+    row_scan_kernel<<<kRadix, kRowThreads, 0, kopt_strategy::launch_stream()>>>(scratch.counts, scratch.totals, static_cast<int>(chunks));
+    downsweep_kernel<<<static_cast<unsigned>(chunks), THREADS, 0, kopt_strategy::launch_stream()>>>(
         src_keys, src_values, dst_keys, dst_values, n, shift, first, last, scratch.counts, scratch.totals,
         static_cast<int>(chunks), static_cast<int>(tiles_per_chunk));
     src_keys = dst_keys;

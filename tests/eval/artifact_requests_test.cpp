@@ -204,6 +204,32 @@ TEST(PlanCandidate, KernelNamedByTheLaunchSectionIsFound) {
   EXPECT_EQ(plan.request->entry, "add_kernel");
 }
 
+// A launcher that takes the caller's stream: a kernel takes the other parameters in order (kopt launches it
+// on its stream), and the trampoline checks that the launcher's parameter is a cudaStream_t.
+TEST(PlanCandidate, AStreamParameterIsNoKernelArgumentAndTheTrampolineChecksIt) {
+  TaskSpec task = vector_add_task();
+  auto signature =
+      parse_signature("void vector_add(float* c, const float* a, const float* b, int n, cudaStream_t s)");
+  ASSERT_TRUE(signature) << signature.error().message;
+  task.signature = *signature;
+  CandidatePlan const plan = plan_candidate(task, source_named("k.cu", kKernelSource), std::nullopt);
+  ASSERT_TRUE(plan.request) << plan.failure;
+  Artifact artifact;
+  artifact.mode = CandidateMode::kernel;
+  artifact.path = "/cache/abc.cubin";
+  artifact.symbol = "vector_add";
+  worker::ArtifactRef const ref = artifact_ref(task, plan, artifact);
+  ASSERT_EQ(ref.arguments.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(ref.arguments[static_cast<std::size_t>(i)].parameter, i);
+    EXPECT_TRUE(ref.arguments[static_cast<std::size_t>(i)].type.empty());
+  }
+  EXPECT_EQ(ref.param_sizes, (std::vector<int>{8, 8, 8, 4}));
+  std::string const trampoline = trampoline_source(task.signature);
+  EXPECT_NE(trampoline.find("is_stream<4>(&vector_add)"), std::string::npos) << trampoline;
+  EXPECT_NE(trampoline.find("must be a cudaStream_t"), std::string::npos) << trampoline;
+}
+
 TEST(PlanCandidate, LauncherSourceGetsTheTrampolineAppended) {
   TaskSpec const task = vector_add_task();
   CandidatePlan const plan = plan_candidate(task, source_named("l.cu", kLauncherSource), std::nullopt);

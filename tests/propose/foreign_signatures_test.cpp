@@ -70,8 +70,14 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
 
   std::size_t of_family = 0;
   std::set<std::string> offered;  // families of every strategy that applies
-  LibraryStrategy const* adapted = nullptr;
-  StrategyBinding right;
+  // The adapters compiled at the end: the first kernel-mode strategy's (args=), the first that copies an
+  // inout buffer or adds into it (the generated host code), the first for a task with a buffer no role takes
+  // (scratch), and every strategy's for a task whose launcher takes a stream (each launches on it).
+  std::vector<std::pair<LibraryStrategy const*, StrategyBinding>> adapted;
+  bool const has_scratch = std::any_of(task->buffers.begin(), task->buffers.end(),
+                                       [](BufferSpec const& b) { return b.role == Role::scratch; });
+  bool const has_stream = std::any_of(task->signature.params.begin(), task->signature.params.end(),
+                                      [](Param const& p) { return p.is_stream; });
   for (LibraryStrategy const& strategy : library().strategies) {
     auto const a = check_applicability(strategy, *task, 90);
     if (a.applies) offered.insert(strategy.families.begin(), strategy.families.end());
@@ -116,40 +122,39 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
     ASSERT_NE(at, a.bindings.end()) << strategy.name << ": " << c.binding << " is not among" << enumerated;
     EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
         << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
-    // The adapter compiled below: a kernel-mode strategy's (args=), one that copies an inout buffer or
-    // adds into it (the generated host code), or any for a task with a buffer no role takes (scratch).
     bool const copies = std::any_of(at->roles.begin(), at->roles.end(),
                                     [](RoleBinding const& r) { return r.copied || r.accumulated; });
-    bool const has_scratch = std::any_of(task->buffers.begin(), task->buffers.end(),
-                                         [](BufferSpec const& b) { return b.role == Role::scratch; });
-    if (adapted == nullptr &&
-        (strategy.template_text.find("kopt:launch") != std::string::npos || copies || has_scratch)) {
-      adapted = &strategy;
-      right = *at;
-    }
+    if (has_stream || (adapted.empty() && (strategy.template_text.find("kopt:launch") != std::string::npos ||
+                                           copies || has_scratch)))
+      adapted.emplace_back(&strategy, *at);
   }
   EXPECT_GT(of_family, 0u) << "no strategy of " << c.family << " for this element type";
   if (task->family.empty()) {
     EXPECT_TRUE(offered.contains(c.family)) << "family inference missed " << c.family;
   }
-  if (adapted == nullptr) return;
-
-  // The adapter compiles: the first valid configuration of a kernel-mode strategy, through NVRTC.
-  auto text = instantiate_strategy(library(), *adapted, *task, 90, &right);
-  ASSERT_TRUE(text) << text.error().message;
-  auto space = TuningSpace::parse(*text, adapted->name + ".cu");
-  ASSERT_TRUE(space) << space.error().message;
-  auto enumeration = space->enumerate(tuning_rules_for(*task));
-  ASSERT_TRUE(enumeration) << enumeration.error().message;
-  ASSERT_FALSE(enumeration->valid.empty()) << adapted->name << ": no valid configuration";
-  auto candidate = materialise(*space, enumeration->valid.front(), *text, *task);
-  ASSERT_TRUE(candidate) << candidate.error().message;
-  auto outcome =
-      test::compile_as_evaluated(*task, candidate->name + ".cu", candidate->source, candidate->flags);
-  ASSERT_TRUE(outcome) << outcome.error().message;
-  EXPECT_TRUE(outcome->ok) << adapted->name << " under " << right.describe() << ":\n"
-                           << outcome->diagnostics << "\n"
-                           << candidate->source;
+  // Each adapter compiles: the first valid configuration, as the evaluator builds it (NVRTC or nvcc).
+  for (auto const& [strategy, right] : adapted) {
+    auto text = instantiate_strategy(library(), *strategy, *task, 90, &right);
+    ASSERT_TRUE(text) << text.error().message;
+    auto space = TuningSpace::parse(*text, strategy->name + ".cu");
+    ASSERT_TRUE(space) << space.error().message;
+    auto enumeration = space->enumerate(tuning_rules_for(*task));
+    ASSERT_TRUE(enumeration) << enumeration.error().message;
+    ASSERT_FALSE(enumeration->valid.empty()) << strategy->name << ": no valid configuration";
+    auto candidate = materialise(*space, enumeration->valid.front(), *text, *task);
+    ASSERT_TRUE(candidate) << candidate.error().message;
+    auto outcome =
+        test::compile_as_evaluated(*task, candidate->name + ".cu", candidate->source, candidate->flags);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_TRUE(outcome->ok) << strategy->name << " under " << right.describe() << ":\n"
+                             << outcome->diagnostics << "\n"
+                             << candidate->source;
+    // A launcher-mode strategy's launches follow the caller's stream.
+    if (has_stream && !is_kernel_template(strategy->template_text)) {
+      EXPECT_NE(candidate->source.find("LaunchStreamScope const kopt_stream_scope("), std::string::npos)
+          << strategy->name;
+    }
+  }
 }
 
 std::string case_name(::testing::TestParamInfo<ForeignCase> const& param) {

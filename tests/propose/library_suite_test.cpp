@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -60,6 +62,37 @@ std::vector<std::string> strategy_names() {
 // Families of the suite that no strategy serves yet (docs/strategies.md, "Coverage"). A family leaves this
 // list when it gets a strategy; the test below fails until it does.
 std::set<std::string> const kFamiliesWithoutStrategies = {};
+
+// Every launch and asynchronous copy in a template goes to kopt_strategy::launch_stream(), so that a
+// strategy bound to a launcher that takes the caller's stream runs on it (docs/strategies.md, "Binding").
+TEST(StrategyLibrary, EveryLaunchGoesToTheLaunchStream) {
+  std::size_t launches = 0;
+  std::error_code ec;
+  for (auto const& e : fs::recursive_directory_iterator(kSource / "strategies", ec)) {
+    auto const ext = e.path().extension();
+    if (ext != ".cu" && ext != ".cuh") continue;
+    std::ifstream in(e.path());
+    std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::size_t at = text.find("<<<"); at != std::string::npos; at = text.find("<<<", at + 3)) {
+      std::size_t const end = text.find(">>>", at);
+      ASSERT_NE(end, std::string::npos) << e.path();
+      EXPECT_NE(text.substr(at, end - at).find("kopt_strategy::launch_stream()"), std::string::npos)
+          << e.path() << ": " << text.substr(at, end + 3 - at);
+      ++launches;
+    }
+    for (char const* call : {"cudaMemsetAsync(", "cudaMemcpyAsync("}) {
+      for (std::size_t at = text.find(call); at != std::string::npos; at = text.find(call, at + 1)) {
+        std::size_t const end = text.find(';', at);
+        EXPECT_NE(text.substr(at, end - at).find("kopt_strategy::launch_stream()"), std::string::npos)
+            << e.path() << ": " << text.substr(at, end - at);
+      }
+    }
+    for (char const* blocking :
+         {"cudaStreamPerThread", "cudaMemset(", "cudaMemcpy(", "cudaDeviceSynchronize"})
+      EXPECT_EQ(text.find(blocking), std::string::npos) << e.path() << " uses " << blocking;
+  }
+  EXPECT_GT(launches, 20u);
+}
 
 TEST(StrategyLibrary, LoadsAndEverySuiteFamilyHasAStrategyOrIsAKnownGap) {
   ASSERT_FALSE(library().strategies.empty());

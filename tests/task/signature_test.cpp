@@ -94,6 +94,26 @@ TEST(Signature, DefaultArgumentsAndAttributesAsPeopleWriteThem) {
   EXPECT_EQ(sig.params[5].c_type, "float");
 }
 
+// The caller's stream, as PyTorch extensions and library C APIs pass it: neither a buffer nor a size.
+TEST(Signature, AStreamParameterIsTheCallersStream) {
+  auto sig = parse_ok(
+      "extern \"C\" void relu(const float* x, float* y, int64_t n, cudaStream_t stream = 0, const CUstream "
+      "s2)");
+  ASSERT_EQ(sig.params.size(), 5u);
+  EXPECT_TRUE(sig.params[3].is_stream);
+  EXPECT_FALSE(sig.params[3].is_pointer);
+  EXPECT_FALSE(sig.params[3].is_scalar());
+  EXPECT_EQ(sig.params[3].c_type, "cudaStream_t");
+  EXPECT_EQ(sig.params[3].default_argument, "0");
+  EXPECT_TRUE(sig.params[4].is_stream);
+  EXPECT_EQ(sig.params[4].c_type, "const CUstream");
+  EXPECT_TRUE(sig.params[2].is_scalar());
+  EXPECT_FALSE(sig.params[2].is_stream);
+  // A pointer to a stream is not a stream.
+  EXPECT_NE(parse_fail("extern \"C\" void f(float* y, cudaStream_t* s)").find("unknown type"),
+            std::string::npos);
+}
+
 TEST(Signature, RejectsUnknownTypeNamingTheParam) {
   auto message = parse_fail("extern \"C\" void f(float* out, const my_t* in, int n)");
   EXPECT_NE(message.find("parameter 2"), std::string::npos) << message;

@@ -160,6 +160,33 @@ extern "C" __attribute__((visibility("default"))) void elu(float* out, const flo
   }
 }
 
+// A launcher that takes the caller's stream: no size value, no buffer, and the task loads once the
+// lengths and sizes are filled in.
+TEST_F(TaskInit, AStreamParameterNeedsNoSizeOrBuffer) {
+  write_text(root_ / "relu.cu", R"(#include <cuda_runtime.h>
+__global__ void relu_kernel(const float* x, float* y, int n) {}
+extern "C" void relu(const float* x, float* y, int n, cudaStream_t stream) {
+  relu_kernel<<<(n + 255) / 256, 256, 0, stream>>>(x, y, n);
+}
+)");
+  auto init = init_task(root_ / "relu.cu", root_ / "relu", false);
+  ASSERT_TRUE(init.ok()) << init.error().message;
+  std::string text = read_text(root_ / "relu" / "task.toml");
+  EXPECT_EQ(text.find("stream ="), std::string::npos) << text;
+  EXPECT_EQ(text.find("[buffers.stream]"), std::string::npos) << text;
+  for (auto const& todo : init->todos) EXPECT_EQ(todo.find("stream"), std::string::npos) << todo;
+  replace_once(text, "n = \"TODO\"", "n = 1000");
+  // Every other TODO (lengths, the description, the work) becomes "n".
+  for (auto at = text.find("\"TODO"); at != std::string::npos; at = text.find("\"TODO")) {
+    text.replace(at, text.find('"', at + 1) + 1 - at, "\"n\"");
+  }
+  write_text(root_ / "relu" / "task.toml", text);
+  auto task = load_task(root_ / "relu");
+  ASSERT_TRUE(task.ok()) << task.error().message << "\n" << text;
+  EXPECT_EQ(task->scalars.size(), 1u);
+  EXPECT_EQ(task->buffers.size(), 2u);
+}
+
 TEST_F(TaskInit, RefusesToOverwriteUnlessAsked) {
   auto source = data_dir("histogram") / "reference.cu";
   ASSERT_TRUE(init_task(source, root_ / "t", false).ok());

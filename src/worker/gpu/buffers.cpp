@@ -152,6 +152,10 @@ Result<ArgPack> ArgPack::build(TaskSpec const& task, SizeCase const& size, Buffe
       pack_out.storage_.push_back(pack(ptr));
       continue;
     }
+    if (param.is_stream) {  // the stream the worker verifies and times on
+      pack_out.storage_.push_back(pack(static_cast<void*>(cudaStreamPerThread)));
+      continue;
+    }
     auto it = size.values.find(param.name);
     if (it == size.values.end()) {
       return make_error(ErrorCode::invalid_spec,
