@@ -3,11 +3,19 @@
 // RMSNorm of one row: y = x / sqrt(sum(x^2) / C + eps) * w. `live` is false for a padding row of the
 // block (it only takes part in the reduction). Items > 0: when the group's Items values per thread cover
 // the row, it is read once into registers; otherwise it is streamed twice (sum of squares, then the
-// output), Unroll accesses in flight per thread.
-template <typename T, bool MultiWarp, int Rows, int Items, int Unroll>
+// output), Unroll accesses in flight per thread. With SaveRstd, the row's 1 / sqrt(sum(x^2) / C + eps) is
+// also written to *rstd (what fused RMSNorm kernels keep for the backward pass).
+template <bool SaveRstd>
+__device__ __forceinline__ void save_row_rstd(float* rstd, float inverse_rms, Group const& g) {
+  if constexpr (SaveRstd) {
+    if (g.lane == 0) *rstd = inverse_rms;
+  }
+}
+
+template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveRstd = false>
 __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restrict__ x,
                                             const T* __restrict__ w, int C, float eps, bool live, bool aligned,
-                                            Scratch<Rows>& scratch, Group const& g) {
+                                            Scratch<Rows>& scratch, Group const& g, float* rstd = nullptr) {
   constexpr int V = Access<T, (Items > 0 ? Items : 16)>::kVec;
   bool const vec = aligned && C % V == 0;
   int const chunks = (C + V - 1) / V;
@@ -30,6 +38,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
     group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
     if (!live) return;
     float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + eps);
+    save_row_rstd<SaveRstd>(rstd, inverse_rms, g);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
@@ -65,6 +74,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
   group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
   if (!live) return;
   float const inverse_rms = 1.0f / sqrtf(squares[0] / static_cast<float>(C) + eps);
+  save_row_rstd<SaveRstd>(rstd, inverse_rms, g);
   for (int base = g.lane; base < chunks; base += g.size * Unroll) {
     float v[Unroll][V];
 #pragma unroll
@@ -86,9 +96,19 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
 
 }  // namespace kopt_rows
 
+// KOPT_SAVE_STATS (a manifest `defines`): the entry also takes the per-row rstd output, last (the
+// `// kopt:launch` and `// kopt:constraint` lines name the sizes by position).
+#ifndef KOPT_SAVE_STATS
+#define KOPT_SAVE_STATS 0
+#endif
+
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
-                        const {{T}}* __restrict__ weight, int N, int C, float eps) {
+                        const {{T}}* __restrict__ weight, int N, int C, float eps
+#if KOPT_SAVE_STATS
+                        , float* __restrict__ rstd
+#endif
+                        ) {
   using namespace kopt_rows;
   constexpr bool kMultiWarp = KOPT_GROUP != 32;
   __shared__ Scratch<KOPT_ROWS> scratch;
@@ -99,6 +119,11 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   long long const offset = static_cast<long long>(live ? row : 0) * C;
   bool const aligned = kopt_strategy::aligned_to(in, 16) && kopt_strategy::aligned_to(out, 16) &&
                        kopt_strategy::aligned_to(weight, 16);
+#if KOPT_SAVE_STATS
+  rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true>(
+      out + offset, in + offset, weight, C, eps, live, aligned, scratch, g, rstd + (live ? row : 0));
+#else
   rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
       out + offset, in + offset, weight, C, eps, live, aligned, scratch, g);
+#endif
 }
