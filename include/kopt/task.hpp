@@ -51,6 +51,9 @@ struct Param {
 struct Signature {
   std::string function;  // launcher / kernel name
   std::vector<Param> params;
+  bool returns_error = false;  // returns a cudaError_t (its launches' status) rather than void
+
+  std::string_view return_type() const noexcept { return returns_error ? "cudaError_t" : "void"; }
 };
 
 // Parses `void softmax(float* out, const float* in, int N, int C)` (extern "C" optional).

@@ -17,18 +17,28 @@ std::string trampoline_source(Signature const& signature) {
 #include <utility>
 namespace kopt_trampoline_detail {
 template <class T> using Bare = std::remove_cv_t<std::remove_reference_t<T>>;
-template <class... P, std::size_t... I>
-inline void invoke(void (*f)(P...), void** a, std::index_sequence<I...>) { f(*static_cast<Bare<P>*>(a[I])...); }
-template <class... P> inline void call(void (*f)(P...), void** a) { invoke(f, a, std::index_sequence_for<P...>{}); }
-template <class... P> constexpr std::size_t arity(void (*)(P...)) { return sizeof...(P); }
+// The launcher's status: 0 for a void launcher, the cudaError_t it returns otherwise.
+template <class R, class... P, std::size_t... I>
+inline int invoke(R (*f)(P...), void** a, std::index_sequence<I...>) {
+  if constexpr (std::is_void_v<R>) {
+    f(*static_cast<Bare<P>*>(a[I])...);
+    return 0;
+  } else {
+    return static_cast<int>(f(*static_cast<Bare<P>*>(a[I])...));
+  }
+}
+template <class R, class... P> inline int call(R (*f)(P...), void** a) { return invoke(f, a, std::index_sequence_for<P...>{}); }
+template <class R, class... P> constexpr std::size_t arity(R (*)(P...)) { return sizeof...(P); }
+template <class R, class... P> constexpr bool returns_void(R (*)(P...)) { return std::is_void_v<R>; }
+template <class R, class... P> constexpr bool returns_error(R (*)(P...)) { return std::is_same_v<R, cudaError_t>; }
 // kind: 0 integer, 1 float/double, 2 16-bit float class (__half, __nv_bfloat16)
 template <class T> constexpr bool kind_is(int kind) {
   if (kind == 0) return std::is_integral_v<T>;
   if (kind == 1) return std::is_floating_point_v<T>;
   return !std::is_integral_v<T> && !std::is_floating_point_v<T>;
 }
-template <std::size_t I, class... P>
-constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer, int kind) {
+template <std::size_t I, class R, class... P>
+constexpr bool matches(R (*)(P...), std::size_t bytes, bool pointer, int kind) {
   if constexpr (I < sizeof...(P)) {
     using T = Bare<std::tuple_element_t<I, std::tuple<P...>>>;
     if constexpr (std::is_pointer_v<T>) {
@@ -42,8 +52,8 @@ constexpr bool matches(void (*)(P...), std::size_t bytes, bool pointer, int kind
     return false;
   }
 }
-template <std::size_t I, class... P>
-constexpr bool is_stream(void (*)(P...)) {
+template <std::size_t I, class R, class... P>
+constexpr bool is_stream(R (*)(P...)) {
   if constexpr (I < sizeof...(P)) return std::is_same_v<Bare<std::tuple_element_t<I, std::tuple<P...>>>, cudaStream_t>;
   else return false;
 }
@@ -51,7 +61,16 @@ constexpr bool is_stream(void (*)(P...)) {
 )";
   auto const& fn = signature.function;
   std::size_t const n = signature.params.size();
-  out += fmt::format("extern \"C\" void {}(void** a) {{\n", trampoline_symbol(signature));
+  out += fmt::format("extern \"C\" int {}(void** a) {{\n", trampoline_symbol(signature));
+  out += signature.returns_error
+             ? fmt::format(
+                   "  static_assert(kopt_trampoline_detail::returns_error(&{0}), \"kopt: launcher '{0}' must "
+                   "return cudaError_t as declared in task.toml\");\n",
+                   fn)
+             : fmt::format(
+                   "  static_assert(kopt_trampoline_detail::returns_void(&{0}), \"kopt: launcher '{0}' must "
+                   "return void as declared in task.toml\");\n",
+                   fn);
   out += fmt::format(
       "  static_assert(kopt_trampoline_detail::arity(&{0}) == {1}, \"kopt: launcher '{0}' must take the {1} "
       "parameters declared in task.toml\");\n",
@@ -75,7 +94,7 @@ constexpr bool is_stream(void (*)(P...)) {
                      : fmt::format("a {}-byte scalar ({})", size_of(p.dtype), to_string(p.dtype)),
         !is_floating(p.dtype) ? 0 : (size_of(p.dtype) == 2 ? 2 : 1));
   }
-  out += fmt::format("  kopt_trampoline_detail::call(&{}, a);\n}}\n", fn);
+  out += fmt::format("  return kopt_trampoline_detail::call(&{}, a);\n}}\n", fn);
   return out;
 }
 

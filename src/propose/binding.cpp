@@ -483,6 +483,8 @@ class BindingEnumerator {
     for (Param const& p : params) {
       if (!bound.contains(p.name)) binding.score -= p.is_pointer ? 3 : 1;
     }
+    // A launcher that returns cudaError_t is never the template's own (void) entry: it gets an adapter.
+    identity = identity && !task_.signature.returns_error;
     binding.identity = identity;
     if (identity) binding.score += kIdentityBonus;
   }

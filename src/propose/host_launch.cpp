@@ -119,6 +119,10 @@ std::string argument_list(TaskSpec const& task) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+std::string launcher_status(TaskSpec const& task) {
+  return task.signature.returns_error ? "  return cudaPeekAtLastError();\n" : "";
+}
+
 std::string launch_stream(TaskSpec const& task) {
   auto const stream = std::find_if(task.signature.params.begin(), task.signature.params.end(),
                                    [](Param const& p) { return p.is_stream; });

@@ -28,6 +28,11 @@ std::string argument_list(TaskSpec const& task);
 // parameter, or cudaStreamPerThread when it takes none (the default stream kopt builds launchers for).
 std::string launch_stream(TaskSpec const& task);
 
+// The last statement of a generated launcher with the task's signature: `  return cudaPeekAtLastError();\n`
+// when the task's launcher returns cudaError_t (the status of its launches, left set for the caller as
+// well), nothing for a void one.
+std::string launcher_status(TaskSpec const& task);
+
 // A host function `void function(<the task's parameters>)` that launches the kernel-mode `source`'s kernel
 // with its `// kopt:launch` grid, block, shared memory and args= (the task's [launch] where the line leaves
 // a field out; without args=, the task's parameters but its stream), evaluated in C++, on launch_stream(),

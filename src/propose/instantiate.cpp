@@ -174,9 +174,9 @@ Result<std::string> kernel_host_adapter(TaskSpec const& task, StrategyBinding co
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   return text + adapter_prelude(task, binding) +
          "\n// kopt: the strategy's kernel, launched as kopt launches it\n" + *launcher +
-         fmt::format("\n// kopt: the task's launcher ({})\nextern \"C\" void {}({}) {{\n{}  {}({});\n{}}}\n",
-                     binding.describe(), entry, parameter_list(task), buffers, launch, fmt::join(args, ", "),
-                     adds);
+         fmt::format("\n// kopt: the task's launcher ({})\nextern \"C\" {} {}({}) {{\n{}  {}({});\n{}{}}}\n",
+                     binding.describe(), task.signature.return_type(), entry, parameter_list(task), buffers,
+                     launch, fmt::join(args, ", "), adds, launcher_status(task));
 }
 
 // A launcher with the task's signature that calls the template's, renamed `inner`, in the contract's order.
@@ -216,9 +216,10 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
   return adapter_prelude(task, binding) +
          fmt::format(
              "\n// kopt: the task's launcher, calling the strategy's with its contract's roles ({})\n"
-             "extern \"C\" void {}({}) {{\n{}{}{}  {}({});\n{}}}\n",
-             binding.describe(), task.signature.function, fmt::join(params, ", "), fmt::join(unused, ""),
-             stream_scope, copies, inner, fmt::join(args, ", "), adds);
+             "extern \"C\" {} {}({}) {{\n{}{}{}  {}({});\n{}{}}}\n",
+             binding.describe(), task.signature.return_type(), task.signature.function,
+             fmt::join(params, ", "), fmt::join(unused, ""), stream_scope, copies, inner,
+             fmt::join(args, ", "), adds, launcher_status(task));
 }
 
 // [strategy_params] values name the task's scalars by the roles they fill (ELU's `alpha` is map1s's `s`).

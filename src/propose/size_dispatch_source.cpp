@@ -109,11 +109,24 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
         fmt::format("dispatch variant {} ({}, {})", i, variant.strategy, variant.input.name);
     auto text = variant_text(variant.input.source, task.signature.function, includes, arch, where);
     if (!text) return text.error();
+    // kopt_call runs the variant; for a launcher that returns cudaError_t it returns the variant's status.
+    bool const status = task.signature.returns_error;
     std::string call;
     if (variant.input.mode == CandidateMode::kernel) {
-      auto launcher = kernel_launcher(task, variant.input.source, "kopt_call", std::string(kEntry), where);
+      auto launcher = kernel_launcher(task, variant.input.source, status ? "kopt_launch" : "kopt_call",
+                                      std::string(kEntry), where);
       if (!launcher) return launcher.error();
       call = *launcher;
+      if (status) {
+        call += fmt::format(
+            "cudaError_t kopt_call({}) {{\n  kopt_launch({});\n  return cudaPeekAtLastError();\n}}\n",
+            parameter_list(task), argument_list(task));
+      }
+    } else if (status) {
+      call = fmt::format(
+          "cudaError_t kopt_call({}) {{\n  cudaError_t const e = {}({});\n  return e != cudaSuccess ? e : "
+          "cudaPeekAtLastError();\n}}\n",
+          parameter_list(task), kEntry, argument_list(task));
     } else {
       call = fmt::format("void kopt_call({}) {{ {}({}); }}\n", parameter_list(task), kEntry,
                          argument_list(task));
@@ -131,8 +144,9 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
   std::string dispatch = fmt::format(
       "\n// The task's launcher: the variant chosen for the timed size case nearest to the call, by the\n"
       "// squared differences of log2 of {}.\n"
-      "extern \"C\" void {}({}) {{\n{}",
-      fmt::join(plan.scalars, ", "), task.signature.function, parameter_list(task), case_table(plan));
+      "extern \"C\" {} {}({}) {{\n{}",
+      fmt::join(plan.scalars, ", "), task.signature.return_type(), task.signature.function,
+      parameter_list(task), case_table(plan));
   std::vector<std::string> at;
   for (std::string const& s : plan.scalars) at.push_back(fmt::format("kopt_log_size({})", s));
   dispatch += fmt::format(
@@ -152,9 +166,13 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
       plan.scalars.size(), fmt::join(at, ", "), plan.cases.size());
   for (std::size_t i = 0; i < plan.variants.size(); ++i) {
     dispatch +=
-        fmt::format("    case {}: kopt_variant_{}::kopt_call({}); return;\n", i, i, argument_list(task));
+        task.signature.returns_error
+            ? fmt::format("    case {}: return kopt_variant_{}::kopt_call({});\n", i, i, argument_list(task))
+            : fmt::format("    case {}: kopt_variant_{}::kopt_call({}); return;\n", i, i,
+                          argument_list(task));
   }
-  dispatch += "    default: return;\n  }\n}\n";
+  dispatch += task.signature.returns_error ? "    default: return cudaErrorUnknown;\n  }\n}\n"
+                                           : "    default: return;\n  }\n}\n";
 
   std::string head =
       fmt::format("// kopt size dispatch for task {}: {}\n", task.name, fmt::join(names, " | "));

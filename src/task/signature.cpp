@@ -227,8 +227,12 @@ Result<Signature> parse_signature(std::string const& text) {
   std::vector<std::string> return_type;
   for (auto it = first; it != open - 1; ++it) return_type.push_back(it->text);
   if (return_type.empty()) return signature_error("missing return type; expected void");
-  if (return_type != std::vector<std::string>{"void"})
-    return signature_error("return type is '" + join(return_type) + "'; expected void");
+  if (return_type == std::vector<std::string>{"cudaError_t"} ||
+      return_type == std::vector<std::string>{"cudaError"}) {
+    sig.returns_error = true;  // the launcher's status: kopt treats an error returned as a launch failure
+  } else if (return_type != std::vector<std::string>{"void"}) {
+    return signature_error("return type is '" + join(return_type) + "'; expected void or cudaError_t");
+  }
 
   // Parameters up to the matching ')'.
   std::vector<std::vector<Token>> params(1);

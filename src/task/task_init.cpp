@@ -158,7 +158,7 @@ std::string format_number(double value) {
 }
 
 std::string canonical_signature(Signature const& sig) {
-  std::string text = "extern \"C\" void " + sig.function + "(";
+  std::string text = "extern \"C\" " + std::string(sig.return_type()) + " " + sig.function + "(";
   for (std::size_t i = 0; i < sig.params.size(); ++i) {
     if (i > 0) text += ", ";
     text += sig.params[i].c_type + " " + sig.params[i].name;

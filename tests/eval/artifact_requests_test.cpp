@@ -228,6 +228,18 @@ TEST(PlanCandidate, AStreamParameterIsNoKernelArgumentAndTheTrampolineChecksIt) 
   std::string const trampoline = trampoline_source(task.signature);
   EXPECT_NE(trampoline.find("is_stream<4>(&vector_add)"), std::string::npos) << trampoline;
   EXPECT_NE(trampoline.find("must be a cudaStream_t"), std::string::npos) << trampoline;
+  EXPECT_NE(trampoline.find("returns_void(&vector_add)"), std::string::npos) << trampoline;
+}
+
+// A launcher that returns cudaError_t: the trampoline checks the return type and returns the status, which
+// the worker takes as the call's error (a launcher returning cudaGetLastError() has cleared it).
+TEST(PlanCandidate, TheTrampolineReturnsALaunchersStatus) {
+  auto signature = parse_signature("cudaError_t vector_add(float* c, const float* a, const float* b, int n)");
+  ASSERT_TRUE(signature) << signature.error().message;
+  std::string const trampoline = trampoline_source(*signature);
+  EXPECT_NE(trampoline.find("extern \"C\" int kopt_trampoline_vector_add(void** a)"), std::string::npos);
+  EXPECT_NE(trampoline.find("returns_error(&vector_add)"), std::string::npos) << trampoline;
+  EXPECT_NE(trampoline.find("return kopt_trampoline_detail::call(&vector_add, a);"), std::string::npos);
 }
 
 TEST(PlanCandidate, LauncherSourceGetsTheTrampolineAppended) {

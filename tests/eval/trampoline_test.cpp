@@ -26,7 +26,7 @@ TEST(Trampoline, SymbolIsDerivedFromTheEntry) {
 TEST(Trampoline, SourceDeclaresTheSymbolAndOneAssertionPerParameter) {
   TaskSpec const task = vector_add_task();
   std::string const source = trampoline_source(task.signature);
-  EXPECT_NE(source.find("extern \"C\" void kopt_trampoline_vector_add(void** a)"), std::string::npos)
+  EXPECT_NE(source.find("extern \"C\" int kopt_trampoline_vector_add(void** a)"), std::string::npos)
       << source;
   EXPECT_NE(source.find("launcher 'vector_add' must take the 4 parameters declared in task.toml"),
             std::string::npos);
@@ -41,7 +41,7 @@ TEST(Trampoline, SourceDeclaresTheSymbolAndOneAssertionPerParameter) {
        pos = source.find("static_assert(", pos + 1)) {
     ++asserts;
   }
-  EXPECT_EQ(asserts, 5u);  // arity + one per parameter
+  EXPECT_EQ(asserts, 6u);  // the return type, the arity, one per parameter
 }
 
 // Builds three launchers for examples/vector_add with nvcc (no GPU needed to compile or to dlopen).

@@ -228,6 +228,28 @@ TEST_F(SizeDispatchFixture, TheDispatchIsOneLauncherThatCompilesWithEachVariantA
   EXPECT_EQ(compiled->artifact.path.extension(), ".so");  // built as a launcher, by nvcc
 }
 
+// A launcher that returns cudaError_t: the dispatch returns the status of the variant it ran, the
+// launcher variant's own return value included, and the trampoline's return-type check passes.
+TEST_F(SizeDispatchFixture, ADispatchForALauncherThatReturnsCudaErrorReturnsTheVariantsStatus) {
+  TaskSpec returning = task;
+  returning.signature.returns_error = true;
+  std::string launcher = kLauncherVariant;
+  std::string const void_entry = "extern \"C\" void row_sum(";
+  ASSERT_NE(launcher.find(void_entry), std::string::npos);
+  launcher.replace(launcher.find(void_entry), void_entry.size(), "extern \"C\" cudaError_t row_sum(");
+  std::string const launch = "rows_kernel<<<rows, BLOCK>>>(out, in, rows, cols, scale);\n";
+  ASSERT_NE(launcher.find(launch), std::string::npos);
+  launcher.insert(launcher.find(launch) + launch.size(), "  return cudaGetLastError();\n");
+  auto candidate = size_dispatch_candidate(returning, two_variant_plan(kKernelVariant, launcher));
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  EXPECT_NE(candidate->source.find("extern \"C\" cudaError_t row_sum("), std::string::npos)
+      << candidate->source;
+  EXPECT_NE(candidate->source.find("case 0: return kopt_variant_0::kopt_call("), std::string::npos);
+  auto compiled = test::compile_as_evaluated(returning, "dispatch", candidate->source, candidate->flags);
+  ASSERT_TRUE(compiled) << compiled.error().message;
+  EXPECT_TRUE(compiled->ok) << compiled->diagnostics << "\n" << candidate->source;
+}
+
 // The choice of variant is host code: with launcher variants that only write a mark into `out` (a host
 // pointer here, no kernel launched), the dispatch runs on this machine, without a GPU.
 TEST_F(SizeDispatchFixture, ACallRunsTheVariantOfTheNearestTimedSizeCase) {

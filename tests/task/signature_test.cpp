@@ -114,6 +114,16 @@ TEST(Signature, AStreamParameterIsTheCallersStream) {
             std::string::npos);
 }
 
+// A launcher that returns its launches' status, as C APIs do.
+TEST(Signature, ALauncherMayReturnCudaError) {
+  auto sig = parse_ok("extern \"C\" cudaError_t scale(const float* x, float* y, int n)");
+  EXPECT_TRUE(sig.returns_error);
+  EXPECT_EQ(sig.return_type(), "cudaError_t");
+  EXPECT_FALSE(parse_ok("void scale(const float* x, float* y, int n)").returns_error);
+  EXPECT_NE(parse_fail("extern \"C\" int scale(float* y, int n)").find("expected void or cudaError_t"),
+            std::string::npos);
+}
+
 TEST(Signature, RejectsUnknownTypeNamingTheParam) {
   auto message = parse_fail("extern \"C\" void f(float* out, const my_t* in, int n)");
   EXPECT_NE(message.find("parameter 2"), std::string::npos) << message;

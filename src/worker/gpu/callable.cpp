@@ -39,7 +39,7 @@ cudaError_t to_runtime_error(CUresult result) {
 
 class LauncherCallable final : public Callable {
  public:
-  using Entry = void (*)(void**);
+  using Entry = int (*)(void**);  // the trampoline: the launcher's cudaError_t, 0 for a void launcher
   LauncherCallable(void* handle, Entry entry) : handle_(handle), entry_(entry) {}
   ~LauncherCallable() override {
     if (handle_ != nullptr) dlclose(handle_);
@@ -49,7 +49,8 @@ class LauncherCallable final : public Callable {
 
   Status prepare(ScalarEnv const& /*env*/) override { return Ok{}; }
   cudaError_t call(void** args) override {
-    entry_(args);
+    // A launcher that returns cudaGetLastError() has cleared the error it reports: its return value counts.
+    if (int const status = entry_(args); status != 0) return static_cast<cudaError_t>(status);
     return cudaPeekAtLastError();
   }
 
