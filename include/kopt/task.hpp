@@ -17,8 +17,9 @@
 namespace kopt {
 
 // What the kernel does with a buffer. `scratch` is the kernel's own workspace (a two-pass reduction's
-// partial sums handed in by the caller): it holds poison when a candidate's evaluation starts, may be
-// read and written, and is never compared, since its contents depend on how the kernel splits the work.
+// partial sums handed in by the caller): it holds poison when each verification trial starts (not before
+// the verification after timing), may be read and written, and is never compared, since its contents
+// depend on how the kernel splits the work.
 enum class Role { input, output, inout, scratch };
 std::string_view to_string(Role role) noexcept;
 // Generated and uploaded before a run (input, inout).
@@ -54,6 +55,9 @@ struct Signature {
   bool returns_error = false;  // returns a cudaError_t (its launches' status) rather than void
 
   std::string_view return_type() const noexcept { return returns_error ? "cudaError_t" : "void"; }
+  // The indices of the parameters a kernel-mode candidate's kernel takes, in order: all but a stream
+  // (kopt launches the kernel on its own).
+  std::vector<std::size_t> kernel_parameters() const;
 };
 
 // Parses `void softmax(float* out, const float* in, int N, int C)` (extern "C" optional).

@@ -141,13 +141,10 @@ worker::ArtifactRef artifact_ref(TaskSpec const& task, CandidatePlan const& plan
   ref.shared_bytes = plan.launch->shared_bytes.text().empty() ? "0" : plan.launch->shared_bytes.text();
   auto arguments = kernel_arguments(task, *plan.launch);  // checked by plan_candidate
   if (arguments) ref.arguments = std::move(*arguments);
-  // A kernel takes the launcher's parameters in order but not its stream (kopt launches on its own).
-  bool const has_stream = std::any_of(task.signature.params.begin(), task.signature.params.end(),
-                                      [](Param const& p) { return p.is_stream; });
-  if (ref.arguments.empty() && has_stream) {
-    for (std::size_t i = 0; i < task.signature.params.size(); ++i) {
-      if (!task.signature.params[i].is_stream) ref.arguments.push_back({static_cast<int>(i), {}, {}});
-    }
+  // Without args=, a kernel takes the launcher's parameters but its stream: mapped when there is one.
+  if (auto const taken = task.signature.kernel_parameters();
+      ref.arguments.empty() && taken.size() != task.signature.params.size()) {
+    for (std::size_t i : taken) ref.arguments.push_back({static_cast<int>(i), {}, {}});
   }
   auto const size_of_param = [](Param const& p) {
     return p.is_pointer ? static_cast<int>(sizeof(void*)) : static_cast<int>(size_of(p.dtype));

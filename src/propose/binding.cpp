@@ -302,7 +302,7 @@ class BindingEnumerator {
       auto const names = buffer->length.identifiers();
       bool const from_parameters = std::all_of(names.begin(), names.end(), [&](std::string const& name) {
         Param const* size = task_param(name);
-        return size != nullptr && !size->is_pointer && !is_floating(size->dtype);
+        return size != nullptr && size->is_scalar() && !is_floating(size->dtype);
       });
       if (!from_parameters) continue;
       std::string const text = buffer->length.text();
@@ -359,7 +359,7 @@ class BindingEnumerator {
     auto const names = buffer->length.identifiers();
     return std::all_of(names.begin(), names.end(), [&](std::string const& name) {
       Param const* size = task_param(name);
-      return size != nullptr && !size->is_pointer && !is_floating(size->dtype);
+      return size != nullptr && size->is_scalar() && !is_floating(size->dtype);
     });
   }
 

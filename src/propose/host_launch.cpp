@@ -144,10 +144,9 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
   if (!block) return block.error();
   auto shared = launch_expression(launch->shared_bytes, known, where);
   if (!shared) return shared.error();
-  std::vector<std::string> kernel_params;  // a kernel takes the launcher's parameters but its stream
-  for (Param const& p : task.signature.params) {
-    if (!p.is_stream) kernel_params.push_back(p.name);
-  }
+  std::vector<std::string> kernel_params;
+  for (std::size_t i : task.signature.kernel_parameters())
+    kernel_params.push_back(task.signature.params[i].name);
   std::string args = fmt::format("{}", fmt::join(kernel_params, ", "));
   if (!launch->args.empty()) {
     std::vector<std::string> values;

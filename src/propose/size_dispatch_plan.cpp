@@ -19,7 +19,7 @@ struct CaseGroup {
 std::vector<std::string> integer_scalars(TaskSpec const& task) {
   std::vector<std::string> names;
   for (Param const& p : task.signature.params) {
-    if (!p.is_pointer && !is_floating(p.dtype)) names.push_back(p.name);
+    if (p.is_scalar() && !is_floating(p.dtype)) names.push_back(p.name);
   }
   return names;
 }

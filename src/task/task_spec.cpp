@@ -15,6 +15,14 @@ std::string_view to_string(Role role) noexcept {
   return "unknown";
 }
 
+std::vector<std::size_t> Signature::kernel_parameters() const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (!params[i].is_stream) out.push_back(i);
+  }
+  return out;
+}
+
 ToleranceSpec default_tolerance(DType dtype) noexcept {
   switch (dtype) {
     case DType::f32: return {1e-5, 1e-5, 0.0};

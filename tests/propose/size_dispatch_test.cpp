@@ -95,6 +95,18 @@ TEST_F(SizeDispatchFixture, TwoKernelsThatWinAtDifferentSizesAreBothKept) {
   EXPECT_EQ(plan.single_strategy, "tall_kernel");
 }
 
+// A launcher that takes the caller's stream: the stream is not a size the dispatch chooses by.
+TEST_F(SizeDispatchFixture, TheCallersStreamIsNoSizeToDispatchOn) {
+  auto signature = parse_signature(
+      "void row_sum(float* out, const float* in, int rows, int cols, float scale, cudaStream_t s)");
+  ASSERT_TRUE(signature) << signature.error().message;
+  task.signature = *signature;
+  auto const choice = plan_size_dispatch(task, {screened("wide_kernel", {{"wide", 4.0}, {"tall", 1.0}}),
+                                                screened("tall_kernel", {{"wide", 1.5}, {"tall", 3.0}})});
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  EXPECT_EQ(choice.plan->scalars, (std::vector<std::string>{"rows", "cols"}));
+}
+
 TEST_F(SizeDispatchFixture, OneKernelFastestEverywhereIsNoDispatch) {
   auto const choice = plan_size_dispatch(
       task, {screened("a", {{"wide", 2.0}, {"tall", 1.0}}), screened("b", {{"wide", 3.0}, {"tall", 2.0}})});

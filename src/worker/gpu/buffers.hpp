@@ -37,9 +37,9 @@ class BufferSet {
   // Copies inputs and inouts (only inouts with inouts_only); outputs and scratch are left alone.
   Status upload(TrialInputs const& inputs, bool inouts_only = false);
   Status poison_outputs(std::byte pattern);
-  // Fills the scratch buffers with `pattern`: when a candidate's evaluation starts, not between its runs
-  // (what it leaves there stays through timing into the verification after timing, as a cache of its
-  // own in device memory would).
+  // Fills the scratch buffers with `pattern`: before the first run of each verification trial, not between
+  // its runs nor before the verification after timing (what the candidate leaves there during timing stays,
+  // as a cache of its own in device memory would).
   Status poison_scratch(std::byte pattern);
   Status write_guards();
   // "buffer 'c': 4 bytes written after its end (first at +0)" or nullopt.
