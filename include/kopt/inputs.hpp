@@ -28,8 +28,9 @@ struct TrialInputs {
   std::vector<HostBuffer> buffers;  // one per task buffer, in signature order
 };
 
-// Element counts of every buffer for a size case (signature order). Fails on a negative length
-// or an expression error, naming the buffer.
+// Scalar counts of every buffer for a size case (signature order): its length times its lanes (a float2
+// buffer of length n holds 2n floats). Fails on a negative length or an expression error, naming the
+// buffer.
 Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase const& size);
 
 // The seed of trial `trial` of the size case at `size_index` among those an evaluation selected, from the

@@ -36,6 +36,9 @@ struct LibraryStrategy {
   // `relu_(float* x, int n)` binds out = in = x. Declared only where the kernel reads every element of the
   // input before, and in the same thread as, it writes that element of the output.
   std::map<std::string, std::vector<std::string>, std::less<>> in_place;
+  // Non-const pointer roles the strategy reads before it writes them (a batch norm's running statistics,
+  // moved towards the batch's): each takes only a buffer the task declares `inout`, and is never added into.
+  std::vector<std::string> updates;
   // Macros defined before the template's text ({"ARGMIN": "1"}): two strategies that differ in one
   // constant share one template (col_argmax_strip and col_argmin_strip).
   std::map<std::string, std::string, std::less<>> defines;
@@ -81,6 +84,10 @@ struct RoleBinding {
   // task's inout buffer. Enumerated beside the plain binding of the same assignment, one rank below it, and
   // chosen by verification.
   bool accumulated = false;
+  // An input role given a slice of the task's buffer `parameter` that starts `offset` elements in (an
+  // integer expression over the launcher's integer scalars): "x + start" in [binding], or read off a buffer
+  // whose length is the role's plus one of the launcher's integers. Empty: the whole buffer.
+  std::string offset;
 };
 
 // A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.

@@ -40,7 +40,12 @@ struct Param {
   std::string name;
   std::string c_type;  // as written: "const float*", "int"
   bool is_pointer = false;
-  DType dtype = DType::f32;      // element type for pointers, value type for scalars
+  DType dtype = DType::f32;  // element type for pointers, value type for scalars
+  // Scalars of `dtype` per element of a pointer to a CUDA vector or complex type (2 for float2 and
+  // cufftComplex, 4 for float4); 1 otherwise. A buffer's length counts elements, so it holds
+  // length * lanes scalars.
+  int lanes = 1;
+  std::string type_header;       // the header that declares the element type ("<cufft.h>"), if any
   bool is_const = false;         // pointee is const
   bool is_stream = false;        // a cudaStream_t: neither a buffer nor a size; kopt passes its own stream
   std::string default_argument;  // as written after '=' ("1.0f"); empty when the parameter has none
@@ -76,7 +81,8 @@ struct BufferSpec {
   std::string name;
   Role role = Role::input;
   DType dtype = DType::f32;
-  Expr length;  // elements
+  Expr length;    // elements of the parameter's type (a float2 is one element)
+  int lanes = 1;  // scalars of dtype per element (Param::lanes): the buffer holds length * lanes scalars
   // Distributions cycled over trials (trial k uses generators[k % size]). Empty for outputs and for
   // buffers filled by a structured generator.
   std::vector<GeneratorSpec> generators;
@@ -170,8 +176,8 @@ struct TaskSpec {
   // [strategy_params]: C++ expressions for the strategy library's templates (docs/strategies.md).
   std::map<std::string, std::string, std::less<>> strategy_params;
   // [binding]: how the roles of the library strategies' contracts are filled (docs/strategies.md,
-  // "Binding"): role name -> a parameter of the entry, an integer expression over its integer scalars, or
-  // a number (kept as written).
+  // "Binding"): role name -> a parameter of the entry, an integer expression over its integer scalars, a
+  // number, or a slice of a buffer ("x + start", parse_pointer_slice), kept as written.
   std::map<std::string, std::string, std::less<>> binding;
 
   BufferSpec const* find_buffer(std::string_view name) const;
@@ -193,6 +199,16 @@ Result<TaskSpec> load_task(std::filesystem::path const& dir_or_file);
 // Parses spec text; `origin` names the file in error messages, `dir` resolves relative sources.
 Result<TaskSpec> parse_task(std::string const& toml_text, std::filesystem::path const& origin,
                             std::filesystem::path const& dir);
+
+// A [binding] value that gives a pointer role a slice of a buffer: "x + start" (docs/strategies.md,
+// "Binding"): `pointer` a pointer parameter of `signature`, `offset` an integer expression over its integer
+// scalars (elements of the role's type, counted from the start of the buffer). Nothing when `text` is not
+// of that form.
+struct PointerSlice {
+  std::string pointer;
+  std::string offset;
+};
+std::optional<PointerSlice> parse_pointer_slice(Signature const& signature, std::string_view text);
 
 // task.toml's text with `roles` added to its [binding] table (created at the end when there is none), for
 // `kopt strategies TASK --write-binding`. A role the table already has keeps its value (`kept` names it);

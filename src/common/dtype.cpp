@@ -89,6 +89,41 @@ std::optional<DType> dtype_from_c_type(std::string_view c_type) noexcept {
   return std::nullopt;
 }
 
+std::optional<VectorElement> vector_element_from_c_type(std::string_view c_type) noexcept {
+  struct Alias {
+    std::string_view spelling;
+    VectorElement element;
+  };
+  // cuComplex.h and cufft.h name complex numbers as float2 / double2 (re, im).
+  static constexpr std::array<Alias, 21> kAliases{{
+      {"float2", {DType::f32, 2, {}}},
+      {"float3", {DType::f32, 3, {}}},
+      {"float4", {DType::f32, 4, {}}},
+      {"double2", {DType::f64, 2, {}}},
+      {"double3", {DType::f64, 3, {}}},
+      {"double4", {DType::f64, 4, {}}},
+      {"int2", {DType::i32, 2, {}}},
+      {"int3", {DType::i32, 3, {}}},
+      {"int4", {DType::i32, 4, {}}},
+      {"uint2", {DType::u32, 2, {}}},
+      {"uint4", {DType::u32, 4, {}}},
+      {"__half2", {DType::f16, 2, "<cuda_fp16.h>"}},
+      {"half2", {DType::f16, 2, "<cuda_fp16.h>"}},
+      {"__nv_bfloat162", {DType::bf16, 2, "<cuda_bf16.h>"}},
+      {"nv_bfloat162", {DType::bf16, 2, "<cuda_bf16.h>"}},
+      {"cuComplex", {DType::f32, 2, "<cuComplex.h>"}},
+      {"cuFloatComplex", {DType::f32, 2, "<cuComplex.h>"}},
+      {"cuDoubleComplex", {DType::f64, 2, "<cuComplex.h>"}},
+      {"cufftComplex", {DType::f32, 2, "<cufft.h>"}},
+      {"cufftDoubleComplex", {DType::f64, 2, "<cufft.h>"}},
+      {"cufftReal", {DType::f32, 1, "<cufft.h>"}},
+  }};
+  for (auto const& alias : kAliases) {
+    if (alias.spelling == c_type) return alias.element;
+  }
+  return std::nullopt;
+}
+
 std::string_view c_type_name(DType dtype) noexcept {
   auto const* info = find(dtype);
   return info ? info->c_name : "void";

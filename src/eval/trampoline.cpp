@@ -37,13 +37,15 @@ template <class T> constexpr bool kind_is(int kind) {
   if (kind == 1) return std::is_floating_point_v<T>;
   return !std::is_integral_v<T> && !std::is_floating_point_v<T>;
 }
+// lanes > 1: a vector or complex element (float2, cufftComplex) of `lanes` scalars of `bytes` each.
 template <std::size_t I, class R, class... P>
-constexpr bool matches(R (*)(P...), std::size_t bytes, bool pointer, int kind) {
+constexpr bool matches(R (*)(P...), std::size_t bytes, bool pointer, int kind, std::size_t lanes = 1) {
   if constexpr (I < sizeof...(P)) {
     using T = Bare<std::tuple_element_t<I, std::tuple<P...>>>;
     if constexpr (std::is_pointer_v<T>) {
       using E = std::remove_cv_t<std::remove_pointer_t<T>>;
       if constexpr (std::is_void_v<E>) return pointer;
+      else if (lanes > 1) return pointer && sizeof(E) == bytes * lanes && !std::is_arithmetic_v<E>;
       else return pointer && sizeof(E) == bytes && kind_is<E>(kind);
     } else {
       return !pointer && sizeof(T) == bytes && kind_is<T>(kind);
@@ -85,14 +87,19 @@ constexpr bool is_stream(R (*)(P...)) {
           i, fn, i + 1, p.name);
       continue;
     }
+    std::string const what =
+        !p.is_pointer ? fmt::format("a {}-byte scalar ({})", size_of(p.dtype), to_string(p.dtype))
+        : p.lanes > 1
+            ? fmt::format("a pointer to {}-byte elements of {} x {}",
+                          size_of(p.dtype) * static_cast<std::size_t>(p.lanes), p.lanes, to_string(p.dtype))
+            : fmt::format("a pointer to {}-byte elements ({})", size_of(p.dtype), to_string(p.dtype));
     out += fmt::format(
-        "  static_assert(kopt_trampoline_detail::matches<{0}>(&{1}, {2}, {3}, {7}), \"kopt: parameter {4} "
+        "  static_assert(kopt_trampoline_detail::matches<{0}>(&{1}, {2}, {3}, {7}, {8}), \"kopt: parameter "
+        "{4} "
         "('{5}') "
         "of '{1}' must be {6} as declared in task.toml\");\n",
-        i, fn, size_of(p.dtype), p.is_pointer ? "true" : "false", i + 1, p.name,
-        p.is_pointer ? fmt::format("a pointer to {}-byte elements ({})", size_of(p.dtype), to_string(p.dtype))
-                     : fmt::format("a {}-byte scalar ({})", size_of(p.dtype), to_string(p.dtype)),
-        !is_floating(p.dtype) ? 0 : (size_of(p.dtype) == 2 ? 2 : 1));
+        i, fn, size_of(p.dtype), p.is_pointer ? "true" : "false", i + 1, p.name, what,
+        !is_floating(p.dtype) ? 0 : (size_of(p.dtype) == 2 ? 2 : 1), p.lanes);
   }
   out += fmt::format("  return kopt_trampoline_detail::call(&{}, a);\n}}\n", fn);
   return out;

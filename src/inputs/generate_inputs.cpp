@@ -53,13 +53,16 @@ Result<std::vector<std::size_t>> buffer_lengths(TaskSpec const& task, SizeCase c
                                                      std::to_string(*length) + " for size case '" +
                                                      size.name + "'; expected a length >= 0");
     }
-    auto const count = static_cast<std::size_t>(*length);
-    if (count > kMaxBufferBytes / std::max<std::size_t>(size_of(buffer.dtype), 1)) {
+    // Scalars: a buffer of float2 (lanes 2) holds two floats per element of its length.
+    auto const lanes = static_cast<std::size_t>(std::max(buffer.lanes, 1));
+    auto const elements = static_cast<std::size_t>(*length);
+    std::size_t const scalar_bytes = std::max<std::size_t>(size_of(buffer.dtype), 1) * lanes;
+    if (elements > kMaxBufferBytes / scalar_bytes) {
       return make_error(ErrorCode::invalid_spec, where + ": '" + buffer.length.text() + "' is " +
                                                      std::to_string(*length) + " elements for size case '" +
                                                      size.name + "'; expected a buffer under 1 TiB");
     }
-    lengths.push_back(count);
+    lengths.push_back(elements * lanes);
   }
   return lengths;
 }

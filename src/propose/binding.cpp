@@ -28,6 +28,20 @@ bool same_name(std::string_view a, std::string_view b) {
          });
 }
 
+// Whether the parameter's name contains the role's, ignoring case and underscores, for roles of three
+// letters or more: `epsilon` holds eps, `resultRunningMean` holds running_mean (cuDNN's names).
+bool contains_name(std::string_view parameter, std::string_view role) {
+  auto const squeezed = [](std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+  };
+  std::string const r = squeezed(role);
+  return r.size() >= 3 && squeezed(parameter).find(r) != std::string::npos;
+}
+
 // Names people give the two extents of a matrix: a role and a parameter of the same group are likely the
 // same size (M and rows, N and width), which ranks sizes passed in another order right.
 int extent_group(std::string_view name) {
@@ -61,6 +75,7 @@ class BindingEnumerator {
     }
     current_.resize(contract_.params.size());
     assigned_.assign(contract_.params.size(), false);
+    offset_inferred_.assign(contract_.params.size(), false);
     // The integer roles each pointer role's length names (`M*N` names M and N).
     length_roles_.resize(contract_.params.size());
     for (std::size_t i = 0; i < contract_.params.size(); ++i) {
@@ -81,9 +96,11 @@ class BindingEnumerator {
     }
     descend(0, out);
     if (out.empty() && reason_.empty()) {
-      reason_ = considered_ == 0 ? unfilled_reason()
-                                 : fmt::format("{} assignment(s) of its roles considered; {}", considered_,
-                                               first_rejection_);
+      // Lengths checked early may have dropped every assignment before one was complete.
+      reason_ =
+          considered_ == 0 && first_rejection_.empty()
+              ? unfilled_reason()
+              : fmt::format("{} assignment(s) of its roles considered; {}", considered_, first_rejection_);
     }
   }
 
@@ -111,6 +128,12 @@ class BindingEnumerator {
     return param != nullptr && param->is_pointer && !param->is_const && direction_of(*param) == Role::inout;
   }
 
+  // Whether the strategy reads role `role` before it writes it (LibraryStrategy::updates).
+  bool updated_role(Param const& role) const {
+    return std::find(strategy_.updates.begin(), strategy_.updates.end(), role.name) !=
+           strategy_.updates.end();
+  }
+
   // Whether `param` can fill `role` by type alone.
   bool fits(Param const& role, Param const& param) const {
     if (param.is_stream) return false;  // the launcher's stream: the adapter launches on it, no role takes it
@@ -123,9 +146,10 @@ class BindingEnumerator {
     }
     if (!role.is_pointer) return true;
     Role const direction = direction_of(param);
-    if (direction == Role::scratch) return false;         // the task's own workspace: no role takes it
-    if (role.is_const) return direction != Role::output;  // it reads the buffer
-    return !param.is_const && direction != Role::input;   // it writes the buffer
+    if (direction == Role::scratch) return false;             // the task's own workspace: no role takes it
+    if (role.is_const) return direction != Role::output;      // it reads the buffer
+    if (updated_role(role)) return direction == Role::inout;  // it reads the buffer, then writes it
+    return !param.is_const && direction != Role::input;       // it writes the buffer
   }
 
   std::vector<RoleBinding> candidates(std::size_t index) const {
@@ -134,6 +158,14 @@ class BindingEnumerator {
     if (auto const it = task_.binding.find(role.name); it != task_.binding.end()) {
       if (Param const* param = task_param(it->second)) {
         if (fits(role, *param)) out.push_back(RoleBinding{role, param->name, {}, false});
+      } else if (auto const slice = parse_pointer_slice(task_.signature, it->second)) {
+        // A slice is read, never written: the rest of an output would stay as the evaluator poisoned it.
+        Param const* buffer = task_param(slice->pointer);
+        if (role.is_pointer && role.is_const && fits(role, *buffer)) {
+          RoleBinding r{role, buffer->name, {}, false};
+          r.offset = slice->offset;
+          out.push_back(std::move(r));
+        }
       } else if (!role.is_pointer &&
                  (is_floating(role.dtype) ? is_decimal_number(it->second) : Expr::parse(it->second).ok())) {
         out.push_back(RoleBinding{role, {}, it->second, false});
@@ -211,6 +243,7 @@ class BindingEnumerator {
         if (!copied) continue;
       }
       current_[index] = option;
+      offset_inferred_[index] = false;
       assigned_[index] = true;
       if (copied) current_[*copied].copied = true;
       if (role.is_pointer) used_[option.parameter].push_back(index);
@@ -280,14 +313,51 @@ class BindingEnumerator {
       if (!std::all_of(needs.begin(), needs.end(), [&](std::string const& n) { return is_assigned(n); }))
         continue;
       if (i != newest && std::find(needs.begin(), needs.end(), newest_name) == needs.end()) continue;
+      if (offset_inferred_[i]) {  // read off the lengths the integer roles gave before: read it again
+        current_[i].offset.clear();
+        offset_inferred_[i] = false;
+      }
       for (std::size_t s = 0; s < envs_.size(); ++s) {
         if (auto mismatch = length_mismatch(i, s)) {
+          if (infer_offset(i)) break;
           note_rejection(std::move(*mismatch));
           return false;
         }
       }
     }
     return true;
+  }
+
+  // A slice for input role i whose buffer is longer than the role covers: an integer scalar of the
+  // launcher that is exactly the difference on every size case (`sum(x, start, n)` over a buffer of
+  // start + n) is the slice's offset. The role must not have been given in [binding] (a slice there is the
+  // user's) nor read a copy.
+  bool infer_offset(std::size_t i) {
+    Param const& role = contract_.params[i];
+    RoleBinding& r = current_[i];
+    if (!role.is_pointer || !role.is_const || r.copied || !r.offset.empty() ||
+        task_.binding.contains(role.name))
+      return false;
+    for (Param const& p : task_.signature.params) {
+      if (!p.is_scalar() || is_floating(p.dtype)) continue;
+      bool fits_every_case = true;
+      for (std::size_t s = 0; s < envs_.size() && fits_every_case; ++s) {
+        auto const start = envs_[s].find(p.name);
+        auto const span = role_span(i, s);
+        fits_every_case = start != envs_[s].end() && span && start->second > 0 && span->first > 0 &&
+                          start->second * lanes_of(r.parameter) + span->first == span->second;
+      }
+      if (!fits_every_case) continue;
+      r.offset = p.name;
+      offset_inferred_[i] = true;
+      return true;
+    }
+    return false;
+  }
+
+  std::int64_t lanes_of(std::string const& parameter) const {
+    BufferSpec const* buffer = task_.find_buffer(parameter);
+    return buffer != nullptr ? buffer->lanes : 1;
   }
 
   // An integer role that is exactly the length of a pointer role: the bound buffer's length expression,
@@ -305,7 +375,9 @@ class BindingEnumerator {
         return size != nullptr && size->is_scalar() && !is_floating(size->dtype);
       });
       if (!from_parameters) continue;
-      std::string const text = buffer->length.text();
+      std::string const text = buffer->lanes > 1
+                                   ? fmt::format("{}*({})", buffer->lanes, buffer->length.text())
+                                   : buffer->length.text();
       bool const known = std::any_of(options.begin(), options.end(), [&](RoleBinding const& o) {
         return o.parameter == text || o.value == text;
       });
@@ -345,7 +417,9 @@ class BindingEnumerator {
   // no other role holds, whose length the adapter can compute from the launcher's integer parameters (its
   // buffer is that long).
   bool accumulates(RoleBinding const& r) const {
-    if (!r.role.is_pointer || r.role.is_const || r.copied || !is_floating(r.role.dtype)) return false;
+    if (!r.role.is_pointer || r.role.is_const || r.copied || !is_floating(r.role.dtype) ||
+        updated_role(r.role))
+      return false;
     auto const holder = used_.find(r.parameter);
     if (holder == used_.end() || holder->second.size() != 1 || !updated_in_place(r.parameter)) return false;
     return length_from_parameters(r.parameter);
@@ -406,30 +480,50 @@ class BindingEnumerator {
     return true;
   }
 
-  // Why role i (a pointer role with a length, bound to a buffer of the task) does not cover that buffer's
-  // length on size case s under the integer roles assigned so far; nothing when it does (or has no
-  // length to check).
-  std::optional<std::string> length_mismatch(std::size_t i, std::size_t s) const {
-    RoleBinding const& r = current_[i];
+  // On size case s, the number of elements pointer role i covers under the integer roles assigned so far,
+  // and the number its buffer holds (scalars: a float2 buffer of n holds 2n floats); nothing when either
+  // cannot be evaluated.
+  std::optional<std::pair<std::int64_t, std::int64_t>> role_span(std::size_t i, std::size_t s) const {
     auto const length = strategy_.lengths.find(contract_.params[i].name);
-    BufferSpec const* buffer = contract_.params[i].is_pointer ? task_.find_buffer(r.parameter) : nullptr;
+    BufferSpec const* buffer = task_.find_buffer(current_[i].parameter);
     if (length == strategy_.lengths.end() || buffer == nullptr) return std::nullopt;
     ScalarEnv roles;
     for (std::size_t k = 0; k < current_.size(); ++k) {
       Param const& role = contract_.params[k];
       if (!assigned_[k] || role.is_pointer || is_floating(role.dtype)) continue;
       auto const value = role_value(current_[k], envs_[s]);
-      if (!value) {
-        return fmt::format("role '{}' cannot be evaluated on size case '{}'", role.name, task_.sizes[s].name);
-      }
+      if (!value) return std::nullopt;
       roles[role.name] = *value;
     }
     auto const want = Expr::parse(length->second).value().evaluate(roles);
     auto const have = buffer->length.evaluate(envs_[s]);
-    if (want && have && *have == *want) return std::nullopt;
-    return fmt::format("with {}, role '{}' covers {} elements where the task's '{}' has {} (size case '{}')",
-                       describe_current(), r.role.name, want ? std::to_string(*want) : "?", buffer->name,
-                       have ? std::to_string(*have) : "?", task_.sizes[s].name);
+    if (!want || !have) return std::nullopt;
+    return std::pair{*want, *have * buffer->lanes};
+  }
+
+  // Why role i (a pointer role with a length, bound to a buffer of the task) does not cover that buffer's
+  // length on size case s under the integer roles assigned so far (a slice: does not lie within it);
+  // nothing when it does (or has no length to check).
+  std::optional<std::string> length_mismatch(std::size_t i, std::size_t s) const {
+    RoleBinding const& r = current_[i];
+    BufferSpec const* buffer = contract_.params[i].is_pointer ? task_.find_buffer(r.parameter) : nullptr;
+    if (!strategy_.lengths.contains(contract_.params[i].name) || buffer == nullptr) return std::nullopt;
+    auto const span = role_span(i, s);
+    std::int64_t start = 0;
+    if (!r.offset.empty()) {
+      auto offset = Expr::parse(r.offset);
+      auto value = offset ? offset->evaluate(envs_[s]) : Result<std::int64_t>(std::int64_t{-1});
+      start = value ? *value : -1;
+    }
+    if (span && r.offset.empty() && span->first == span->second) return std::nullopt;
+    // The offset counts the buffer's elements (C's `x + start`), the span its scalars.
+    if (span && !r.offset.empty() && start >= 0 && start * buffer->lanes + span->first <= span->second)
+      return std::nullopt;
+    return fmt::format(
+        "with {}, role '{}' covers {} elements{} where the task's '{}' has {} (size case '{}')",
+        describe_current(), r.role.name, span ? std::to_string(span->first) : "?",
+        r.offset.empty() ? "" : fmt::format(" from {}", start), buffer->name,
+        span ? std::to_string(span->second) : "?", task_.sizes[s].name);
   }
 
   std::string describe_current() const {
@@ -462,8 +556,18 @@ class BindingEnumerator {
         continue;
       }
       bound.insert(r.parameter);
+      if (!r.offset.empty()) {
+        // A slice is less likely than the whole buffer; the launcher's integers it starts at are used.
+        binding.score -= 2;
+        identity = false;
+        if (auto offset = Expr::parse(r.offset)) {
+          for (std::string const& name : offset->identifiers()) bound.insert(name);
+        }
+      }
       if (same_name(r.role.name, r.parameter)) {
         binding.score += 4;
+      } else if (contains_name(r.parameter, r.role.name)) {
+        binding.score += 1;
       } else if (!r.role.is_pointer && extent_group(r.role.name) != 0 &&
                  extent_group(r.role.name) == extent_group(r.parameter)) {
         binding.score += 2;
@@ -483,8 +587,11 @@ class BindingEnumerator {
     for (Param const& p : params) {
       if (!bound.contains(p.name)) binding.score -= p.is_pointer ? 3 : 1;
     }
-    // A launcher that returns cudaError_t is never the template's own (void) entry: it gets an adapter.
-    identity = identity && !task_.signature.returns_error;
+    // A launcher that returns cudaError_t is never the template's own (void) entry, nor is one whose
+    // buffers hold vector or complex elements (float2* where the template takes float*): both get an
+    // adapter.
+    identity = identity && !task_.signature.returns_error &&
+               std::none_of(params.begin(), params.end(), [](Param const& p) { return p.lanes > 1; });
     binding.identity = identity;
     if (identity) binding.score += kIdentityBonus;
   }
@@ -497,7 +604,8 @@ class BindingEnumerator {
   std::vector<ScalarEnv> envs_;
   std::vector<std::size_t> order_;
   std::vector<RoleBinding> current_;
-  std::vector<bool> assigned_;  // which roles of current_ the enumeration has filled at this point
+  std::vector<bool> assigned_;         // which roles of current_ the enumeration has filled at this point
+  std::vector<bool> offset_inferred_;  // whose current_ offset infer_offset read off the lengths
   std::vector<std::vector<std::string>> length_roles_;  // per pointer role: the roles its length names
   std::map<std::string, std::vector<std::size_t>, std::less<>> used_;  // task buffer -> the roles holding it
   std::size_t considered_ = 0;
@@ -558,7 +666,8 @@ std::string StrategyBinding::describe() const {
   std::vector<std::string> parts;
   for (RoleBinding const& r : roles) {
     parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter) +
-                    (r.copied ? " (a copy)" : "") + (r.accumulated ? " (added into)" : ""));
+                    (r.offset.empty() ? "" : " + " + r.offset) + (r.copied ? " (a copy)" : "") +
+                    (r.accumulated ? " (added into)" : ""));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }

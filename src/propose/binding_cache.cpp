@@ -32,7 +32,11 @@ std::string binding_task_key(TaskSpec const& task) {
 
 std::map<std::string, std::string, std::less<>> binding_roles(StrategyBinding const& binding) {
   std::map<std::string, std::string, std::less<>> roles;
-  for (RoleBinding const& r : binding.roles) roles[r.role.name] = r.parameter.empty() ? r.value : r.parameter;
+  for (RoleBinding const& r : binding.roles) {
+    roles[r.role.name] = r.parameter.empty() ? r.value
+                         : r.offset.empty()  ? r.parameter
+                                             : r.parameter + " + " + r.offset;
+  }
   return roles;
 }
 

@@ -32,6 +32,12 @@ inline long long kopt_sqrt(long long a) {
   while ((r + 1) * (r + 1) <= a) ++r;
   return r;
 }
+// A pointer to a task's vector or complex elements (float2*, cufftComplex*) passed where the callee takes
+// their scalars (float*): the same address as whatever pointer the callee takes.
+struct kopt_any_pointer {
+  const void* address;
+  template <class T> operator T*() const { return static_cast<T*>(const_cast<void*>(address)); }
+};
 }  // namespace kopt_host
 using namespace kopt_host;
 )";
@@ -107,6 +113,24 @@ std::string_view cpp_expression_helpers() {
   return kHelpers;
 }
 
+std::string pointer_argument(TaskSpec const& task, std::string const& name) {
+  auto const param = std::find_if(task.signature.params.begin(), task.signature.params.end(),
+                                  [&](Param const& p) { return p.name == name; });
+  bool const vector = param != task.signature.params.end() && param->is_pointer && param->lanes > 1;
+  return vector ? "kopt_any_pointer{" + name + "}" : name;
+}
+
+std::string element_type_includes(TaskSpec const& task) {
+  std::set<std::string> headers;
+  for (Param const& p : task.signature.params) {
+    if (!p.type_header.empty()) headers.insert(p.type_header);
+  }
+  if (headers.empty()) return {};
+  std::string out = "#if !defined(__CUDACC_RTC__)\n";
+  for (std::string const& header : headers) out += "#include " + header + "\n";
+  return out + "#endif\n";
+}
+
 std::string parameter_list(TaskSpec const& task) {
   std::vector<std::string> params;
   for (Param const& p : task.signature.params) params.push_back(p.c_type + " " + p.name);
@@ -146,13 +170,13 @@ Result<std::string> kernel_launcher(TaskSpec const& task, std::string const& sou
   if (!shared) return shared.error();
   std::vector<std::string> kernel_params;
   for (std::size_t i : task.signature.kernel_parameters())
-    kernel_params.push_back(task.signature.params[i].name);
+    kernel_params.push_back(pointer_argument(task, task.signature.params[i].name));
   std::string args = fmt::format("{}", fmt::join(kernel_params, ", "));
   if (!launch->args.empty()) {
     std::vector<std::string> values;
     for (KernelArgument const& a : launch->args) {
       if (!a.parameter.empty() && !a.converted) {
-        values.push_back(a.parameter);
+        values.push_back(pointer_argument(task, a.parameter));
       } else if (!a.parameter.empty()) {
         values.push_back(fmt::format("static_cast<{}>({})", c_type_name(a.type), a.parameter));
       } else if (is_floating(a.type)) {

@@ -20,6 +20,15 @@ std::string cpp_expression(std::string const& text);
 // log2 and sqrt, ceil_div rounding up. Put once before the code that uses cpp_expression.
 std::string_view cpp_expression_helpers();
 
+// The task's pointer parameter `name` as an argument to a function or kernel that takes its scalars: the
+// name, or, for a buffer of vector or complex elements (float2*, cufftComplex*), `kopt_any_pointer{name}`,
+// which converts to the pointer the callee takes (float*). The helpers below define kopt_any_pointer.
+std::string pointer_argument(TaskSpec const& task, std::string const& name);
+
+// The headers that declare the task's element types where cuda_runtime.h does not (cufftComplex:
+// <cufft.h>), each included once for host compilers (NVRTC never sees the task's signature).
+std::string element_type_includes(TaskSpec const& task);
+
 // "float* out, const float* in, int n": the task's parameters as a C parameter list; and their names.
 std::string parameter_list(TaskSpec const& task);
 std::string argument_list(TaskSpec const& task);

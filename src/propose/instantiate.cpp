@@ -21,14 +21,27 @@ bool is_identifier(std::string_view text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
-// A role's value in the task's terms, as kopt's launch expressions and C++ both read it.
-std::string role_expression(RoleBinding const& r) {
-  return r.parameter.empty() ? "(" + r.value + ")" : r.parameter;
-}
-
 Param const& task_param(TaskSpec const& task, std::string_view name) {
   return *std::find_if(task.signature.params.begin(), task.signature.params.end(),
                        [&](Param const& p) { return p.name == name; });
+}
+
+// A role's value in the task's terms, as kopt's launch expressions and C++ both read it.
+std::string role_expression(RoleBinding const& r) {
+  if (!r.offset.empty()) return "(" + r.parameter + " + (" + r.offset + "))";
+  return r.parameter.empty() ? "(" + r.value + ")" : r.parameter;
+}
+
+// A generated launcher's argument for a slice of the task's buffer (RoleBinding::offset): the buffer
+// advanced by the offset in its own elements (C's `x + start`, a float2 being one), as the role's pointer.
+std::string slice_argument(TaskSpec const& task, RoleBinding const& r) {
+  std::string const slice = fmt::format("{} + ({})", r.parameter, cpp_expression(r.offset));
+  return task_param(task, r.parameter).lanes > 1 ? fmt::format("kopt_any_pointer{{{}}}", slice) : slice;
+}
+
+// The parameter of a kernel-mode adapter's host function that carries a slice (kernel_host_adapter).
+std::string slice_parameter(RoleBinding const& r) {
+  return "kopt_slice_" + r.role.name;
 }
 
 // The `args=(...)` of a kernel-mode adapter (docs/compile.md, "Kernel arguments").
@@ -39,6 +52,8 @@ std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
     if (r.copied) {
       args.push_back("kopt_copy_" +
                      r.parameter);  // a parameter of the generated launcher (kernel_host_adapter)
+    } else if (!r.offset.empty()) {
+      args.push_back(slice_parameter(r));  // likewise
     } else if (r.role.is_pointer || same_type) {
       args.push_back(r.parameter);
     } else {
@@ -106,16 +121,21 @@ std::string add_into_kernel(TaskSpec const& task, std::string const& parameter) 
 }
 
 std::string add_into_call(TaskSpec const& task, std::string const& parameter) {
-  std::string const type(c_type_name(task_param(task, parameter).dtype));
+  Param const& param = task_param(task, parameter);
+  std::string const type(c_type_name(param.dtype));
+  // The kernel adds scalars: a buffer of float2 has two per element.
+  std::string const scalars = param.lanes > 1
+                                  ? fmt::format("{} * ({})", param.lanes, buffer_length(task, parameter))
+                                  : buffer_length(task, parameter);
   return fmt::format(
       "  {{\n"
       "    long long const kopt_n = {1};\n"
       "    if (kopt_n > 0)\n"
       "      kopt_add_into_{0}<<<static_cast<unsigned int>(kopt_min(kopt_ceil_div(kopt_n, 256), 4096)), "
       "256, 0, {3}>>>(\n"
-      "          {0}, static_cast<const {2}*>(kopt_sum_{0}), kopt_n);\n"
+      "          {4}, static_cast<const {2}*>(kopt_sum_{0}), kopt_n);\n"
       "  }}\n",
-      parameter, buffer_length(task, parameter), type, launch_stream(task));
+      parameter, scalars, type, launch_stream(task), pointer_argument(task, parameter));
 }
 
 // The code before the adapter's entry: the add-into kernels of its accumulated outputs, and the helpers
@@ -128,10 +148,11 @@ std::string adapter_prelude(TaskSpec const& task, StrategyBinding const& binding
   return out;
 }
 
-// Whether a kernel-mode instantiation needs host code: an output added into, or an input read from a copy.
+// Whether a kernel-mode instantiation needs host code: an output added into, an input read from a copy or
+// from a slice of a buffer (kopt's kernel arguments name parameters, not pointer arithmetic).
 bool needs_host_code(StrategyBinding const& binding) {
   return std::any_of(binding.roles.begin(), binding.roles.end(),
-                     [](RoleBinding const& r) { return r.accumulated || r.copied; });
+                     [](RoleBinding const& r) { return r.accumulated || r.copied || !r.offset.empty(); });
 }
 
 // A kernel-mode instantiation whose binding needs host code (`text`, its arguments already on the launch
@@ -149,6 +170,10 @@ Result<std::string> kernel_host_adapter(TaskSpec const& task, StrategyBinding co
   std::vector<std::string> extra_params;
   std::vector<std::string> extra_args;
   for (RoleBinding const& r : binding.roles) {
+    if (!r.offset.empty()) {
+      extra_params.push_back(fmt::format("{} {}", r.role.c_type, slice_parameter(r)));
+      extra_args.push_back(slice_argument(task, r));
+    }
     if (!r.copied) continue;
     buffers += input_copy(task, r.parameter);
     extra_params.push_back(fmt::format("{} kopt_copy_{}", r.role.c_type, r.parameter));
@@ -210,7 +235,11 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
       args.push_back(fmt::format("static_cast<{}>(kopt_sum_{})", r.role.c_type, r.parameter));
       continue;
     }
-    args.push_back(r.role.is_pointer ? r.parameter
+    if (!r.offset.empty()) {
+      args.push_back(slice_argument(task, r));
+      continue;
+    }
+    args.push_back(r.role.is_pointer ? pointer_argument(task, r.parameter)
                                      : fmt::format("static_cast<{}>({})", r.role.c_type, role_expression(r)));
   }
   return adapter_prelude(task, binding) +
@@ -284,6 +313,7 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   if (!binding.identity) out += "// kopt binding: " + binding.describe() + "\n";
   // The compiler builds the candidate for this architecture-specific target (docs/compile.md).
   if (!strategy.arch.empty()) out += "// kopt:arch " + strategy.arch + "\n";
+  out += element_type_includes(task);  // the adapter's signature names cufftComplex, __half2, ...
   out += library.common_header;
   if (!out.empty() && out.back() != '\n') out += '\n';
   for (auto const& [name, value] : strategy.defines) out += "#define " + name + " " + value + "\n";

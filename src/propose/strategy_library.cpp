@@ -29,13 +29,14 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",    "families", "template", "signature", "lengths",   "params",      "defaults",    "in_place",
-        "defines", "dtypes",   "min_arch", "arch",      "addresses", "description", "applies_when"};
+        "name",     "families",  "template",    "signature",   "lengths", "params",
+        "defaults", "in_place",  "updates",     "defines",     "dtypes",  "min_arch",
+        "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
-             "one of name, families, template, signature, lengths, params, defaults, in_place, defines, "
-             "dtypes, min_arch, arch, addresses, description, applies_when");
+             "one of name, families, template, signature, lengths, params, defaults, in_place, updates, "
+             "defines, dtypes, min_arch, arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -47,6 +48,7 @@ class EntryReader {
     s.params = list("params", false);
     s.defaults = defaults(s.signature);
     s.in_place = in_place(s.signature);
+    s.updates = updates(s.signature);
     s.defines = defines();
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
@@ -296,6 +298,24 @@ class EntryReader {
         continue;
       }
       out[role] = std::move(reads);
+    }
+    return out;
+  }
+
+  // `updates = ["running_mean", "running_var"]`: non-const pointer roles the strategy reads before it
+  // writes them.
+  std::vector<std::string> updates(std::string const& signature) {
+    std::vector<std::string> out = list("updates", false);
+    auto const contract = contract_of(signature);
+    for (std::string const& role : out) {
+      bool const written =
+          contract && std::any_of(contract->params.begin(), contract->params.end(), [&](Param const& p) {
+            return p.name == role && p.is_pointer && !p.is_const;
+          });
+      if (!written) {
+        fail("updates", "'" + role + "' is not a non-const pointer parameter of the signature",
+             "a list of the roles the strategy reads and writes, e.g. [\"running_mean\"]");
+      }
     }
     return out;
   }

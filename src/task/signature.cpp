@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::string_view kTypeList =
     "float, double, __half, __nv_bfloat16, int8_t, uint8_t, int16_t, int, unsigned int, int64_t, uint64_t, "
-    "size_t, or cudaStream_t";
+    "size_t, or cudaStream_t; pointers may also point to float2/float3/float4, double2, int2/int4, __half2, "
+    "__nv_bfloat162, cuComplex, cuDoubleComplex or cufftComplex";
 
 struct Token {
   enum class Kind { word, symbol, string, default_argument };
@@ -187,6 +188,16 @@ Result<Param> parse_param(std::vector<Token> tokens, std::size_t index) {
     return param;
   }
   auto dtype = dtype_from_c_type(type);
+  if (auto const vector = dtype ? std::nullopt : vector_element_from_c_type(type)) {
+    if (!param.is_pointer && vector->lanes > 1) {
+      return signature_error(label + " '" + param.name + "' is a " + type +
+                             " passed by value; expected a pointer to it (" + type + "* " + param.name +
+                             ") or a scalar");
+    }
+    dtype = vector->dtype;
+    param.lanes = vector->lanes;
+    param.type_header = std::string(vector->header);
+  }
   if (!dtype) {
     return signature_error(label + " '" + param.name + "' has unknown type '" + type +
                            (param.is_pointer ? "*" : "") + "'; expected one of " + std::string(kTypeList) +

@@ -185,7 +185,7 @@ ExampleExpressions example_expressions(Signature const& sig) {
   std::size_t element_bytes = 0;
   for (auto const& p : sig.params) {
     if (p.is_scalar() && !is_floating(p.dtype)) integers.push_back(p.name);
-    if (p.is_pointer) element_bytes += size_of(p.dtype);
+    if (p.is_pointer) element_bytes += size_of(p.dtype) * static_cast<std::size_t>(p.lanes);
   }
   ExampleExpressions examples;
   if (integers.empty()) {

@@ -471,6 +471,7 @@ class TaskLoader {
     BufferSpec buffer;
     buffer.name = param.name;
     buffer.dtype = param.dtype;
+    buffer.lanes = param.lanes;
     buffer.role = param.is_const ? Role::input : Role::output;
     std::string const length_field = join_field(field, "length");
     if (auto const* length = table.get("length")) {
@@ -758,13 +759,14 @@ class TaskLoader {
     }
   }
 
-  // [binding]: role = "parameter" | "integer expression over the integer scalars" | number.
+  // [binding]: role = "parameter" | "integer expression over the integer scalars" | number | "x + start".
   void read_binding() {
     auto const* table = table_at(root_, "binding", "binding", false,
                                  "a table of contract roles, e.g. { out = \"y\", cols = 2048 }");
     if (table == nullptr) return;
     std::string const expected =
-        "a parameter of the entry, an integer expression over its integer scalars, or a number";
+        "a parameter of the entry, an integer expression over its integer scalars, a number, or a slice of a "
+        "buffer (\"x + start\")";
     for (auto const& [key, node] : *table) {
       std::string const field = join_field("binding", key.str());
       if (!is_identifier(key.str())) {
@@ -812,6 +814,7 @@ class TaskLoader {
     auto const& params = spec_.signature.params;
     if (std::any_of(params.begin(), params.end(), [&](Param const& p) { return p.name == value; }))
       return true;
+    if (parse_pointer_slice(spec_.signature, value)) return true;  // "x + start": a slice of a buffer
     auto expr = Expr::parse(value);
     if (!expr) return false;
     for (std::string const& name : expr->identifiers()) {

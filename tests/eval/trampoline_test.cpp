@@ -44,6 +44,16 @@ TEST(Trampoline, SourceDeclaresTheSymbolAndOneAssertionPerParameter) {
   EXPECT_EQ(asserts, 6u);  // the return type, the arity, one per parameter
 }
 
+TEST(Trampoline, AVectorElementIsCheckedAsOneElementOfItsLanes) {
+  auto signature = parse_signature("extern \"C\" void fft(cufftComplex* data, int n)");
+  ASSERT_TRUE(signature) << signature.error().message;
+  std::string const source = trampoline_source(*signature);
+  EXPECT_NE(source.find("matches<0>(&fft, 4, true, 1, 2)"), std::string::npos) << source;
+  EXPECT_NE(source.find("('data') of 'fft' must be a pointer to 8-byte elements of 2 x f32"),
+            std::string::npos)
+      << source;
+}
+
 // Builds three launchers for examples/vector_add with nvcc (no GPU needed to compile or to dlopen).
 class TrampolineBuild : public ::testing::Test {
  protected:

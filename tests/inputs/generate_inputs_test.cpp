@@ -95,6 +95,25 @@ TEST(GenerateInputs, ScratchHasCountAndNoBytes) {
   EXPECT_EQ(inputs.buffers[0].bytes.size(), 40u);
 }
 
+// A buffer of float2 or cufftComplex (lanes 2) counts elements in its length and holds two floats each,
+// every one generated.
+TEST(GenerateInputs, VectorElementsHoldLanesScalarsEach) {
+  BufferSpec complex = buffer("z", Role::input, DType::f32, "N");
+  complex.lanes = 2;
+  BufferSpec out = buffer("y", Role::output, DType::f32, "N");
+  out.lanes = 4;
+  auto const spec = task({complex, out});
+  auto const inputs = generate_ok(spec, size({{"N", 10}}));
+  EXPECT_EQ(inputs.buffers[0].count, 20u);
+  EXPECT_EQ(inputs.buffers[0].bytes.size(), 80u);
+  EXPECT_EQ(inputs.buffers[1].count, 40u);
+  auto const values = values_of<float>(inputs, 0);
+  EXPECT_EQ(std::set<float>(values.begin(), values.end()).size(), 20u);  // the imaginary parts too
+  auto const lengths = buffer_lengths(spec, size({{"N", 3}}));
+  ASSERT_TRUE(lengths) << lengths.error().message;
+  EXPECT_EQ(*lengths, (std::vector<std::size_t>{6, 12}));
+}
+
 TEST(GenerateInputs, ParallelEqualsSerial) {
   auto const spec =
       task({buffer("u", Role::input, DType::f32, "N", {gen("uniform", {{"low", -3.0}, {"high", 5.0}})}),

@@ -691,5 +691,149 @@ op = "a + b"
       << a.reason;
 }
 
+// sum(out, values, start, n) over a buffer of start + n values: the contract's input is the slice
+// values + start, read off the lengths (one of the launcher's integers is exactly the difference on every
+// size case). The launcher adapter passes the slice; a kernel-mode strategy gets a generated launcher
+// whose extra argument is the slice (kopt's args= name parameters only). Both compile.
+std::string const kWindow = R"kopt(name = "shift_window"
+description = "y[i] = x[start + i] * s for i < n"
+[entry]
+signature = 'extern "C" void shift_window(float* y, const float* x, float s, int start, int n)'
+[buffers.y]
+length = "n"
+[buffers.x]
+length = "start + n"
+[scalars]
+s = 0.5
+[[sizes]]
+name = "odd"
+start = 7
+n = 1001
+[[sizes]]
+name = "small"
+start = 64
+n = 4096
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "x * s"
+)kopt";
+
+TEST_F(Binding, AnInputRoleTakesASliceWhoseOffsetTheLengthsGive) {
+  TaskSpec const t = task(kWindow);
+  EXPECT_EQ(described("map1s", t).front(), "y=y, x=x + start, s=s, n=n");
+  auto const a = check_applicability(*library.find("map1s"), t, 90);
+  ASSERT_TRUE(a.applies) << a.reason;
+  EXPECT_FALSE(a.bindings.front().identity);
+  // Kernel mode: host code, the slice one more parameter of the generated launcher.
+  auto text = instantiate_strategy(library, *library.find("map1s"), t, 90, &a.bindings.front());
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("args=(y, kopt_slice_x, s, n)"), std::string::npos) << *text;
+  EXPECT_NE(text->find("x + (static_cast<long long>(start))"), std::string::npos) << *text;
+  auto const configuration = test::first_configuration(t, *text);
+  ASSERT_TRUE(configuration) << configuration.error().message;
+  auto const built = test::compile_as_evaluated(t, "map1s.cu", configuration->source, {});
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_TRUE(built->ok) << built->diagnostics << "\n" << *text;
+
+  // A buffer as long as the role covers is taken whole, never sliced by a scalar that happens to be 0.
+  std::string whole = kWindow;
+  whole.replace(whole.find("\"start + n\""), 11, "\"n\"");
+  for (std::string const& d : described("map1s", task(whole)))
+    EXPECT_EQ(d.find(" + "), std::string::npos) << d;
+}
+
+TEST_F(Binding, ASliceNamedInTheBindingTableMustLieWithinItsBufferAndIsReadOnly) {
+  std::string const pinned = R"kopt(name = "window_sum"
+description = "z[i] = a[off + i] + b[i] for i < len; a holds total values"
+[entry]
+signature = 'extern "C" void window_sum(float* z, const float* a, const float* b, int total, int off, int len)'
+[buffers.z]
+length = "len"
+[buffers.a]
+length = "total"
+[buffers.b]
+length = "len"
+[[sizes]]
+name = "small"
+total = 5000
+off = 100
+len = 4096
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+[binding]
+a = "a + off"
+n = "len"
+)kopt";
+  TaskSpec const t = task(pinned);
+  EXPECT_EQ(described("launcher_map2", t).front(), "c=z, a=a + off, b=b, n=len");
+  auto adapter = instantiate_strategy(library, *library.find("launcher_map2"), t, 90);
+  ASSERT_TRUE(adapter) << adapter.error().message;
+  EXPECT_NE(
+      adapter->find("kopt_bound_window_sum(z, a + (static_cast<long long>(off)), b, static_cast<int>(len))"),
+      std::string::npos)
+      << *adapter;
+  auto const built = test::compile_as_evaluated(t, "launcher_map2.cu", *adapter, {});
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_TRUE(built->ok) << built->diagnostics;
+
+  // Past the end of the buffer on a size case: no binding.
+  std::string beyond = pinned;
+  beyond.replace(beyond.find("off = 100"), 9, "off = 999");
+  auto const past = check_applicability(*library.find("launcher_map2"), task(beyond), 90);
+  EXPECT_FALSE(past.applies);
+  EXPECT_NE(past.reason.find("covers 4096 elements from 999 where the task's 'a' has 5000"),
+            std::string::npos)
+      << past.reason;
+  // An output role is never given a slice.
+  std::string written = pinned;
+  written.replace(written.find("a = \"a + off\""), 13, "c = \"z + off\"");
+  auto const out = check_applicability(*library.find("launcher_map2"), task(written), 90);
+  EXPECT_FALSE(out.applies);
+  EXPECT_NE(out.reason.find("[binding] c = \"z + off\" does not fit the role 'c'"), std::string::npos)
+      << out.reason;
+}
+
+// A cufftComplex or float2 buffer fills a float role: its length counts complex values, the role's floats.
+TEST_F(Binding, VectorElementsFillAScalarRoleWithLanesTimesTheirLength) {
+  TaskSpec const t = task(R"kopt(name = "cadd"
+description = "z = x + y on complex values"
+[entry]
+signature = 'extern "C" void cadd(const cufftComplex* x, const float2* y, cufftComplex* z, int count)'
+[buffers.x]
+length = "count"
+[buffers.y]
+length = "count"
+[buffers.z]
+length = "count"
+[[sizes]]
+name = "small"
+count = 1000
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+)kopt");
+  ASSERT_EQ(t.buffers.size(), 3u);
+  EXPECT_EQ(t.buffers[0].lanes, 2);
+  EXPECT_EQ(described("launcher_map2", t).front(), "c=z, a=x, b=y, n=(2*(count))");
+  auto adapter = instantiate_strategy(library, *library.find("launcher_map2"), t, 90);
+  ASSERT_TRUE(adapter) << adapter.error().message;
+  EXPECT_NE(adapter->find("#include <cufft.h>"), std::string::npos) << *adapter;
+  EXPECT_NE(adapter->find("kopt_bound_cadd(kopt_any_pointer{z}, kopt_any_pointer{x}, kopt_any_pointer{y}, "
+                          "static_cast<int>((2*(count))))"),
+            std::string::npos)
+      << *adapter;
+  auto const built = test::compile_as_evaluated(t, "launcher_map2.cu", *adapter, {});
+  ASSERT_TRUE(built) << built.error().message;
+  EXPECT_TRUE(built->ok) << built->diagnostics;
+  // A kernel-mode strategy passes the pointers as they are (kopt launches the kernel with their values).
+  auto kernel = instantiate_strategy(library, *library.find("map2"), t, 90);
+  ASSERT_TRUE(kernel) << kernel.error().message;
+  EXPECT_NE(kernel->find("args=(z, x, y, i32(2*(count)))"), std::string::npos) << *kernel;
+}
+
 }  // namespace
 }  // namespace kopt

@@ -71,14 +71,18 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
   std::size_t of_family = 0;
   std::set<std::string> offered;  // families of every strategy that applies
   // The adapters compiled at the end: the first kernel-mode strategy's (args=), the first that copies an
-  // inout buffer or adds into it (the generated host code), the first for a task with a buffer no role takes
-  // (scratch), and every strategy's for a task whose launcher takes a stream (each launches on it).
+  // inout buffer, adds into it or is given a slice (the generated host code), the first for a task with a
+  // buffer no role takes (scratch), and every strategy's where compile_every says.
   std::vector<std::pair<LibraryStrategy const*, StrategyBinding>> adapted;
   bool const has_scratch = std::any_of(task->buffers.begin(), task->buffers.end(),
                                        [](BufferSpec const& b) { return b.role == Role::scratch; });
   bool const has_stream = std::any_of(task->signature.params.begin(), task->signature.params.end(),
-                                      [](Param const& p) { return p.is_stream; }) ||
-                          task->signature.returns_error;  // the adapter's return type is compiled too
+                                      [](Param const& p) { return p.is_stream; });
+  // Every strategy's adapter is compiled where each has something of its own to get right: the stream it
+  // launches on, the status it returns, the task's float2* or cufftComplex* passed as its float*.
+  bool const compile_every = has_stream || task->signature.returns_error ||
+                             std::any_of(task->signature.params.begin(), task->signature.params.end(),
+                                         [](Param const& p) { return p.lanes > 1; });
   for (LibraryStrategy const& strategy : library().strategies) {
     auto const a = check_applicability(strategy, *task, 90);
     if (a.applies) offered.insert(strategy.families.begin(), strategy.families.end());
@@ -123,10 +127,12 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
     ASSERT_NE(at, a.bindings.end()) << strategy.name << ": " << c.binding << " is not among" << enumerated;
     EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
         << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
-    bool const copies = std::any_of(at->roles.begin(), at->roles.end(),
-                                    [](RoleBinding const& r) { return r.copied || r.accumulated; });
-    if (has_stream || (adapted.empty() && (strategy.template_text.find("kopt:launch") != std::string::npos ||
-                                           copies || has_scratch)))
+    bool const copies = std::any_of(at->roles.begin(), at->roles.end(), [](RoleBinding const& r) {
+      return r.copied || r.accumulated || !r.offset.empty();  // host code
+    });
+    if (compile_every ||
+        (adapted.empty() &&
+         (strategy.template_text.find("kopt:launch") != std::string::npos || copies || has_scratch)))
       adapted.emplace_back(&strategy, *at);
   }
   EXPECT_GT(of_family, 0u) << "no strategy of " << c.family << " for this element type";

@@ -230,6 +230,60 @@ applies_when = "y"
   EXPECT_EQ(loaded->find("map_ok")->in_place.at("c"), (std::vector<std::string>{"a", "b"}));
 }
 
+// `updates` names written roles the strategy reads first (running statistics): they take only a buffer the
+// task declares inout, never an output it only writes, and are never added into.
+TEST_F(LibraryFixture, UpdatedRolesTakeOnlyInoutBuffers) {
+  std::string const valid = R"kopt([[strategy]]
+name = "c_plus_a_b"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+updates = ["c"]
+description = "x"
+applies_when = "y"
+)kopt";
+  write_file(dir.path() / "lib" / "updates" / "strategies.toml", valid + R"kopt(
+[[strategy]]
+name = "updates_bad"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+updates = ["a", "m"]
+description = "x"
+applies_when = "y"
+)kopt");
+  auto bad = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("strategy[1].updates: 'a' is not a non-const pointer parameter"),
+            std::string::npos)
+      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("'m' is not a non-const pointer parameter"), std::string::npos);
+
+  write_file(dir.path() / "lib" / "updates" / "strategies.toml", valid);
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(library) << library.error().message;
+  LibraryStrategy const& updating = *library->find("c_plus_a_b");
+  EXPECT_EQ(updating.updates, (std::vector<std::string>{"c"}));
+  auto const written = check_applicability(updating, task, 90);  // the task only writes c
+  EXPECT_FALSE(written.applies);
+  EXPECT_NE(written.reason.find("no parameter of the task fits the role 'c'"), std::string::npos)
+      << written.reason;
+  std::string text = kTask;
+  text.replace(text.find("[buffers.c]\n"), 12, "[buffers.c]\nrole = \"inout\"\n");
+  auto inout = parse_task(text, dir.path() / "task" / "task.toml", dir.path() / "task");
+  ASSERT_TRUE(inout) << inout.error().message;
+  auto const read_first = check_applicability(updating, *inout, 90);
+  ASSERT_TRUE(read_first.applies) << read_first.reason;
+  for (StrategyBinding const& b : read_first.bindings) {
+    EXPECT_EQ(b.describe().find("added into"), std::string::npos) << b.describe();
+  }
+  // Without `updates` the same inout buffer is also offered as added into (verification decides).
+  auto const plain = check_applicability(*library->find("plain_map2"), *inout, 90);
+  EXPECT_TRUE(std::any_of(plain.bindings.begin(), plain.bindings.end(), [](StrategyBinding const& b) {
+    return b.describe().find("added into") != std::string::npos;
+  }));
+}
+
 TEST_F(LibraryFixture, DefinesAreMacrosBeforeTheTemplateAndNeverAKnob) {
   std::string const valid = R"kopt([[strategy]]
 name = "map_reversed"

@@ -124,6 +124,35 @@ TEST(Signature, ALauncherMayReturnCudaError) {
             std::string::npos);
 }
 
+// Complex and vector elements as CUDA code writes them: lanes scalars of one type per element, the
+// spelling kept for the generated code, and the header that declares the type where one is needed.
+TEST(Signature, VectorAndComplexElements) {
+  auto sig = parse_ok(
+      "extern \"C\" void f(cufftComplex* data, const float2* __restrict__ x, float4* y, const "
+      "__nv_bfloat162* "
+      "h, cuDoubleComplex* z, int n)");
+  ASSERT_EQ(sig.params.size(), 6u);
+  EXPECT_EQ(sig.params[0].dtype, DType::f32);
+  EXPECT_EQ(sig.params[0].lanes, 2);
+  EXPECT_EQ(sig.params[0].c_type, "cufftComplex*");
+  EXPECT_EQ(sig.params[0].type_header, "<cufft.h>");
+  EXPECT_FALSE(sig.params[0].is_const);
+  EXPECT_EQ(sig.params[1].lanes, 2);
+  EXPECT_TRUE(sig.params[1].is_const);
+  EXPECT_EQ(sig.params[1].c_type, "const float2*");
+  EXPECT_TRUE(sig.params[1].type_header.empty());
+  EXPECT_EQ(sig.params[2].lanes, 4);
+  EXPECT_EQ(sig.params[3].dtype, DType::bf16);
+  EXPECT_EQ(sig.params[3].lanes, 2);
+  EXPECT_EQ(sig.params[3].type_header, "<cuda_bf16.h>");
+  EXPECT_EQ(sig.params[4].dtype, DType::f64);
+  EXPECT_EQ(sig.params[5].lanes, 1);
+  // By value, a vector is not a size or a coefficient kopt can give.
+  auto const message = parse_fail("extern \"C\" void f(float* y, float2 c, int n)");
+  EXPECT_NE(message.find("'c' is a float2 passed by value; expected a pointer to it"), std::string::npos)
+      << message;
+}
+
 TEST(Signature, RejectsUnknownTypeNamingTheParam) {
   auto message = parse_fail("extern \"C\" void f(float* out, const my_t* in, int n)");
   EXPECT_NE(message.find("parameter 2"), std::string::npos) << message;

@@ -231,6 +231,28 @@ TEST(TaskLoader, BindingValuesAreParametersIntegerExpressionsOrNumbers) {
   EXPECT_EQ(spec->binding.at("s"), "0.5");
 }
 
+// A slice of a buffer ("in + N"): a pointer parameter plus an integer expression over the integer
+// scalars; anything else after the '+' (a float scalar, an unknown name) is an error naming the role.
+TEST(TaskLoader, ABindingMayGiveASliceOfABuffer) {
+  auto dir = data_dir("softmax");
+  std::ifstream in(dir / "task.toml");
+  std::stringstream base;
+  base << in.rdbuf();
+  auto spec = parse_task(base.str() + "\n[binding]\nx = \"in + 2*C\"\n", dir / "task.toml", dir);
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  EXPECT_EQ(spec->binding.at("x"), "in + 2*C");
+  auto const slice = parse_pointer_slice(spec->signature, "in + 2*C");
+  ASSERT_TRUE(slice);
+  EXPECT_EQ(slice->pointer, "in");
+  EXPECT_EQ(slice->offset, "2*C");
+  EXPECT_FALSE(parse_pointer_slice(spec->signature, "N + C"));  // N is no pointer
+  EXPECT_FALSE(parse_pointer_slice(spec->signature, "in"));
+  auto bad = parse_task(base.str() + "\n[binding]\nx = \"in + stride\"\n", dir / "task.toml", dir);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("binding.x"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("a slice of a buffer"), std::string::npos) << bad.error().message;
+}
+
 TEST(TaskLoader, WorkMathChoosesThePeakTheFlopsAreHeldAgainst) {
   auto const suite = std::filesystem::path(KOPT_SOURCE_DIR) / "suites";
   auto nbody = load_task(suite / "scientific" / "nbody-bf16");  // BF16 storage, FP32 arithmetic
