@@ -124,14 +124,23 @@ __global__ void __launch_bounds__(BLOCK)
 
 // clang-format off
 extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, const {{T}}* gamma,
-                          const {{T}}* beta, float eps, int N, int C, int H, int W) {
+                          const {{T}}* beta, float eps, int N, int C, int H, int W
+#if KOPT_TORCH_STATS
+                          , {{T}}* running_mean, {{T}}* running_var, float momentum
+#endif
+                          ) {
   // clang-format on
   using namespace batchnorm_train_channels;
   if (N < 0 || C <= 0 || H < 0 || W < 0) return;
   long long const hw = static_cast<long long>(H) * W;
   int const splits = splits_for(N, C, hw);
   Scratch s;
+#if KOPT_TORCH_STATS
+  RunningStats const running{running_mean, running_var, momentum};
+  if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s, running)) return;  // out of memory
+#else
   if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s)) return;  // out of memory: unwritten
+#endif
   dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(C < 65535 ? C : 65535));
   normalize_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, N, C, hw, s.constants);
 }

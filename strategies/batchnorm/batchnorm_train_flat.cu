@@ -101,14 +101,23 @@ __global__ void __launch_bounds__(BLOCK)
 
 // clang-format off
 extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, const {{T}}* gamma,
-                          const {{T}}* beta, float eps, int N, int C, int H, int W) {
+                          const {{T}}* beta, float eps, int N, int C, int H, int W
+#if KOPT_TORCH_STATS
+                          , {{T}}* running_mean, {{T}}* running_var, float momentum
+#endif
+                          ) {
   // clang-format on
   using namespace batchnorm_train_flat;
   if (N < 0 || C <= 0 || H < 0 || W < 0) return;
   long long const hw = static_cast<long long>(H) * W;
   int const splits = splits_for(N, C, hw);
   Scratch s;
+#if KOPT_TORCH_STATS
+  RunningStats const running{running_mean, running_var, momentum};
+  if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s, running)) return;  // out of memory
+#else
   if (!launch_stats(mean, var, x, gamma, beta, eps, N, C, hw, splits, s)) return;  // out of memory: unwritten
+#endif
   long long const total = static_cast<long long>(N) * C * hw;
   if (total <= 0) return;
   static int const per_sm = resident_blocks(normalize_kernel);

@@ -181,10 +181,30 @@ __device__ __forceinline__ void add_centred(float v, float shift, float& s1, flo
   s2 = fmaf(d, d, s2);
 }
 
+// KOPT_TORCH_STATS (a manifest `defines`): PyTorch's native_batch_norm in training (and cuDNN's
+// BatchNormalizationForwardTraining): `var` receives the saved inverse standard deviation 1 / sqrt(var + eps)
+// in place of the variance, and the running statistics move towards the batch's, running = (1 - momentum) *
+// running + momentum * batch, with the unbiased variance (times count / (count - 1)), in double, rounded
+// once to T. The entry takes running_mean, running_var and momentum last.
+#ifndef KOPT_TORCH_STATS
+#define KOPT_TORCH_STATS 0
+#endif
+#if KOPT_TORCH_STATS
+struct RunningStats {
+  T* mean;
+  T* var;
+  float momentum;
+};
+#endif
+
 __global__ void __launch_bounds__(BLOCK)
     stats_kernel(T* __restrict__ mean, T* __restrict__ var, const T* __restrict__ x,
                  const T* __restrict__ gamma, const T* __restrict__ beta, float eps, int N, int C,
-                 long long hw, Scratch s) {
+                 long long hw, Scratch s
+#if KOPT_TORCH_STATS
+                 , RunningStats running
+#endif
+                 ) {
   __shared__ bool last_block;
   unsigned const splits = gridDim.x;
   bool const vec = hw % kVec == 0 && kopt_strategy::aligned_to(x, sizeof(Vec));
@@ -266,7 +286,17 @@ __global__ void __launch_bounds__(BLOCK)
         // 8e-19 for a true 0 on the H200).
         if (v <= 0x1p-22 * squares) v = 0.0;
         mean[c] = from_float<T>(static_cast<float>(static_cast<double>(shift) + d));
+#if KOPT_TORCH_STATS
+        var[c] = from_float<T>(static_cast<float>(1.0 / sqrt(v + static_cast<double>(eps))));
+        double const unbiased = count > 1.0 ? v * count / (count - 1.0) : v;
+        double const m = static_cast<double>(running.momentum);
+        running.mean[c] = from_float<T>(static_cast<float>(
+            (1.0 - m) * static_cast<double>(to_float(running.mean[c])) + m * (static_cast<double>(shift) + d)));
+        running.var[c] = from_float<T>(
+            static_cast<float>((1.0 - m) * static_cast<double>(to_float(running.var[c])) + m * unbiased));
+#else
         var[c] = from_float<T>(static_cast<float>(v));
+#endif
         double const scale = static_cast<double>(to_float(gamma[c])) / sqrt(v + static_cast<double>(eps));
         s.constants[c] =
             make_float4(shift, static_cast<float>(d), static_cast<float>(scale), to_float(beta[c]));
@@ -301,9 +331,18 @@ int splits_for(int N, int C, long long hw) {
 
 // The statistics pass: mean, var and the constants of every channel. False when the scratch is missing.
 bool launch_stats(T* mean, T* var, const T* x, const T* gamma, const T* beta, float eps, int N, int C,
-                  long long hw, int splits, Scratch& s) {
+                  long long hw, int splits, Scratch& s
+#if KOPT_TORCH_STATS
+                  , RunningStats running
+#endif
+                  ) {
   if (!scratch_for(C, splits, s)) return false;
   dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(C < 65535 ? C : 65535));
+#if KOPT_TORCH_STATS
+  stats_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(mean, var, x, gamma, beta, eps, N, C, hw, s,
+                                                                   running);
+#else
   stats_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(mean, var, x, gamma, beta, eps, N, C, hw, s);
+#endif
   return true;
 }

@@ -16,9 +16,13 @@
 
 #include "element.cuh"
 
+// With running_mean (batchnorm_train_running-*, PyTorch's native_batch_norm and cuDNN's forward training):
+// var receives save_invstd = 1/sqrt(var + eps) instead, and running_mean / running_var move towards the
+// batch's mean and unbiased variance (var * count / (count - 1)) by momentum, in double, rounded once.
 template <typename T>
 __global__ void batchnorm_train_stats_reference_kernel(T* mean, T* var, double2* stats, const T* x, float eps,
-                                                       int N, int C, int H, int W) {
+                                                       int N, int C, int H, int W, T* running_mean,
+                                                       T* running_var, float momentum) {
   int const c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (c >= C) return;
   using scientific_suite::to_double;
@@ -39,9 +43,18 @@ __global__ void batchnorm_train_stats_reference_kernel(T* mean, T* var, double2*
     }
   }
   double const v = squares / count;
+  double const invstd = 1.0 / sqrt(v + static_cast<double>(eps));
   scientific_suite::store(&mean[c], m);
-  scientific_suite::store(&var[c], v);
-  stats[c] = make_double2(m, 1.0 / sqrt(v + static_cast<double>(eps)));
+  if (running_mean == nullptr) {
+    scientific_suite::store(&var[c], v);
+  } else {
+    double const unbiased = count > 1.0 ? v * count / (count - 1.0) : v;
+    double const f = static_cast<double>(momentum);
+    scientific_suite::store(&var[c], invstd);
+    scientific_suite::store(&running_mean[c], (1.0 - f) * to_double(running_mean[c]) + f * m);
+    scientific_suite::store(&running_var[c], (1.0 - f) * to_double(running_var[c]) + f * unbiased);
+  }
+  stats[c] = make_double2(m, invstd);
 }
 
 template <typename T>
@@ -71,13 +84,16 @@ inline double2* batchnorm_train_reference_scratch(int C) {
   return buffer;
 }
 
+// running_mean == nullptr: batchnorm_train-*; otherwise batchnorm_train_running-* (var is save_invstd).
 template <typename T>
 void batchnorm_train_reference(T* out, T* mean, T* var, const T* x, const T* gamma, const T* beta, float eps,
-                               int N, int C, int H, int W) {
+                               int N, int C, int H, int W, T* running_mean = nullptr,
+                               T* running_var = nullptr, float momentum = 0.0f) {
   if (C <= 0) return;
   double2* stats = batchnorm_train_reference_scratch(C);
   if (stats == nullptr) return;
-  batchnorm_train_stats_reference_kernel<T><<<(C + 127) / 128, 128>>>(mean, var, stats, x, eps, N, C, H, W);
+  batchnorm_train_stats_reference_kernel<T>
+      <<<(C + 127) / 128, 128>>>(mean, var, stats, x, eps, N, C, H, W, running_mean, running_var, momentum);
   long long const total = static_cast<long long>(N) * C * H * W;
   if (total <= 0) return;
   batchnorm_train_apply_reference_kernel<T>
