@@ -395,6 +395,20 @@ class BindingEnumerator {
         return;
       }
     }
+    // A floating-point scalar of the task is a coefficient of its computation (a softmax scale, an alpha).
+    // A strategy that takes no role for it has a value of its own built in: that can be the task's only
+    // when the task gives the scalar one value (cuSPARSE's alpha = 1 on every size case), never when its
+    // size cases give it several. Integer scalars may be sizes the strategy does not need.
+    for (Param const& p : task_.signature.params) {
+      if (!p.is_scalar() || !is_floating(p.dtype) || !varies_between_sizes(p.name)) continue;
+      if (std::none_of(current_.begin(), current_.end(),
+                       [&](RoleBinding const& r) { return r.parameter == p.name; })) {
+        note_rejection(
+            fmt::format("no role takes the task's '{}' ({}), which its size cases set to several values",
+                        p.name, p.c_type));
+        return;
+      }
+    }
     if (!lengths_agree() || !ops_see_their_scalars()) return;
     StrategyBinding binding;
     binding.element = element_;
@@ -411,6 +425,18 @@ class BindingEnumerator {
                                  [](RoleBinding const& r) { return r.accumulated; });
     out.push_back(std::move(binding));
     if (any) out.push_back(std::move(accumulating));
+  }
+
+  // Whether the size cases give the task's scalar `name` more than one value.
+  bool varies_between_sizes(std::string const& name) const {
+    std::optional<ScalarValue> first;
+    for (SizeCase const& size : task_.sizes) {
+      auto const value = size.values.find(name);
+      if (value == size.values.end()) continue;
+      if (first && *first != value->second) return true;
+      first = value->second;
+    }
+    return false;
   }
 
   // Whether an output role may be added into the task's buffer it holds: a floating-point inout buffer that

@@ -42,6 +42,8 @@
 #define QREG 1
 #endif
 
+// kopt:include softmax_scale.cuh
+
 namespace kopt_attention_mma {
 
 using bf16 = __nv_bfloat16;
@@ -128,7 +130,7 @@ __device__ __forceinline__ void load_tile(bf16* dst, const bf16* __restrict__ sr
 template <int DM, int Warps, int Bk, int Stages, bool QReg>
 __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16* __restrict__ Q,
                                                 const bf16* __restrict__ K, const bf16* __restrict__ V, int S,
-                                                int D, int qtile, bf16* smem) {
+                                                int D, int qtile, bf16* smem KOPT_SCALE_PARAM) {
   constexpr int BQ = 16 * Warps;
   constexpr int kThreads = 32 * Warps;
   constexpr int LD = DM + 8;
@@ -150,7 +152,7 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
   int const warp_row0 = q0 + warp * 16;
   bool const vec = D % 8 == 0 && kopt_strategy::aligned_to(Q, 16) && kopt_strategy::aligned_to(K, 16) &&
                    kopt_strategy::aligned_to(V, 16);
-  float const scale_log2 = 1.4426950408889634f / sqrtf(static_cast<float>(D));
+  float const scale_log2 = KOPT_SCALE_LOG2;
 
   int const key_end = kCausal ? min(S, q0 + BQ) : S;
   int const tiles = (key_end + Bk - 1) / Bk;
@@ -319,7 +321,7 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32)
     {{ENTRY}}({{T}}* __restrict__ O, const {{T}}* __restrict__ Q, const {{T}}* __restrict__ K,
-             const {{T}}* __restrict__ V, int BH, int S, int D) {
+             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_SCALE_PARAM) {
   using namespace kopt_attention_mma;
   extern __shared__ uint4 kopt_attention_mma_smem[];
   int const bh = static_cast<int>(blockIdx.y);
@@ -330,9 +332,9 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32)
   bf16* smem = reinterpret_cast<bf16*>(kopt_attention_mma_smem);
   if (D <= 64) {
     attention_block<64, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + offset, V + offset, S, D,
-                                                      qtile, smem);
+                                                      qtile, smem KOPT_SCALE_ARG);
   } else {
     attention_block<128, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + offset, V + offset, S, D,
-                                                       qtile, smem);
+                                                       qtile, smem KOPT_SCALE_ARG);
   }
 }

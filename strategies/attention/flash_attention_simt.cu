@@ -39,6 +39,8 @@
 #define TN 4
 #endif
 
+// kopt:include softmax_scale.cuh
+
 namespace kopt_attention {
 
 using kopt_strategy::from_float;
@@ -90,7 +92,7 @@ __device__ __forceinline__ void load_tile(float* __restrict__ dst, const T* __re
 template <typename T, int DM, int Bq, int Tm, int Tn>
 __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __restrict__ Q,
                                                 const T* __restrict__ K, const T* __restrict__ V, int S,
-                                                int D, int qtile, float* smem) {
+                                                int D, int qtile, float* smem KOPT_SCALE_PARAM) {
   constexpr int BK = 16 * Tn;
   constexpr int kThreads = (Bq / Tm) * 16;
   constexpr int LDQ = DM + 4;  // Q and K rows: 16-byte aligned, conflict-free float4 reads of 8 rows
@@ -108,7 +110,7 @@ __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __re
   constexpr int VE = 16 / static_cast<int>(sizeof(T));
   bool const vec = D % VE == 0 && kopt_strategy::aligned_to(Q, 16) && kopt_strategy::aligned_to(K, 16) &&
                    kopt_strategy::aligned_to(V, 16);
-  float const scale_log2 = 1.4426950408889634f / sqrtf(static_cast<float>(D));
+  float const scale_log2 = KOPT_SCALE_LOG2;
 
   load_tile<T, DM, Bq, LDQ, kThreads>(q_s, Q, q0, S, D, vec);
 
@@ -255,7 +257,7 @@ __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __re
 
 extern "C" __global__ void __launch_bounds__((BQ / TM) * 16)
     {{ENTRY}}({{T}}* __restrict__ O, const {{T}}* __restrict__ Q, const {{T}}* __restrict__ K,
-             const {{T}}* __restrict__ V, int BH, int S, int D) {
+             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_SCALE_PARAM) {
   using namespace kopt_attention;
   extern __shared__ float4 kopt_attention_smem[];
   int const bh = static_cast<int>(blockIdx.y);
@@ -265,9 +267,9 @@ extern "C" __global__ void __launch_bounds__((BQ / TM) * 16)
   long long const offset = static_cast<long long>(bh) * S * D;
   float* smem = reinterpret_cast<float*>(kopt_attention_smem);
   if (D <= 64) {
-    attention_block<{{T}}, 64, BQ, TM, TN>(O + offset, Q + offset, K + offset, V + offset, S, D, qtile, smem);
+    attention_block<{{T}}, 64, BQ, TM, TN>(O + offset, Q + offset, K + offset, V + offset, S, D, qtile, smem KOPT_SCALE_ARG);
   } else {
     attention_block<{{T}}, 128, BQ, TM, TN>(O + offset, Q + offset, K + offset, V + offset, S, D, qtile,
-                                            smem);
+                                            smem KOPT_SCALE_ARG);
   }
 }

@@ -835,5 +835,45 @@ op = "a + b"
   EXPECT_NE(kernel->find("args=(z, x, y, i32(2*(count)))"), std::string::npos) << *kernel;
 }
 
+// A float scalar no role takes is a coefficient the strategy has built in: kept when the task gives it one
+// value (verification decides), rejected when its size cases give it several.
+TEST_F(Binding, AFloatScalarTheSizesVaryMustBeTakenByARole) {
+  std::string const text = R"kopt(name = "weighted_add"
+description = "c = a + b, w passed and (here) unused"
+[entry]
+signature = 'extern "C" void weighted_add(float* c, const float* a, const float* b, int n, float w)'
+[buffers.c]
+length = "n"
+[buffers.a]
+length = "n"
+[buffers.b]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+w = 1.0
+[[sizes]]
+name = "large"
+n = 4000
+w = W2
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "a + b"
+)kopt";
+  auto const with_second = [&](std::string const& value) {
+    std::string t = text;
+    t.replace(t.find("W2"), 2, value);
+    return task(t);
+  };
+  EXPECT_TRUE(check_applicability(*library.find("map2"), with_second("1.0"), 90).applies);
+  auto const varied = check_applicability(*library.find("map2"), with_second("0.5"), 90);
+  EXPECT_FALSE(varied.applies);
+  EXPECT_NE(
+      varied.reason.find("no role takes the task's 'w' (float), which its size cases set to several values"),
+      std::string::npos)
+      << varied.reason;
+}
+
 }  // namespace
 }  // namespace kopt

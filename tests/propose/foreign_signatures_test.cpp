@@ -115,8 +115,45 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
                                    : 0;
     auto const written_buffers = std::count_if(task->buffers.begin(), task->buffers.end(),
                                                [](BufferSpec const& b) { return is_compared(b.role); });
+    // Likewise one that reads more buffers than the task can give it, or fewer than the task's inputs (the
+    // bodies' masses in an array of their own, or in the w of each body).
+    auto const read_roles = contract
+                                ? std::count_if(contract->params.begin(), contract->params.end(),
+                                                [](Param const& r) { return r.is_pointer && r.is_const; })
+                                : 0;
+    auto const count_role = [&](Role role) {
+      return std::count_if(task->buffers.begin(), task->buffers.end(),
+                           [&](BufferSpec const& b) { return b.role == role; });
+    };
+    bool const reads_other_buffers = read_roles > count_role(Role::input) + count_role(Role::inout) ||
+                                     read_roles < count_role(Role::input);
+    // Nor one that needs more floating-point scalars than the task passes or pins (attention with the
+    // caller's softmax scale, for a task whose scale is 1/sqrt(D)), or has fewer than the task's that its
+    // size cases vary (the caller's scale, for the attention that has 1/sqrt(D) built in).
+    auto const float_roles = contract ? std::count_if(contract->params.begin(), contract->params.end(),
+                                                      [&](Param const& r) {
+                                                        return r.is_scalar() && is_floating(r.dtype) &&
+                                                               !strategy.defaults.contains(r.name) &&
+                                                               !task->binding.contains(r.name);
+                                                      })
+                                      : 0;
+    auto const all_float_roles =
+        contract ? std::count_if(contract->params.begin(), contract->params.end(),
+                                 [](Param const& r) { return r.is_scalar() && is_floating(r.dtype); })
+                 : 0;
+    auto const float_scalars =
+        std::count_if(task->signature.params.begin(), task->signature.params.end(),
+                      [](Param const& p) { return p.is_scalar() && is_floating(p.dtype); });
+    auto const varying_scalars =
+        std::count_if(task->signature.params.begin(), task->signature.params.end(), [&](Param const& p) {
+          return p.is_scalar() && is_floating(p.dtype) &&
+                 std::any_of(task->sizes.begin(), task->sizes.end(), [&](SizeCase const& size) {
+                   return size.values.at(p.name) != task->sizes.front().values.at(p.name);
+                 });
+        });
     if (!element_supported || !indices_present || (!strategy.arch.empty() && strategy.min_arch != 90) ||
-        written_roles != written_buffers)
+        written_roles != written_buffers || reads_other_buffers || float_roles > float_scalars ||
+        all_float_roles < varying_scalars)
       continue;
     ++of_family;
     ASSERT_TRUE(a.applies) << strategy.name << " does not apply to " << c.dir.filename() << ": " << a.reason;
