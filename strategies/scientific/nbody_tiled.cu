@@ -29,9 +29,28 @@
 
 constexpr int kNbodyUnroll = UNROLL;  // #pragma unroll needs a constant, not a macro
 
+// KOPT_XYZM (a manifest `defines`): the bodies as (x, y, z, mass) in one array, as float4 particle arrays
+// hold them (CUDA's nbody sample, GPU Gems 3); the entry takes (acc, pos, eps2, n), n fourth as the launch
+// line's {{ARG3}} expects.
+#ifndef KOPT_XYZM
+#define KOPT_XYZM 0
+#endif
+#if KOPT_XYZM
+#define KOPT_POS_STRIDE 4
+#define KOPT_MASS(j) pos[4 * (j) + 3]
+#else
+#define KOPT_POS_STRIDE 3
+#define KOPT_MASS(j) mass[j]
+#endif
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}({{T}}* __restrict__ acc, const {{T}}* __restrict__ pos, const {{T}}* __restrict__ mass, int n,
-              float eps2) {
+    {{ENTRY}}({{T}}* __restrict__ acc, const {{T}}* __restrict__ pos,
+#if KOPT_XYZM
+              float eps2, int n
+#else
+              const {{T}}* __restrict__ mass, int n, float eps2
+#endif
+              ) {
   using namespace kopt_strategy;
   __shared__ float4 s_body[BLOCK];
   long long const base = static_cast<long long>(blockIdx.x) * (BLOCK * IPT) + threadIdx.x;
@@ -45,9 +64,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   for (int p = 0; p < IPT; ++p) {
     long long const i = base + p * BLOCK;
     bool const in = i < n;
-    xi[p] = in ? to_float(pos[3 * i]) : 0.0f;
-    yi[p] = in ? to_float(pos[3 * i + 1]) : 0.0f;
-    zi[p] = in ? to_float(pos[3 * i + 2]) : 0.0f;
+    xi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i]) : 0.0f;
+    yi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i + 1]) : 0.0f;
+    zi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i + 2]) : 0.0f;
     ax[p] = 0.0;
     ay[p] = 0.0;
     az[p] = 0.0;
@@ -56,8 +75,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     long long const j = j0 + threadIdx.x;
     float4 body = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (j < n) {
-      body = make_float4(to_float(pos[3 * j]), to_float(pos[3 * j + 1]), to_float(pos[3 * j + 2]),
-                         to_float(mass[j]));
+      body = make_float4(to_float(pos[KOPT_POS_STRIDE * j]), to_float(pos[KOPT_POS_STRIDE * j + 1]),
+                         to_float(pos[KOPT_POS_STRIDE * j + 2]), to_float(KOPT_MASS(j)));
     }
     __syncthreads();  // the previous tile is no longer read
     s_body[threadIdx.x] = body;

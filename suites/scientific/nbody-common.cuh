@@ -1,32 +1,34 @@
-// Reference n-body accelerations, shared by nbody-{f32,bf16}: for every body i,
+// Reference n-body accelerations, shared by nbody-{f32,bf16} and nbody_xyzm-{f32,bf16}: for every body i,
 //   acc[i] = sum_j mass[j] * (pos[j] - pos[i]) / (|pos[j] - pos[i]|^2 + eps2)^(3/2)
 // (G = 1, Plummer softening eps2 > 0, so the j = i term is 0 and needs no special case). Positions and
 // accelerations are n x 3 arrays (x, y, z of body i at 3*i .. 3*i+2). One thread per body loops over all
 // n bodies straight from global memory; each interaction is computed in FP32 and the three sums are
 // accumulated in double (an FP32 running sum over 2e5 terms drifts by ~1e-5 relative; the reference must
 // be the accurate side), then rounded once to the storage type. Naive on purpose: no shared-memory
-// tiling, every thread re-reads every body.
+// tiling, every thread re-reads every body. nbody_xyzm-* keep (x, y, z, mass) per body in one n x 4 array:
+// pos_stride 4, the masses at pos + 3 with stride 4.
 #pragma once
 #include "element.cuh"
 
 template <typename T>
-__global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int n, float eps2) {
+__global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int n, float eps2, int pos_stride,
+                                       int mass_stride) {
   int const i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using scientific_suite::to_float;
-  float const xi = to_float(pos[3LL * i]);
-  float const yi = to_float(pos[3LL * i + 1]);
-  float const zi = to_float(pos[3LL * i + 2]);
+  float const xi = to_float(pos[static_cast<long long>(pos_stride) * i]);
+  float const yi = to_float(pos[static_cast<long long>(pos_stride) * i + 1]);
+  float const zi = to_float(pos[static_cast<long long>(pos_stride) * i + 2]);
   double ax = 0.0;
   double ay = 0.0;
   double az = 0.0;
   for (int j = 0; j < n; ++j) {
-    float const dx = to_float(pos[3LL * j]) - xi;
-    float const dy = to_float(pos[3LL * j + 1]) - yi;
-    float const dz = to_float(pos[3LL * j + 2]) - zi;
+    float const dx = to_float(pos[static_cast<long long>(pos_stride) * j]) - xi;
+    float const dy = to_float(pos[static_cast<long long>(pos_stride) * j + 1]) - yi;
+    float const dz = to_float(pos[static_cast<long long>(pos_stride) * j + 2]) - zi;
     float const r2 = dx * dx + dy * dy + dz * dz + eps2;
     float const inv_r = 1.0f / sqrtf(r2);
-    float const s = to_float(mass[j]) * inv_r * inv_r * inv_r;
+    float const s = to_float(mass[static_cast<long long>(mass_stride) * j]) * inv_r * inv_r * inv_r;
     ax += static_cast<double>(s * dx);
     ay += static_cast<double>(s * dy);
     az += static_cast<double>(s * dz);
@@ -37,9 +39,10 @@ __global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int 
 }
 
 template <typename T>
-void nbody_reference(T* acc, const T* pos, const T* mass, int n, float eps2) {
+void nbody_reference(T* acc, const T* pos, const T* mass, int n, float eps2, int pos_stride = 3,
+                     int mass_stride = 1) {
   if (n <= 0) return;
   int const block = 128;
   int const grid = (n + block - 1) / block;
-  nbody_reference_kernel<T><<<grid, block>>>(acc, pos, mass, n, eps2);
+  nbody_reference_kernel<T><<<grid, block>>>(acc, pos, mass, n, eps2, pos_stride, mass_stride);
 }
