@@ -29,11 +29,20 @@
 // kopt:constraint 8 * BK * (BM + 4 + BN) <= 49152
 // kopt:launch grid=(ceil_div({{ARG5}}, BN), ceil_div({{ARG4}}, BM), {{ARG3}}) block=((BM / TM) * (BN / TN)) kernel={{ENTRY}}
 // kopt:include smem_register_tile.cuh
+// kopt:include scale_epilogue.cuh
 
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     {{ENTRY}}({{T}}* __restrict__ C, const {{T}}* __restrict__ A, const {{T}}* __restrict__ B,
-                int batch, int M, int N, int K) {
+                int batch, int M, int N, int K
+#if KOPT_ALPHA
+                , float alpha
+#endif
+                ) {
   (void)batch;  // the grid's z extent
   long long const b = blockIdx.z;
+#if KOPT_ALPHA
+  smem_register_tiled::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K, ScaleBy{alpha});
+#else
   smem_register_tiled::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K);
+#endif
 }

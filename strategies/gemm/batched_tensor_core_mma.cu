@@ -27,11 +27,20 @@
 // kopt:constraint STAGES * (BM * (BK + 8) + BK * (BN + 8)) * 2 <= 232448
 // kopt:launch grid=(ceil_div({{ARG5}}, BN), ceil_div({{ARG4}}, BM), {{ARG3}}) block=(WARPS * 32) shared=(STAGES * (BM * (BK + 8) + BK * (BN + 8)) * 2) kernel={{ENTRY}}
 // kopt:include tensor_core_mma_tile.cuh
+// kopt:include scale_epilogue.cuh
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32)
     {{ENTRY}}({{T}}* __restrict__ C, const {{T}}* __restrict__ A, const {{T}}* __restrict__ B,
-                int batch, int M, int N, int K) {
+                int batch, int M, int N, int K
+#if KOPT_ALPHA
+                , float alpha
+#endif
+                ) {
   (void)batch;  // the grid's z extent
   long long const b = blockIdx.z;
+#if KOPT_ALPHA
+  tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K, ScaleBy{alpha});
+#else
   tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K);
+#endif
 }

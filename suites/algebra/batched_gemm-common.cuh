@@ -8,7 +8,8 @@
 #include <cuda_bf16.h>
 
 template <typename T>
-__global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int M, int N, int K) {
+__global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int M, int N, int K,
+                                              float alpha) {
   int const col = blockIdx.x * blockDim.x + threadIdx.x;
   int const row = blockIdx.y * blockDim.y + threadIdx.y;
   long long const b = blockIdx.z;
@@ -19,13 +20,15 @@ __global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int 
   for (int k = 0; k < K; ++k)
     sum += static_cast<double>(static_cast<float>(a[static_cast<long long>(row) * K + k])) *
            static_cast<double>(static_cast<float>(bm[static_cast<long long>(k) * N + col]));
-  C[b * M * N + static_cast<long long>(row) * N + col] = static_cast<T>(sum);
+  C[b * M * N + static_cast<long long>(row) * N + col] = static_cast<T>(static_cast<double>(alpha) * sum);
 }
 
+// alpha: batched_gemm_scaled-* (C[b] = alpha * A[b] B[b]); 1 for batched_gemm-*.
 template <typename T>
-void batched_gemm_reference(T* C, const T* A, const T* B, int batch, int M, int N, int K) {
+void batched_gemm_reference(T* C, const T* A, const T* B, int batch, int M, int N, int K,
+                            float alpha = 1.0f) {
   if (batch <= 0 || M <= 0 || N <= 0) return;
   dim3 const block(16, 16);
   dim3 const grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y, batch);
-  batched_gemm_reference_kernel<T><<<grid, block>>>(C, A, B, M, N, K);
+  batched_gemm_reference_kernel<T><<<grid, block>>>(C, A, B, M, N, K, alpha);
 }
