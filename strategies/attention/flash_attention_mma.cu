@@ -42,7 +42,7 @@
 #define QREG 1
 #endif
 
-// kopt:include softmax_scale.cuh
+// kopt:include attention_options.cuh
 
 namespace kopt_attention_mma {
 
@@ -130,7 +130,7 @@ __device__ __forceinline__ void load_tile(bf16* dst, const bf16* __restrict__ sr
 template <int DM, int Warps, int Bk, int Stages, bool QReg>
 __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16* __restrict__ Q,
                                                 const bf16* __restrict__ K, const bf16* __restrict__ V, int S,
-                                                int D, int qtile, bf16* smem KOPT_SCALE_PARAM) {
+                                                int D, int qtile, bf16* smem KOPT_KEYS_PARAM KOPT_SCALE_PARAM) {
   constexpr int BQ = 16 * Warps;
   constexpr int kThreads = 32 * Warps;
   constexpr int LD = DM + 8;
@@ -154,7 +154,7 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
                    kopt_strategy::aligned_to(V, 16);
   float const scale_log2 = KOPT_SCALE_LOG2;
 
-  int const key_end = kCausal ? min(S, q0 + BQ) : S;
+  int const key_end = kCausal ? min(KOPT_KEYS, q0 + BQ) : KOPT_KEYS;
   int const tiles = (key_end + Bk - 1) / Bk;
 
   // Prologue: Q with tile 0, then tiles 1 .. Stages - 2, one commit group each.
@@ -162,8 +162,8 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
 #pragma unroll
   for (int s = 0; s < Stages - 1; ++s) {
     if (s < tiles) {
-      load_tile<DM, Bk, kThreads>(k_s + s * Bk * LD, K, s * Bk, S, D, vec);
-      load_tile<DM, Bk, kThreads>(v_s + s * Bk * LD, V, s * Bk, S, D, vec);
+      load_tile<DM, Bk, kThreads>(k_s + s * Bk * LD, K, s * Bk, KOPT_KEYS, D, vec);
+      load_tile<DM, Bk, kThreads>(v_s + s * Bk * LD, V, s * Bk, KOPT_KEYS, D, vec);
     }
     cp_async_commit();
   }
@@ -185,8 +185,8 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
   for (int tile = 0; tile < tiles; ++tile) {
     int const next = tile + Stages - 1;
     if (next < tiles) {
-      load_tile<DM, Bk, kThreads>(k_s + (next % Stages) * Bk * LD, K, next * Bk, S, D, vec);
-      load_tile<DM, Bk, kThreads>(v_s + (next % Stages) * Bk * LD, V, next * Bk, S, D, vec);
+      load_tile<DM, Bk, kThreads>(k_s + (next % Stages) * Bk * LD, K, next * Bk, KOPT_KEYS, D, vec);
+      load_tile<DM, Bk, kThreads>(v_s + (next % Stages) * Bk * LD, V, next * Bk, KOPT_KEYS, D, vec);
     }
     cp_async_commit();
     cp_async_wait<Stages - 1>();  // the group of `tile` (and Q) has landed
@@ -236,7 +236,7 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
         for (int e = 0; e < 4; ++e) {
           int const key = k0 + n * 8 + 2 * t + (e & 1);
           int const row = warp_row0 + g + (e >> 1) * 8;
-          bool const visible = key < S && (!kCausal || key <= row);
+          bool const visible = key < KOPT_KEYS && (!kCausal || key <= row);
           sc[n][e] = visible ? sc[n][e] * scale_log2 : negative_infinity();
           tile_max[e >> 1] = fmaxf(tile_max[e >> 1], sc[n][e]);
         }
@@ -321,7 +321,7 @@ __device__ __forceinline__ void attention_block(bf16* __restrict__ O, const bf16
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32)
     {{ENTRY}}({{T}}* __restrict__ O, const {{T}}* __restrict__ Q, const {{T}}* __restrict__ K,
-             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_SCALE_PARAM) {
+             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_KEYS_PARAM KOPT_SCALE_PARAM) {
   using namespace kopt_attention_mma;
   extern __shared__ uint4 kopt_attention_mma_smem[];
   int const bh = static_cast<int>(blockIdx.y);
@@ -331,10 +331,10 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32)
   long long const offset = static_cast<long long>(bh) * S * D;
   bf16* smem = reinterpret_cast<bf16*>(kopt_attention_mma_smem);
   if (D <= 64) {
-    attention_block<64, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + offset, V + offset, S, D,
-                                                      qtile, smem KOPT_SCALE_ARG);
+    attention_block<64, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + KOPT_KV_OFFSET, V + KOPT_KV_OFFSET, S, D,
+                                                      qtile, smem KOPT_KEYS_ARG KOPT_SCALE_ARG);
   } else {
-    attention_block<128, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + offset, V + offset, S, D,
-                                                       qtile, smem KOPT_SCALE_ARG);
+    attention_block<128, WARPS, BK, STAGES, QREG != 0>(O + offset, Q + offset, K + KOPT_KV_OFFSET, V + KOPT_KV_OFFSET, S, D,
+                                                       qtile, smem KOPT_KEYS_ARG KOPT_SCALE_ARG);
   }
 }

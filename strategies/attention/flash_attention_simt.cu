@@ -39,7 +39,7 @@
 #define TN 4
 #endif
 
-// kopt:include softmax_scale.cuh
+// kopt:include attention_options.cuh
 
 namespace kopt_attention {
 
@@ -92,7 +92,7 @@ __device__ __forceinline__ void load_tile(float* __restrict__ dst, const T* __re
 template <typename T, int DM, int Bq, int Tm, int Tn>
 __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __restrict__ Q,
                                                 const T* __restrict__ K, const T* __restrict__ V, int S,
-                                                int D, int qtile, float* smem KOPT_SCALE_PARAM) {
+                                                int D, int qtile, float* smem KOPT_KEYS_PARAM KOPT_SCALE_PARAM) {
   constexpr int BK = 16 * Tn;
   constexpr int kThreads = (Bq / Tm) * 16;
   constexpr int LDQ = DM + 4;  // Q and K rows: 16-byte aligned, conflict-free float4 reads of 8 rows
@@ -128,10 +128,10 @@ __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __re
     }
   }
 
-  int const key_end = kCausal ? min(S, q0 + Bq) : S;  // keys any row of the block can see
+  int const key_end = kCausal ? min(KOPT_KEYS, q0 + Bq) : KOPT_KEYS;  // keys any row of the block can see
   for (int k0 = 0; k0 < key_end; k0 += BK) {
-    load_tile<T, DM, BK, LDQ, kThreads>(k_s, K, k0, S, D, vec);
-    load_tile<T, DM, BK, DM, kThreads>(v_s, V, k0, S, D, vec);
+    load_tile<T, DM, BK, LDQ, kThreads>(k_s, K, k0, KOPT_KEYS, D, vec);
+    load_tile<T, DM, BK, DM, kThreads>(v_s, V, k0, KOPT_KEYS, D, vec);
     __syncthreads();
 
     // Scores: s[i][j] = Q[ty * Tm + i] . K[tx + 16 j].
@@ -169,7 +169,7 @@ __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __re
 #pragma unroll
       for (int j = 0; j < Tn; ++j) {
         int const kj = k0 + tx + 16 * j;
-        bool const visible = kj < S && (!kCausal || kj <= qi);
+        bool const visible = kj < KOPT_KEYS && (!kCausal || kj <= qi);
         s[i][j] = visible ? s[i][j] * scale_log2 : negative_infinity();
         tile_max = fmaxf(tile_max, s[i][j]);
       }
@@ -257,7 +257,7 @@ __device__ __forceinline__ void attention_block(T* __restrict__ O, const T* __re
 
 extern "C" __global__ void __launch_bounds__((BQ / TM) * 16)
     {{ENTRY}}({{T}}* __restrict__ O, const {{T}}* __restrict__ Q, const {{T}}* __restrict__ K,
-             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_SCALE_PARAM) {
+             const {{T}}* __restrict__ V, int BH, int S, int D KOPT_KEYS_PARAM KOPT_SCALE_PARAM) {
   using namespace kopt_attention;
   extern __shared__ float4 kopt_attention_smem[];
   int const bh = static_cast<int>(blockIdx.y);
@@ -267,9 +267,9 @@ extern "C" __global__ void __launch_bounds__((BQ / TM) * 16)
   long long const offset = static_cast<long long>(bh) * S * D;
   float* smem = reinterpret_cast<float*>(kopt_attention_smem);
   if (D <= 64) {
-    attention_block<{{T}}, 64, BQ, TM, TN>(O + offset, Q + offset, K + offset, V + offset, S, D, qtile, smem KOPT_SCALE_ARG);
+    attention_block<{{T}}, 64, BQ, TM, TN>(O + offset, Q + offset, K + KOPT_KV_OFFSET, V + KOPT_KV_OFFSET, S, D, qtile, smem KOPT_KEYS_ARG KOPT_SCALE_ARG);
   } else {
-    attention_block<{{T}}, 128, BQ, TM, TN>(O + offset, Q + offset, K + offset, V + offset, S, D, qtile,
-                                            smem KOPT_SCALE_ARG);
+    attention_block<{{T}}, 128, BQ, TM, TN>(O + offset, Q + offset, K + KOPT_KV_OFFSET, V + KOPT_KV_OFFSET, S, D, qtile,
+                                            smem KOPT_KEYS_ARG KOPT_SCALE_ARG);
   }
 }
