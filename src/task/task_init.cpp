@@ -238,6 +238,12 @@ Skeleton make_skeleton(Signature const& sig, std::string const& source_name) {
       << (p.is_const ? "" : " (\"inout\" if the kernel also reads it, \"scratch\" if it is workspace)")
       << "\n"
       << "length = \"TODO\"  # element count: " << over_integers << "\n";
+    if (p.lanes > 1) {
+      std::string element = p.c_type.substr(0, p.c_type.size() - 1);  // "const cufftComplex"
+      if (element.rfind("const ", 0) == 0) element.erase(0, 6);
+      t << "# one element is one " << element << " (" << p.lanes << " x " << to_string(p.dtype)
+        << "): generated and compared as its " << p.lanes << " scalars\n";
+    }
     if (p.is_const) {
       t << (is_floating(p.dtype)
                 ? "# generator = { kind = \"uniform\", low = -1.0, high = 1.0 }  # default when omitted\n"

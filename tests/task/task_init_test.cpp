@@ -187,6 +187,27 @@ extern "C" void relu(const float* x, float* y, int n, cudaStream_t stream) {
   EXPECT_EQ(task->buffers.size(), 2u);
 }
 
+// A launcher on cuFFT's complex type: the buffer's length counts complex values, and the task says so.
+TEST_F(TaskInit, AComplexBufferCountsItsElements) {
+  write_text(root_ / "spectrum.cu", R"(#include <cufft.h>
+extern "C" void scale_spectrum(cufftComplex* spec, const float* gain, int n) {}
+)");
+  auto init = init_task(root_ / "spectrum.cu", root_ / "spectrum", false);
+  ASSERT_TRUE(init.ok()) << init.error().message;
+  std::string text = read_text(root_ / "spectrum" / "task.toml");
+  EXPECT_NE(text.find("# one element is one cufftComplex (2 x f32): generated and compared as its 2 scalars"),
+            std::string::npos)
+      << text;
+  replace_once(text, "n = \"TODO\"", "n = 1000");
+  for (auto at = text.find("\"TODO"); at != std::string::npos; at = text.find("\"TODO")) {
+    text.replace(at, text.find('"', at + 1) + 1 - at, "\"n\"");
+  }
+  write_text(root_ / "spectrum" / "task.toml", text);
+  auto task = load_task(root_ / "spectrum");
+  ASSERT_TRUE(task.ok()) << task.error().message << "\n" << text;
+  EXPECT_EQ(task->buffers.front().lanes, 2);  // n values, 2n floats (buffer_lengths, tests/inputs)
+}
+
 TEST_F(TaskInit, RefusesToOverwriteUnlessAsked) {
   auto source = data_dir("histogram") / "reference.cu";
   ASSERT_TRUE(init_task(source, root_ / "t", false).ok());
