@@ -39,6 +39,10 @@ struct LibraryStrategy {
   // Non-const pointer roles the strategy reads before it writes them (a batch norm's running statistics,
   // moved towards the batch's): each takes only a buffer the task declares `inout`, and is never added into.
   std::vector<std::string> updates;
+  // Integer roles the template never reads (`(void)K;`): they exist for `lengths`. Besides the launcher's
+  // integers they may take a size case's own variable (`nnz`, `K` of a task whose launcher passes neither),
+  // which the length checks use and the kernel is given as 0.
+  std::vector<std::string> unread;
   // Macros defined before the template's text ({"ARGMIN": "1"}): two strategies that differ in one
   // constant share one template (col_argmax_strip and col_argmin_strip).
   std::map<std::string, std::string, std::less<>> defines;

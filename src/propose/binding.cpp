@@ -227,8 +227,10 @@ class BindingEnumerator {
     std::size_t const index = order_[depth];
     Param const& role = contract_.params[index];
     std::vector<RoleBinding> options = candidates(index);
-    if (!role.is_pointer && !is_floating(role.dtype) && !task_.binding.contains(role.name))
+    if (!role.is_pointer && !is_floating(role.dtype) && !task_.binding.contains(role.name)) {
       add_derived(role, options);
+      add_size_variables(role, options);
+    }
     if (options.empty() && reason_.empty()) reason_ = no_candidate_reason(index);
     // A parameter with the role's name is tried first: when the cap on assignments is reached, the
     // likely ones have been seen.
@@ -353,6 +355,20 @@ class BindingEnumerator {
       return true;
     }
     return false;
+  }
+
+  // A role the template never reads (LibraryStrategy::unread) may take a size case's own variable: the
+  // lengths check it, and the kernel is given 0 for it (instantiate.cpp).
+  void add_size_variables(Param const& role, std::vector<RoleBinding>& options) const {
+    if (task_.sizes.empty() ||
+        std::find(strategy_.unread.begin(), strategy_.unread.end(), role.name) == strategy_.unread.end())
+      return;
+    for (auto const& entry : task_.sizes.front().variables) {
+      std::string const& variable = entry.first;
+      bool const known = std::any_of(options.begin(), options.end(),
+                                     [&](RoleBinding const& o) { return o.value == variable; });
+      if (!known) options.push_back(RoleBinding{role, {}, variable, true});
+    }
   }
 
   std::int64_t lanes_of(std::string const& parameter) const {

@@ -32,6 +32,19 @@ std::string role_expression(RoleBinding const& r) {
   return r.parameter.empty() ? "(" + r.value + ")" : r.parameter;
 }
 
+// The value an integer role passes in C++ or in kopt's kernel arguments: its own, or 0 for a role the
+// template never reads that took a size case's variable (LibraryStrategy::unread), which no launcher has.
+std::string passed_value(TaskSpec const& task, RoleBinding const& r) {
+  if (!r.parameter.empty() || task.sizes.empty()) return r.parameter.empty() ? r.value : r.parameter;
+  auto const expr = Expr::parse(r.value);
+  if (!expr) return r.value;
+  auto const names = expr->identifiers();
+  bool const per_size = std::any_of(names.begin(), names.end(), [&](std::string const& name) {
+    return task.sizes.front().variables.contains(name);
+  });
+  return per_size ? "0" : r.value;
+}
+
 // A generated launcher's argument for a slice of the task's buffer (RoleBinding::offset): the buffer
 // advanced by the offset in its own elements (C's `x + start`, a float2 being one), as the role's pointer.
 std::string slice_argument(TaskSpec const& task, RoleBinding const& r) {
@@ -57,8 +70,7 @@ std::string kernel_args(TaskSpec const& task, StrategyBinding const& binding) {
     } else if (r.role.is_pointer || same_type) {
       args.push_back(r.parameter);
     } else {
-      args.push_back(
-          fmt::format("{}({})", to_string(r.role.dtype), r.parameter.empty() ? r.value : r.parameter));
+      args.push_back(fmt::format("{}({})", to_string(r.role.dtype), passed_value(task, r)));
     }
   }
   return fmt::format("args=({})", fmt::join(args, ", "));
@@ -239,8 +251,10 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
       args.push_back(slice_argument(task, r));
       continue;
     }
-    args.push_back(r.role.is_pointer ? pointer_argument(task, r.parameter)
-                                     : fmt::format("static_cast<{}>({})", r.role.c_type, role_expression(r)));
+    args.push_back(r.role.is_pointer
+                       ? pointer_argument(task, r.parameter)
+                       : fmt::format("static_cast<{}>({})", r.role.c_type,
+                                     r.parameter.empty() ? "(" + passed_value(task, r) + ")" : r.parameter));
   }
   return adapter_prelude(task, binding) +
          fmt::format(

@@ -29,14 +29,14 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",     "families",  "template",    "signature",   "lengths", "params",
-        "defaults", "in_place",  "updates",     "defines",     "dtypes",  "min_arch",
-        "arch",     "addresses", "description", "applies_when"};
+        "name",     "families", "template",  "signature",   "lengths",     "params",
+        "defaults", "in_place", "updates",   "unread",      "defines",     "dtypes",
+        "min_arch", "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
              "one of name, families, template, signature, lengths, params, defaults, in_place, updates, "
-             "defines, dtypes, min_arch, arch, addresses, description, applies_when");
+             "unread, defines, dtypes, min_arch, arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -49,6 +49,7 @@ class EntryReader {
     s.defaults = defaults(s.signature);
     s.in_place = in_place(s.signature);
     s.updates = updates(s.signature);
+    s.unread = list("unread", false);
     s.defines = defines();
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
@@ -95,6 +96,7 @@ class EntryReader {
         fail("template", "'" + s.template_path.string() + "' cannot be read", "an existing template file");
       }
     }
+    check_unread(s);
     if (failed_) return std::nullopt;
     return s;
   }
@@ -300,6 +302,29 @@ class EntryReader {
       out[role] = std::move(reads);
     }
     return out;
+  }
+
+  // `unread = ["K", "NNZ"]`: integer roles of the signature that the template's text never substitutes
+  // ({{ARGi}} of the role appears nowhere: not in a launch or constraint line, not in the code).
+  void check_unread(LibraryStrategy const& s) {
+    auto const contract = contract_of(s.signature);
+    for (std::string const& role : s.unread) {
+      std::size_t index = 0;
+      bool integer = false;
+      for (std::size_t i = 0; contract && i < contract->params.size(); ++i) {
+        Param const& p = contract->params[i];
+        if (p.name != role) continue;
+        index = i;
+        integer = p.is_scalar() && !is_floating(p.dtype);
+      }
+      if (!integer) {
+        fail("unread", "'" + role + "' is not an integer parameter of the signature",
+             "the integer roles the template never reads, e.g. [\"K\", \"NNZ\"]");
+      } else if (s.template_text.find(fmt::format("{{{{ARG{}}}}}", index)) != std::string::npos) {
+        fail("unread", fmt::format("'{}' is read by the template ({{{{ARG{}}}}})", role, index),
+             "only roles the template never substitutes");
+      }
+    }
   }
 
   // `updates = ["running_mean", "running_var"]`: non-const pointer roles the strategy reads before it

@@ -284,6 +284,27 @@ applies_when = "y"
   }));
 }
 
+// `unread` names integer roles the template never substitutes: one its launch line reads, or a buffer, is
+// refused.
+TEST_F(LibraryFixture, UnreadRolesAreIntegersTheTemplateNeverSubstitutes) {
+  write_file(dir.path() / "lib" / "unread" / "strategies.toml", R"kopt([[strategy]]
+name = "unread_bad"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+unread = ["n", "a"]
+description = "x"
+applies_when = "y"
+)kopt");
+  auto bad = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("strategy[0].unread: 'n' is read by the template ({{ARG3}})"),
+            std::string::npos)
+      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("'a' is not an integer parameter of the signature"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST_F(LibraryFixture, DefinesAreMacrosBeforeTheTemplateAndNeverAKnob) {
   std::string const valid = R"kopt([[strategy]]
 name = "map_reversed"
