@@ -32,8 +32,13 @@ constexpr int kNbodyUnroll = UNROLL;  // #pragma unroll needs a constant, not a 
 // KOPT_XYZM (a manifest `defines`): the bodies as (x, y, z, mass) in one array, as float4 particle arrays
 // hold them (CUDA's nbody sample, GPU Gems 3); the entry takes (acc, pos, eps2, n), n fourth as the launch
 // line's {{ARG3}} expects.
+// KOPT_SOA (a manifest `defines`): positions and accelerations as three arrays each (structure of arrays);
+// the entry takes (acc_x, acc_y, acc_z, n, x, y, z, mass, eps2), n fourth likewise.
 #ifndef KOPT_XYZM
 #define KOPT_XYZM 0
+#endif
+#ifndef KOPT_SOA
+#define KOPT_SOA 0
 #endif
 #if KOPT_XYZM
 #define KOPT_POS_STRIDE 4
@@ -42,13 +47,33 @@ constexpr int kNbodyUnroll = UNROLL;  // #pragma unroll needs a constant, not a 
 #define KOPT_POS_STRIDE 3
 #define KOPT_MASS(j) mass[j]
 #endif
+#if KOPT_SOA
+#define KOPT_PX(i) px[i]
+#define KOPT_PY(i) py[i]
+#define KOPT_PZ(i) pz[i]
+#define KOPT_ACC_X(i) acc_x[i]
+#define KOPT_ACC_Y(i) acc_y[i]
+#define KOPT_ACC_Z(i) acc_z[i]
+#else
+#define KOPT_PX(i) pos[KOPT_POS_STRIDE * i]
+#define KOPT_PY(i) pos[KOPT_POS_STRIDE * i + 1]
+#define KOPT_PZ(i) pos[KOPT_POS_STRIDE * i + 2]
+#define KOPT_ACC_X(i) acc[3 * i]
+#define KOPT_ACC_Y(i) acc[3 * i + 1]
+#define KOPT_ACC_Z(i) acc[3 * i + 2]
+#endif
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}({{T}}* __restrict__ acc, const {{T}}* __restrict__ pos,
-#if KOPT_XYZM
-              float eps2, int n
+    {{ENTRY}}(
+#if KOPT_SOA
+              {{T}}* __restrict__ acc_x, {{T}}* __restrict__ acc_y, {{T}}* __restrict__ acc_z, int n,
+              const {{T}}* __restrict__ px, const {{T}}* __restrict__ py, const {{T}}* __restrict__ pz,
+              const {{T}}* __restrict__ mass, float eps2
+#elif KOPT_XYZM
+              {{T}}* __restrict__ acc, const {{T}}* __restrict__ pos, float eps2, int n
 #else
-              const {{T}}* __restrict__ mass, int n, float eps2
+              {{T}}* __restrict__ acc, const {{T}}* __restrict__ pos, const {{T}}* __restrict__ mass, int n,
+              float eps2
 #endif
               ) {
   using namespace kopt_strategy;
@@ -64,9 +89,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   for (int p = 0; p < IPT; ++p) {
     long long const i = base + p * BLOCK;
     bool const in = i < n;
-    xi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i]) : 0.0f;
-    yi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i + 1]) : 0.0f;
-    zi[p] = in ? to_float(pos[KOPT_POS_STRIDE * i + 2]) : 0.0f;
+    xi[p] = in ? to_float(KOPT_PX(i)) : 0.0f;
+    yi[p] = in ? to_float(KOPT_PY(i)) : 0.0f;
+    zi[p] = in ? to_float(KOPT_PZ(i)) : 0.0f;
     ax[p] = 0.0;
     ay[p] = 0.0;
     az[p] = 0.0;
@@ -75,8 +100,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     long long const j = j0 + threadIdx.x;
     float4 body = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (j < n) {
-      body = make_float4(to_float(pos[KOPT_POS_STRIDE * j]), to_float(pos[KOPT_POS_STRIDE * j + 1]),
-                         to_float(pos[KOPT_POS_STRIDE * j + 2]), to_float(KOPT_MASS(j)));
+      body = make_float4(to_float(KOPT_PX(j)), to_float(KOPT_PY(j)), to_float(KOPT_PZ(j)), to_float(KOPT_MASS(j)));
     }
     __syncthreads();  // the previous tile is no longer read
     s_body[threadIdx.x] = body;
@@ -121,9 +145,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   for (int p = 0; p < IPT; ++p) {
     long long const i = base + p * BLOCK;
     if (i < n) {
-      acc[3 * i] = from_float<{{T}}>(static_cast<float>(ax[p]));
-      acc[3 * i + 1] = from_float<{{T}}>(static_cast<float>(ay[p]));
-      acc[3 * i + 2] = from_float<{{T}}>(static_cast<float>(az[p]));
+      KOPT_ACC_X(i) = from_float<{{T}}>(static_cast<float>(ax[p]));
+      KOPT_ACC_Y(i) = from_float<{{T}}>(static_cast<float>(ay[p]));
+      KOPT_ACC_Z(i) = from_float<{{T}}>(static_cast<float>(az[p]));
     }
   }
 }

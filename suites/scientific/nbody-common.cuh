@@ -6,7 +6,9 @@
 // accumulated in double (an FP32 running sum over 2e5 terms drifts by ~1e-5 relative; the reference must
 // be the accurate side), then rounded once to the storage type. Naive on purpose: no shared-memory
 // tiling, every thread re-reads every body. nbody_xyzm-* keep (x, y, z, mass) per body in one n x 4 array:
-// pos_stride 4, the masses at pos + 3 with stride 4.
+// pos_stride 4, the masses at pos + 3 with stride 4. nbody_soa-* keep x, y, z and the accelerations' three
+// components in arrays of their own: nbody_soa_reference interleaves them into a scratch buffer, runs the
+// same kernel and splits the result.
 #pragma once
 #include "element.cuh"
 
@@ -45,4 +47,46 @@ void nbody_reference(T* acc, const T* pos, const T* mass, int n, float eps2, int
   int const block = 128;
   int const grid = (n + block - 1) / block;
   nbody_reference_kernel<T><<<grid, block>>>(acc, pos, mass, n, eps2, pos_stride, mass_stride);
+}
+
+template <typename T>
+__global__ void nbody_soa_pack_kernel(T* pos, const T* x, const T* y, const T* z, int n) {
+  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  pos[3LL * i] = x[i];
+  pos[3LL * i + 1] = y[i];
+  pos[3LL * i + 2] = z[i];
+}
+
+template <typename T>
+__global__ void nbody_soa_unpack_kernel(T* ax, T* ay, T* az, const T* acc, int n) {
+  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  ax[i] = acc[3LL * i];
+  ay[i] = acc[3LL * i + 1];
+  az[i] = acc[3LL * i + 2];
+}
+
+// Positions and accelerations as three arrays each; the interleaved copies live in a scratch buffer grown
+// when a call needs more, never freed.
+template <typename T>
+void nbody_soa_reference(T* ax, T* ay, T* az, int n, const T* x, const T* y, const T* z, const T* mass,
+                         float eps2) {
+  if (n <= 0) return;
+  static T* scratch = nullptr;
+  static int capacity = 0;
+  if (n > capacity) {
+    if (scratch != nullptr) cudaFree(scratch);
+    scratch = nullptr;
+    capacity = 0;
+    if (cudaMalloc(&scratch, 6 * static_cast<size_t>(n) * sizeof(T)) != cudaSuccess) return;
+    capacity = n;
+  }
+  T* const pos = scratch;
+  T* const acc = scratch + 3LL * n;
+  int const block = 256;
+  int const grid = (n + block - 1) / block;
+  nbody_soa_pack_kernel<T><<<grid, block>>>(pos, x, y, z, n);
+  nbody_reference(acc, pos, mass, n, eps2);
+  nbody_soa_unpack_kernel<T><<<grid, block>>>(ax, ay, az, acc, n);
 }
