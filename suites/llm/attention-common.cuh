@@ -85,10 +85,14 @@ void launch(T* O, const T* Q, const T* K, const T* V, int BH, int S, int D, floa
     attention_reference_kernel<T, 128, kCausal><<<grid, block>>>(O, Q, K, V, BH, S, D, scale, S_kv);
 }
 
-// With the usual scale, 1/sqrt(D) (correctly rounded in FP32 on the host as on the device).
+// The usual scale, 1/sqrt(D) (correctly rounded in FP32 on the host as on the device).
+inline float default_scale(int D) {
+  return D > 0 ? 1.0f / std::sqrt(static_cast<float>(D)) : 0.0f;
+}
+
 template <typename T, bool kCausal>
 void launch(T* O, const T* Q, const T* K, const T* V, int BH, int S, int D) {
-  launch<T, kCausal>(O, Q, K, V, BH, S, D, D > 0 ? 1.0f / std::sqrt(static_cast<float>(D)) : 0.0f);
+  launch<T, kCausal>(O, Q, K, V, BH, S, D, default_scale(D));
 }
 
 }  // namespace llm_attention

@@ -2,12 +2,9 @@
 // FP32 math, non-causal) with S_kv keys and values per slice, launched on the default stream.
 #include <cuda_bf16.h>
 
-#include <cmath>
-
 #include "../attention-common.cuh"
 
 extern "C" void attention_cross(__nv_bfloat16* O, const __nv_bfloat16* Q, const __nv_bfloat16* K,
                                 const __nv_bfloat16* V, int BH, int S, int D, int S_kv) {
-  llm_attention::launch<__nv_bfloat16, false>(O, Q, K, V, BH, S, D,
-                                              D > 0 ? 1.0f / std::sqrt(static_cast<float>(D)) : 0.0f, S_kv);
+  llm_attention::launch<__nv_bfloat16, false>(O, Q, K, V, BH, S, D, llm_attention::default_scale(D), S_kv);
 }
