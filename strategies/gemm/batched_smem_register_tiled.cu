@@ -37,10 +37,16 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 #if KOPT_ALPHA
                 , float alpha
 #endif
+#if KOPT_BETA
+                , float beta
+#endif
                 ) {
   (void)batch;  // the grid's z extent
   long long const b = blockIdx.z;
-#if KOPT_ALPHA
+#if KOPT_BETA
+  smem_register_tiled::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K,
+                               ScaleAddBeta<{{T}}>{alpha, beta, C + b * M * N, N});
+#elif KOPT_ALPHA
   smem_register_tiled::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K, ScaleBy{alpha});
 #else
   smem_register_tiled::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K);

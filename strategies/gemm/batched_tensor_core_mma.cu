@@ -35,10 +35,16 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32)
 #if KOPT_ALPHA
                 , float alpha
 #endif
+#if KOPT_BETA
+                , float beta
+#endif
                 ) {
   (void)batch;  // the grid's z extent
   long long const b = blockIdx.z;
-#if KOPT_ALPHA
+#if KOPT_BETA
+  tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K,
+                           ScaleAddBeta<{{T}}>{alpha, beta, C + b * M * N, N});
+#elif KOPT_ALPHA
   tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K, ScaleBy{alpha});
 #else
   tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K);

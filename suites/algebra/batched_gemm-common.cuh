@@ -8,8 +8,8 @@
 #include <cuda_bf16.h>
 
 template <typename T>
-__global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int M, int N, int K,
-                                              float alpha) {
+__global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int M, int N, int K, float alpha,
+                                              float beta) {
   int const col = blockIdx.x * blockDim.x + threadIdx.x;
   int const row = blockIdx.y * blockDim.y + threadIdx.y;
   long long const b = blockIdx.z;
@@ -20,15 +20,19 @@ __global__ void batched_gemm_reference_kernel(T* C, const T* A, const T* B, int 
   for (int k = 0; k < K; ++k)
     sum += static_cast<double>(static_cast<float>(a[static_cast<long long>(row) * K + k])) *
            static_cast<double>(static_cast<float>(bm[static_cast<long long>(k) * N + col]));
-  C[b * M * N + static_cast<long long>(row) * N + col] = static_cast<T>(static_cast<double>(alpha) * sum);
+  T* c = C + b * M * N + static_cast<long long>(row) * N + col;
+  double value = static_cast<double>(alpha) * sum;
+  if (beta != 0.0f) value += static_cast<double>(beta) * static_cast<double>(static_cast<float>(*c));
+  *c = static_cast<T>(value);
 }
 
-// alpha: batched_gemm_scaled-* (C[b] = alpha * A[b] B[b]); 1 for batched_gemm-*.
+// alpha: batched_gemm_scaled-* (C[b] = alpha * A[b] B[b]); 1 for batched_gemm-*. beta: batched_gemm_beta-*
+// (C[b] = alpha * A[b] B[b] + beta * C[b], C read only where beta != 0, as BLAS does); 0 elsewhere.
 template <typename T>
-void batched_gemm_reference(T* C, const T* A, const T* B, int batch, int M, int N, int K,
-                            float alpha = 1.0f) {
+void batched_gemm_reference(T* C, const T* A, const T* B, int batch, int M, int N, int K, float alpha = 1.0f,
+                            float beta = 0.0f) {
   if (batch <= 0 || M <= 0 || N <= 0) return;
   dim3 const block(16, 16);
   dim3 const grid((N + block.x - 1) / block.x, (M + block.y - 1) / block.y, batch);
-  batched_gemm_reference_kernel<T><<<grid, block>>>(C, A, B, M, N, K, alpha);
+  batched_gemm_reference_kernel<T><<<grid, block>>>(C, A, B, M, N, K, alpha, beta);
 }
