@@ -172,6 +172,14 @@ class BindingEnumerator {
       }
       return out;
     }
+    // A floating-point scalar of the task named as the role is the role's (`eps2`, `alpha`, `G`): no other
+    // scalar takes the role then. Sizes are not held to their names (torch.bmm's n, m, p mislead).
+    if (!role.is_pointer && is_floating(role.dtype)) {
+      for (Param const& param : task_.signature.params) {
+        if (same_name(role.name, param.name) && fits(role, param))
+          return {RoleBinding{role, param.name, {}, false}};
+      }
+    }
     for (Param const& param : task_.signature.params) {
       if (fits(role, param)) out.push_back(RoleBinding{role, param.name, {}, false});
     }

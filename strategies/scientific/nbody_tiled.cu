@@ -34,6 +34,11 @@ constexpr int kNbodyUnroll = UNROLL;  // #pragma unroll needs a constant, not a 
 // line's {{ARG3}} expects.
 // KOPT_SOA (a manifest `defines`): positions and accelerations as three arrays each (structure of arrays);
 // the entry takes (acc_x, acc_y, acc_z, n, x, y, z, mass, eps2), n fourth likewise.
+// KOPT_G (a manifest `defines`, with any layout): the caller's gravitational constant, taken last
+// (`float G`) and applied once per body to the double sums before the rounding.
+#ifndef KOPT_G
+#define KOPT_G 0
+#endif
 #ifndef KOPT_XYZM
 #define KOPT_XYZM 0
 #endif
@@ -74,6 +79,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 #else
               {{T}}* __restrict__ acc, const {{T}}* __restrict__ pos, const {{T}}* __restrict__ mass, int n,
               float eps2
+#endif
+#if KOPT_G
+              , float G
 #endif
               ) {
   using namespace kopt_strategy;
@@ -144,6 +152,11 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
   for (int p = 0; p < IPT; ++p) {
     long long const i = base + p * BLOCK;
+#if KOPT_G
+    ax[p] *= static_cast<double>(G);
+    ay[p] *= static_cast<double>(G);
+    az[p] *= static_cast<double>(G);
+#endif
     if (i < n) {
       KOPT_ACC_X(i) = from_float<{{T}}>(static_cast<float>(ax[p]));
       KOPT_ACC_Y(i) = from_float<{{T}}>(static_cast<float>(ay[p]));

@@ -1,20 +1,20 @@
-// Reference n-body accelerations, shared by nbody-{f32,bf16} and nbody_xyzm-{f32,bf16}: for every body i,
-//   acc[i] = sum_j mass[j] * (pos[j] - pos[i]) / (|pos[j] - pos[i]|^2 + eps2)^(3/2)
-// (G = 1, Plummer softening eps2 > 0, so the j = i term is 0 and needs no special case). Positions and
-// accelerations are n x 3 arrays (x, y, z of body i at 3*i .. 3*i+2). One thread per body loops over all
-// n bodies straight from global memory; each interaction is computed in FP32 and the three sums are
-// accumulated in double (an FP32 running sum over 2e5 terms drifts by ~1e-5 relative; the reference must
-// be the accurate side), then rounded once to the storage type. Naive on purpose: no shared-memory
-// tiling, every thread re-reads every body. nbody_xyzm-* keep (x, y, z, mass) per body in one n x 4 array:
-// pos_stride 4, the masses at pos + 3 with stride 4. nbody_soa-* keep x, y, z and the accelerations' three
-// components in arrays of their own: nbody_soa_reference interleaves them into a scratch buffer, runs the
-// same kernel and splits the result.
+// Reference n-body accelerations, shared by the nbody*-{f32,bf16} tasks: for every body i,
+//   acc[i] = G * sum_j mass[j] * (pos[j] - pos[i]) / (|pos[j] - pos[i]|^2 + eps2)^(3/2)
+// (G = 1 but in nbody_g-*, which pass their own; Plummer softening eps2 > 0, so the j = i term is 0 and needs
+// no special case). Positions and accelerations are n x 3 arrays (x, y, z of body i at 3*i .. 3*i+2). One
+// thread per body loops over all n bodies straight from global memory; each interaction is computed in FP32
+// and the three sums are accumulated in double (an FP32 running sum over 2e5 terms drifts by ~1e-5 relative;
+// the reference must be the accurate side), then rounded once to the storage type. Naive on purpose: no
+// shared-memory tiling, every thread re-reads every body. nbody_xyzm-* keep (x, y, z, mass) per body in one n
+// x 4 array: pos_stride 4, the masses at pos + 3 with stride 4. nbody_soa-* keep x, y, z and the
+// accelerations' three components in arrays of their own: nbody_soa_reference interleaves them into a scratch
+// buffer, runs the same kernel and splits the result.
 #pragma once
 #include "element.cuh"
 
 template <typename T>
 __global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int n, float eps2, int pos_stride,
-                                       int mass_stride) {
+                                       int mass_stride, float G) {
   int const i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using scientific_suite::to_float;
@@ -35,6 +35,9 @@ __global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int 
     ay += static_cast<double>(s * dy);
     az += static_cast<double>(s * dz);
   }
+  ax *= static_cast<double>(G);
+  ay *= static_cast<double>(G);
+  az *= static_cast<double>(G);
   acc[3LL * i] = scientific_suite::from_float<T>(static_cast<float>(ax));
   acc[3LL * i + 1] = scientific_suite::from_float<T>(static_cast<float>(ay));
   acc[3LL * i + 2] = scientific_suite::from_float<T>(static_cast<float>(az));
@@ -42,11 +45,11 @@ __global__ void nbody_reference_kernel(T* acc, const T* pos, const T* mass, int 
 
 template <typename T>
 void nbody_reference(T* acc, const T* pos, const T* mass, int n, float eps2, int pos_stride = 3,
-                     int mass_stride = 1) {
+                     int mass_stride = 1, float G = 1.0f) {
   if (n <= 0) return;
   int const block = 128;
   int const grid = (n + block - 1) / block;
-  nbody_reference_kernel<T><<<grid, block>>>(acc, pos, mass, n, eps2, pos_stride, mass_stride);
+  nbody_reference_kernel<T><<<grid, block>>>(acc, pos, mass, n, eps2, pos_stride, mass_stride, G);
 }
 
 template <typename T>

@@ -875,5 +875,45 @@ op = "a + b"
       << varied.reason;
 }
 
+// A float scalar named as a float role is that role's: another scalar never takes the role while it sits
+// unused (a G that varies taking an n-body's eps2 role with eps2 left out).
+TEST_F(Binding, AFloatScalarNamedAsARoleIsTheOnlyOneThatRoleTakes) {
+  std::string const text = R"kopt(name = "scale"
+description = "y = g * s * x over a matrix"
+[entry]
+signature = 'extern "C" void scale(float* y, const float* x, int rows, int cols, float g, float s)'
+[buffers.y]
+length = "rows*cols"
+[buffers.x]
+length = "rows*cols"
+[scalars]
+s = 0.5
+[[sizes]]
+name = "small"
+rows = 10
+cols = 20
+g = 1.5
+[[sizes]]
+name = "large"
+rows = 100
+cols = 20
+g = G2
+[reference]
+source = "reference.cu"
+)kopt";
+  auto const with_second = [&](std::string const& value) {
+    std::string t = text;
+    t.replace(t.find("G2"), 2, value);
+    return task(t);
+  };
+  auto const fixed = check_applicability(*library.find("scale_rows"), with_second("1.5"), 90);
+  ASSERT_TRUE(fixed.applies) << fixed.reason;
+  for (StrategyBinding const& b : fixed.bindings)
+    EXPECT_NE(b.describe().find("s=s"), std::string::npos) << b.describe();
+  auto const varied = check_applicability(*library.find("scale_rows"), with_second("3.0"), 90);
+  EXPECT_FALSE(varied.applies);
+  EXPECT_NE(varied.reason.find("no role takes the task's 'g' (float)"), std::string::npos) << varied.reason;
+}
+
 }  // namespace
 }  // namespace kopt
