@@ -94,6 +94,10 @@ class BindingEnumerator {
         }
       }
     }
+    if (std::string const short_of_scalars = float_scalars_short(); !short_of_scalars.empty()) {
+      reason_ = short_of_scalars;
+      return;
+    }
     descend(0, out);
     if (out.empty() && reason_.empty()) {
       // Lengths checked early may have dropped every assignment before one was complete.
@@ -132,6 +136,36 @@ class BindingEnumerator {
   bool updated_role(Param const& role) const {
     return std::find(strategy_.updates.begin(), strategy_.updates.end(), role.name) !=
            strategy_.updates.end();
+  }
+
+  // Why the contract's floating-point roles cannot each take a scalar of their own: more of them need one
+  // (no `[binding]` entry, no default) than the task has floating-point scalars. Empty when they can.
+  std::string float_scalars_short() const {
+    std::vector<std::string> roles;
+    for (Param const& role : contract_.params) {
+      if (!role.is_pointer && is_floating(role.dtype) && !task_.binding.contains(role.name) &&
+          !strategy_.defaults.contains(role.name))
+        roles.push_back(role.name);
+    }
+    std::vector<std::string> scalars;
+    for (Param const& param : task_.signature.params) {
+      if (!param.is_pointer && is_floating(param.dtype)) scalars.push_back(param.name);
+    }
+    if (roles.size() <= scalars.size() || scalars.empty()) return {};  // none: "no parameter fits" says it
+    return fmt::format("its floating-point roles {} need {} scalars of the task, which has {} ({})",
+                       fmt::join(roles, ", "), roles.size(), scalars.size(), fmt::join(scalars, ", "));
+  }
+
+  // Whether another floating-point role already takes the task's scalar `parameter`: one coefficient is
+  // not two (a heat step's r as both weights of a weighted stencil), while sizes may repeat (square M = N).
+  bool float_scalar_taken(Param const& role, std::string const& parameter) const {
+    if (role.is_pointer || !is_floating(role.dtype) || parameter.empty()) return false;
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      Param const& other = contract_.params[i];
+      if (assigned_[i] && !other.is_pointer && is_floating(other.dtype) && current_[i].parameter == parameter)
+        return true;
+    }
+    return false;
   }
 
   // Whether `param` can fill `role` by type alone.
@@ -248,6 +282,7 @@ class BindingEnumerator {
       // A buffer fills one role, or an output role and the input role it may be updated in place from:
       // the same pointer where the strategy declares it, otherwise a copy a launcher adapter makes.
       std::optional<std::size_t> copied;  // the input role that reads a copy
+      if (float_scalar_taken(role, option.parameter)) continue;
       if (role.is_pointer && used_.contains(option.parameter) && !shares_in_place(index, option.parameter)) {
         copied = copy_reader(index, option.parameter);
         if (!copied) continue;

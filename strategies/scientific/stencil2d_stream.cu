@@ -39,11 +39,35 @@
 #define RY 4
 #endif
 
+// KOPT_STENCIL_HEAT (a manifest `defines`): an explicit heat-equation step, interior points get
+// c + r * (left + right + up + down - 4 c) with the caller's `float r` taken after NY.
+// KOPT_STENCIL_WEIGHTED: interior points get c0 * c + c1 * (left + right + up + down), the caller's
+// `float c0, float c1` after NY (Jacobi with its own weights, a damped sweep). Boundaries are copied in both.
+#ifndef KOPT_STENCIL_HEAT
+#define KOPT_STENCIL_HEAT 0
+#endif
+#ifndef KOPT_STENCIL_WEIGHTED
+#define KOPT_STENCIL_WEIGHTED 0
+#endif
+#if KOPT_STENCIL_HEAT
+#define KOPT_STENCIL_UPDATE(c, sum) ((c) + coef * ((sum) - 4.0f * (c)))
+#elif KOPT_STENCIL_WEIGHTED
+#define KOPT_STENCIL_UPDATE(c, sum) (c0 * (c) + c1 * (sum))
+#else
+#define KOPT_STENCIL_UPDATE(c, sum) (0.25f * (sum))
+#endif
+
 static_assert(BX % 32 == 0, "a warp is 32 consecutive runs of one row");
 static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC is 1, 2, 4 or 8");
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY) {
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY
+#if KOPT_STENCIL_HEAT
+              , float coef
+#elif KOPT_STENCIL_WEIGHTED
+              , float c0, float c1
+#endif
+    ) {
   using namespace kopt_strategy;
   using Vec = Pack<{{T}}, VEC>;
   int const lane = static_cast<int>(threadIdx.x) & 31;
@@ -65,8 +89,9 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
         if (col >= NX) break;
         long long const i = static_cast<long long>(y) * NX + col;
         bool const interior = y >= 1 && y < NY - 1 && col >= 1 && col < NX - 1;
-        out[i] = interior ? from_float<{{T}}>(0.25f * (to_float(in[i - 1]) + to_float(in[i + 1]) +
-                                                      to_float(in[i - NX]) + to_float(in[i + NX])))
+        out[i] = interior ? from_float<{{T}}>(KOPT_STENCIL_UPDATE(to_float(in[i]),
+                                                                 (to_float(in[i - 1]) + to_float(in[i + 1]) +
+                                                                  to_float(in[i - NX]) + to_float(in[i + NX]))))
                           : in[i];
       }
     }
@@ -119,7 +144,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
       float const l = j == 0 ? left_end : c[j > 0 ? j - 1 : 0];
       float const rt = j == VEC - 1 ? right_end : c[j < VEC - 1 ? j + 1 : 0];
       bool const interior = row_interior && col >= 1 && col < NX - 1;
-      res.v[j] = interior ? from_float<{{T}}>(0.25f * (l + rt + up[j] + down[j])) : rows[r + 1].v[j];
+      res.v[j] = interior ? from_float<{{T}}>(KOPT_STENCIL_UPDATE(c[j], (l + rt + up[j] + down[j]))) : rows[r + 1].v[j];
     }
     if (y < NY && x < NX) store_pack<{{T}}, VEC>(out + static_cast<long long>(y) * NX + x, res);
   }

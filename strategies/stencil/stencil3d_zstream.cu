@@ -27,6 +27,24 @@
 // kopt:constraint 2 * (BY + 2) * (BX * VEC + 8) * 4 <= 48 * 1024
 // kopt:launch grid=(ceil_div({{ARG2}}, BX * VEC), ceil_div({{ARG3}}, BY), ceil_div({{ARG4}}, ZCHUNK)) block=(BX, BY) kernel={{ENTRY}}
 
+// KOPT_STENCIL_HEAT (a manifest `defines`): an explicit heat-equation step, interior points get
+// c + r * (sum of the six neighbours - 6 c) with the caller's `float r` taken after NZ.
+// KOPT_STENCIL_WEIGHTED: interior points get c0 * c + c1 * (sum of the six neighbours), the caller's
+// `float c0, float c1` after NZ. Boundaries are copied in both.
+#ifndef KOPT_STENCIL_HEAT
+#define KOPT_STENCIL_HEAT 0
+#endif
+#ifndef KOPT_STENCIL_WEIGHTED
+#define KOPT_STENCIL_WEIGHTED 0
+#endif
+#if KOPT_STENCIL_HEAT
+#define KOPT_STENCIL_UPDATE(c, sum) ((c) + coef * ((sum) - 6.0f * (c)))
+#elif KOPT_STENCIL_WEIGHTED
+#define KOPT_STENCIL_UPDATE(c, sum) (c0 * (c) + c1 * (sum))
+#else
+#define KOPT_STENCIL_UPDATE(c, sum) ((sum) * (1.0f / 6.0f))
+#endif
+
 #ifndef BX
 #define BX 32
 #endif
@@ -83,7 +101,13 @@ __device__ __forceinline__ void smem_load(float (&v)[VEC], float const* p) {
 }  // namespace stencil3d_zstream
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY, int NZ) {
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY, int NZ
+#if KOPT_STENCIL_HEAT
+              , float coef
+#elif KOPT_STENCIL_WEIGHTED
+              , float c0, float c1
+#endif
+    ) {
   using namespace kopt_strategy;
   using namespace stencil3d_zstream;
   using Vec = Pack<{{T}}, VEC>;
@@ -188,7 +212,7 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
       float const r = j == VEC - 1 ? right_end : center[j < VEC - 1 ? j + 1 : 0];
       bool const interior = interior_rz && c >= 1 && c < NX - 1;
       float const sum = l + r + up[j] + down[j] + below[j] + above[j];
-      res[j] = interior ? sum * (1.0f / 6.0f) : center[j];
+      res[j] = interior ? KOPT_STENCIL_UPDATE(center[j], sum) : center[j];
     }
     if (y < NY) {
       long long const base = static_cast<long long>(z) * plane + static_cast<long long>(y) * NX;

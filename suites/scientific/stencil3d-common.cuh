@@ -1,13 +1,15 @@
-// Reference 3D Jacobi sweep, shared by stencil3d-{f32,bf16}: one thread per point of an NZ x NY x NX
-// grid stored x-fastest (index (z*NY + y)*NX + x). Interior points get the mean of their six
-// neighbours, out = (sum of the 6 face neighbours) * (1/6); boundary points (any coordinate at 0 or at
-// its maximum) are copied (Dirichlet boundary). FP32 math, one rounding to the storage type. Naive on
+// Reference 3D Jacobi sweep, shared by stencil3d-{f32,bf16} and stencil3d_heat-{f32,bf16}: one thread per
+// point of an NZ x NY x NX grid stored x-fastest (index (z*NY + y)*NX + x). Interior points get the mean of
+// their six neighbours, out = (sum of the 6 face neighbours) * (1/6); boundary points (any coordinate at 0 or
+// at its maximum) are copied (Dirichlet boundary). FP32 math, one rounding to the storage type. Naive on
 // purpose: seven separate global loads per point, the z neighbours a whole plane away.
+// The heat tasks take an explicit diffusion step instead, out = c + r * (sum - 6 c) with c the point's own
+// value and r the launcher's diffusion number (alpha dt / dx^2), in FP32 in that order.
 #pragma once
 #include "element.cuh"
 
 template <typename T>
-__global__ void stencil3d_reference_kernel(T* out, const T* in, int NX, int NY, int NZ) {
+__global__ void stencil3d_reference_kernel(T* out, const T* in, int NX, int NY, int NZ, bool heat, float r) {
   int const x = blockIdx.x * blockDim.x + threadIdx.x;
   int const y = blockIdx.y * blockDim.y + threadIdx.y;
   int const z = blockIdx.z;
@@ -21,13 +23,14 @@ __global__ void stencil3d_reference_kernel(T* out, const T* in, int NX, int NY, 
   using scientific_suite::to_float;
   float const sum = to_float(in[i - 1]) + to_float(in[i + 1]) + to_float(in[i - NX]) + to_float(in[i + NX]) +
                     to_float(in[i - plane]) + to_float(in[i + plane]);
-  out[i] = scientific_suite::from_float<T>(sum * (1.0f / 6.0f));
+  float const c = to_float(in[i]);
+  out[i] = scientific_suite::from_float<T>(heat ? c + r * (sum - 6.0f * c) : sum * (1.0f / 6.0f));
 }
 
 template <typename T>
-void stencil3d_reference(T* out, const T* in, int NX, int NY, int NZ) {
+void stencil3d_reference(T* out, const T* in, int NX, int NY, int NZ, bool heat = false, float r = 0.0f) {
   if (NX <= 0 || NY <= 0 || NZ <= 0) return;
   dim3 const block(32, 8, 1);
   dim3 const grid((NX + block.x - 1) / block.x, (NY + block.y - 1) / block.y, NZ);
-  stencil3d_reference_kernel<T><<<grid, block>>>(out, in, NX, NY, NZ);
+  stencil3d_reference_kernel<T><<<grid, block>>>(out, in, NX, NY, NZ, heat, r);
 }

@@ -35,6 +35,14 @@ extern "C" __global__ void {{ENTRY}}({{T}}* y, const {{T}}* x_in, float s, int n
 }
 )kopt";
 
+std::string const kMap1ss = R"kopt(// kopt:knob BLOCK = [256]
+// kopt:launch grid=(ceil_div({{ARG4}}, BLOCK)) block=(BLOCK) kernel={{ENTRY}}
+extern "C" __global__ void {{ENTRY}}({{T}}* y, const {{T}}* x_in, float s, float t, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { float x = x_in[i]; y[i] = {{op}}; }
+}
+)kopt";
+
 std::string const kGemv = R"kopt(// kopt:launch grid=({{ARG3}}) block=(32) kernel={{ENTRY}}
 extern "C" __global__ void {{ENTRY}}({{T}}* y, const {{T}}* A, const {{T}}* x, int M, int N) {
   if (threadIdx.x == 0) { float s = 0; for (int j = 0; j < N; ++j) s += A[blockIdx.x * N + j] * x[j]; y[blockIdx.x] = s; }
@@ -84,6 +92,16 @@ description = "x"
 applies_when = "y"
 
 [[strategy]]
+name = "map1ss"
+families = ["two_scalar_map"]
+template = "map1ss.cu"
+signature = "void (T* y, const T* x, float s, float t, int n)"
+lengths = { y = "n", x = "n" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+
+[[strategy]]
 name = "gemv"
 families = ["gemv"]
 template = "gemv.cu"
@@ -108,6 +126,7 @@ struct Binding : ::testing::Test {
     write_file(dir.path() / "lib" / "common" / "strategy.cuh", "// common header\n");
     write_file(dir.path() / "lib" / "maps" / "map2.cu", kMap2);
     write_file(dir.path() / "lib" / "maps" / "map1s.cu", kMap1s);
+    write_file(dir.path() / "lib" / "maps" / "map1ss.cu", kMap1ss);
     write_file(dir.path() / "lib" / "maps" / "gemv.cu", kGemv);
     write_file(dir.path() / "lib" / "maps" / "launcher_map2.cu", kLauncherMap2);
     write_file(dir.path() / "lib" / "maps" / "strategies.toml", kManifest);
@@ -913,6 +932,39 @@ source = "reference.cu"
   auto const varied = check_applicability(*library.find("scale_rows"), with_second("3.0"), 90);
   EXPECT_FALSE(varied.applies);
   EXPECT_NE(varied.reason.find("no role takes the task's 'g' (float)"), std::string::npos) << varied.reason;
+}
+
+// One floating-point scalar fills one floating-point role: a heat step's r is not both weights of a
+// weighted stencil. Two scalars fill two roles in either order, never one of them twice.
+TEST_F(Binding, AFloatScalarFillsOneFloatRoleAndTooFewAreNamed) {
+  auto const with_scalars = [&](std::string const& params, std::string const& values) {
+    return task(R"kopt(name = "affine"
+description = "y = p * x + q"
+[entry]
+signature = 'extern "C" void affine(float* y, const float* x, int n)kopt" +
+                params + R"kopt()'
+[buffers.y]
+length = "n"
+[buffers.x]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+)kopt" + values +
+                R"kopt(
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "s * x + t"
+)kopt");
+  };
+  auto const one = check_applicability(*library.find("map1ss"), with_scalars(", float p", "p = 2.0"), 90);
+  EXPECT_FALSE(one.applies);
+  EXPECT_NE(one.reason.find("its floating-point roles s, t need 2 scalars of the task, which has 1 (p)"),
+            std::string::npos)
+      << one.reason;
+  EXPECT_EQ(described("map1ss", with_scalars(", float p, float q", "p = 2.0\nq = 0.5")),
+            (std::vector<std::string>{"y=y, x=x, s=p, t=q, n=n", "y=y, x=x, s=q, t=p, n=n"}));
 }
 
 }  // namespace
