@@ -57,6 +57,7 @@
 #define POINTS 2048
 #define MAX_RADIX 8
 #define TWIDDLE 2
+// kopt:include direction.cuh
 // kopt:include stockham_core.cuh
 
 // kopt:include register_core.cuh
@@ -77,12 +78,12 @@ __global__ void __launch_bounds__(fft_register::Shape<LogN>::kThreads, fft_regis
   float2 x[RADIX];
 #pragma unroll
   for (int e = 0; e < RADIX; ++e) {
-    x[e] = active ? load_point(in, first + t + e * Sh::kT, pairs) : make_float2(0.0f, 0.0f);
+    x[e] = active ? fft_direction::in_point(load_point(in, first + t + e * Sh::kT, pairs)) : make_float2(0.0f, 0.0f);
   }
   run_passes<LogN, 0>(x, t, fft_register_slots + group * Sh::kStride);
   if (active) {
 #pragma unroll
-    for (int e = 0; e < RADIX; ++e) store_point(out, first + t + e * Sh::kT, x[e], pairs);
+    for (int e = 0; e < RADIX; ++e) store_point(out, first + t + e * Sh::kT, fft_direction::out_point(x[e], Sh::kN), pairs);
   }
 }
 

@@ -49,6 +49,7 @@
 #define MAX_RADIX 8
 #define TWIDDLE 2
 #define STOCKHAM_SPLIT_LAYOUT 1
+// kopt:include direction.cuh
 // kopt:include stockham_core.cuh
 // kopt:include stockham_split.cuh
 // kopt:include register_core.cuh
@@ -74,7 +75,8 @@ __global__ void __launch_bounds__(fft_register::Shape<LogN>::kThreads, fft_regis
 #pragma unroll
   for (int e = 0; e < RADIX; ++e) {
     long long const index = first + t + e * Sh::kT;
-    x[e] = active ? make_float2(kopt_strategy::to_float(in_re[index]), kopt_strategy::to_float(in_im[index]))
+    x[e] = active ? make_float2(kopt_strategy::to_float(in_re[index]),
+                                fft_direction::in_im(kopt_strategy::to_float(in_im[index])))
                   : make_float2(0.0f, 0.0f);
   }
   run_passes<LogN, 0>(x, t, fft_register_slots + group * Sh::kStride);
@@ -82,8 +84,8 @@ __global__ void __launch_bounds__(fft_register::Shape<LogN>::kThreads, fft_regis
 #pragma unroll
     for (int e = 0; e < RADIX; ++e) {
       long long const index = first + t + e * Sh::kT;
-      out_re[index] = kopt_strategy::from_float<{{T}}>(x[e].x);
-      out_im[index] = kopt_strategy::from_float<{{T}}>(x[e].y);
+      out_re[index] = kopt_strategy::from_float<{{T}}>(fft_direction::out_re(x[e].x, Sh::kN));
+      out_im[index] = kopt_strategy::from_float<{{T}}>(fft_direction::out_im(x[e].y, Sh::kN));
     }
   }
 }

@@ -256,14 +256,16 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
             for (int e = 0; e < kVec / 2; ++e) {
               buf0[pad(v * (kVec / 2) + e)] =
-                  make_float2(kopt_strategy::to_float(p[u].v[2 * e]), kopt_strategy::to_float(p[u].v[2 * e + 1]));
+                  make_float2(kopt_strategy::to_float(p[u].v[2 * e]),
+                              fft_direction::in_im(kopt_strategy::to_float(p[u].v[2 * e + 1])));
             }
           }
         }
       }
       done = packs * kVec;
     }
-    for (int e = done + tid; e < values; e += THREADS) f0[2 * pad(e >> 1) + (e & 1)] = kopt_strategy::to_float(src[e]);
+    for (int e = done + tid; e < values; e += THREADS)
+      f0[2 * pad(e >> 1) + (e & 1)] = fft_direction::in_value(kopt_strategy::to_float(src[e]), e);
   }
 
   // Passes: group g of 2^group_log2 threads owns transform g.
@@ -310,15 +312,15 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
         for (int e = 0; e < kVec / 2; ++e) {
           float2 const c = src[pad(v * (kVec / 2) + e)];
-          pk.v[2 * e] = kopt_strategy::from_float<T>(c.x);
-          pk.v[2 * e + 1] = kopt_strategy::from_float<T>(c.y);
+          pk.v[2 * e] = kopt_strategy::from_float<T>(fft_direction::out_re(c.x, n));
+          pk.v[2 * e + 1] = kopt_strategy::from_float<T>(fft_direction::out_im(c.y, n));
         }
         kopt_strategy::store_pack<T, kVec>(dst_out + static_cast<long long>(v) * kVec, pk);
       }
       done = packs * kVec;
     }
     for (int e = done + tid; e < values; e += THREADS) {
-      dst_out[e] = kopt_strategy::from_float<T>(f[2 * pad(e >> 1) + (e & 1)]);
+      dst_out[e] = kopt_strategy::from_float<T>(fft_direction::out_value(f[2 * pad(e >> 1) + (e & 1)], e, n));
     }
   }
 }
@@ -337,14 +339,14 @@ __global__ void stockham_shared_direct({{T}}* __restrict__ out, const {{T}}* __r
   for (int j = 0; j < n; ++j) {
     float2 const w = stockham_shared::root_sincos(m, n);
     double const xr = kopt_strategy::to_float(x[2 * j]);
-    double const xi = kopt_strategy::to_float(x[2 * j + 1]);
+    double const xi = fft_direction::in_im(kopt_strategy::to_float(x[2 * j + 1]));
     re += xr * w.x - xi * w.y;
     im += xr * w.y + xi * w.x;
     m += k;
     if (m >= n) m -= n;
   }
-  out[2 * o] = kopt_strategy::from_float<{{T}}>(static_cast<float>(re));
-  out[2 * o + 1] = kopt_strategy::from_float<{{T}}>(static_cast<float>(im));
+  out[2 * o] = kopt_strategy::from_float<{{T}}>(fft_direction::out_re(static_cast<float>(re), n));
+  out[2 * o + 1] = kopt_strategy::from_float<{{T}}>(fft_direction::out_im(static_cast<float>(im), n));
 }
 
 #endif  // STOCKHAM_SPLIT_LAYOUT

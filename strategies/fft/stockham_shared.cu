@@ -49,6 +49,7 @@
 #define TWIDDLE 2
 #endif
 
+// kopt:include direction.cuh
 // kopt:include stockham_core.cuh
 
 extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* in, int N, int B) {

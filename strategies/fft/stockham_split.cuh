@@ -53,7 +53,8 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
             for (int e = 0; e < kVec; ++e) {
               buf0[pad(v * kVec + e)] =
-                  make_float2(kopt_strategy::to_float(re[u].v[e]), kopt_strategy::to_float(im[u].v[e]));
+                  make_float2(kopt_strategy::to_float(re[u].v[e]),
+                              fft_direction::in_im(kopt_strategy::to_float(im[u].v[e])));
             }
           }
         }
@@ -61,7 +62,8 @@ __global__ void __launch_bounds__(THREADS)
       done = packs * kVec;
     }
     for (int c = done + tid; c < points; c += THREADS) {
-      buf0[pad(c)] = make_float2(kopt_strategy::to_float(src_re[c]), kopt_strategy::to_float(src_im[c]));
+      buf0[pad(c)] = make_float2(kopt_strategy::to_float(src_re[c]),
+                                 fft_direction::in_im(kopt_strategy::to_float(src_im[c])));
     }
   }
 
@@ -110,8 +112,8 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
           float2 const c = src[pad(v * kVec + e)];
-          re.v[e] = kopt_strategy::from_float<T>(c.x);
-          im.v[e] = kopt_strategy::from_float<T>(c.y);
+          re.v[e] = kopt_strategy::from_float<T>(fft_direction::out_re(c.x, n));
+          im.v[e] = kopt_strategy::from_float<T>(fft_direction::out_im(c.y, n));
         }
         kopt_strategy::store_pack<T, kVec>(dst_re + static_cast<long long>(v) * kVec, re);
         kopt_strategy::store_pack<T, kVec>(dst_im + static_cast<long long>(v) * kVec, im);
@@ -120,8 +122,8 @@ __global__ void __launch_bounds__(THREADS)
     }
     for (int c = done + tid; c < points; c += THREADS) {
       float2 const value = src[pad(c)];
-      dst_re[c] = kopt_strategy::from_float<T>(value.x);
-      dst_im[c] = kopt_strategy::from_float<T>(value.y);
+      dst_re[c] = kopt_strategy::from_float<T>(fft_direction::out_re(value.x, n));
+      dst_im[c] = kopt_strategy::from_float<T>(fft_direction::out_im(value.y, n));
     }
   }
 }
@@ -142,14 +144,14 @@ __global__ void stockham_split_direct({{T}}* __restrict__ out_re, {{T}}* __restr
   for (int j = 0; j < n; ++j) {
     float2 const w = stockham_shared::root_sincos(m, n);
     double const a = kopt_strategy::to_float(xr[j]);
-    double const c = kopt_strategy::to_float(xi[j]);
+    double const c = fft_direction::in_im(kopt_strategy::to_float(xi[j]));
     re += a * w.x - c * w.y;
     im += a * w.y + c * w.x;
     m += k;
     if (m >= n) m -= n;
   }
-  out_re[o] = kopt_strategy::from_float<{{T}}>(static_cast<float>(re));
-  out_im[o] = kopt_strategy::from_float<{{T}}>(static_cast<float>(im));
+  out_re[o] = kopt_strategy::from_float<{{T}}>(fft_direction::out_re(static_cast<float>(re), n));
+  out_im[o] = kopt_strategy::from_float<{{T}}>(fft_direction::out_im(static_cast<float>(im), n));
 }
 
 namespace stockham_split {

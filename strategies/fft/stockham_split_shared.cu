@@ -50,6 +50,7 @@
 
 // Only the layout-free parts of stockham_core.cuh: the split kernels follow.
 #define STOCKHAM_SPLIT_LAYOUT 1
+// kopt:include direction.cuh
 // kopt:include stockham_core.cuh
 // kopt:include stockham_split.cuh
 
