@@ -26,4 +26,7 @@ std::string_view index_type_spelling(DType index);
 // template is a launcher (docs/compile.md).
 bool is_kernel_template(std::string const& text);
 
+// The `params` name of a define's value "{{name}}" (the task's expression for it stands in), or empty.
+std::string_view define_param(std::string_view value);
+
 }  // namespace kopt

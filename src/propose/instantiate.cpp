@@ -302,6 +302,12 @@ bool is_kernel_template(std::string const& text) {
   return RE2::PartialMatch(text, launch_line) || RE2::PartialMatch(text, entry_kernel);
 }
 
+std::string_view define_param(std::string_view value) {
+  if (value.size() < 5 || !value.starts_with("{{") || !value.ends_with("}}")) return {};
+  std::string_view const name = value.substr(2, value.size() - 4);
+  return is_identifier(name) ? name : std::string_view();
+}
+
 Result<std::string> instantiate_strategy(StrategyLibrary const& library, LibraryStrategy const& strategy,
                                          TaskSpec const& task, int arch_sm, StrategyBinding const* chosen) {
   auto const applicability = check_applicability(strategy, task, arch_sm);
@@ -330,7 +336,13 @@ Result<std::string> instantiate_strategy(StrategyLibrary const& library, Library
   out += element_type_includes(task);  // the adapter's signature names cufftComplex, __half2, ...
   out += library.common_header;
   if (!out.empty() && out.back() != '\n') out += '\n';
-  for (auto const& [name, value] : strategy.defines) out += "#define " + name + " " + value + "\n";
+  for (auto const& [name, value] : strategy.defines) {
+    // "{{f}}": the task's expression for the param, parenthesised (the loader checked f is a param, and
+    // applicability that the task gives it).
+    std::string_view const param = define_param(value);
+    auto const given = param.empty() ? values.end() : values.find(param);
+    out += "#define " + name + " " + (given != values.end() ? "(" + given->second + ")" : value) + "\n";
+  }
   out += "#line 1 \"" + strategy.template_path.filename().string() + "\"\n";
   std::size_t pos = 0;
   while (pos < text.size()) {

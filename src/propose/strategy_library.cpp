@@ -50,7 +50,7 @@ class EntryReader {
     s.in_place = in_place(s.signature);
     s.updates = updates(s.signature);
     s.unread = list("unread", false);
-    s.defines = defines();
+    s.defines = defines(s.params);
     s.addresses = list("addresses", false);
     s.description = text("description", true, "a plain-language description");
     s.applies_when = text("applies_when", true, "the conditions where it pays off, in plain language");
@@ -173,8 +173,9 @@ class EntryReader {
   }
 
   // `defines = { ARGMIN = 1 }`: macros defined before the template's text. A name is an upper-case C
-  // identifier; a value an integer, or a string of letters, digits, '_' and '.' (one preprocessor token).
-  std::map<std::string, std::string, std::less<>> defines() {
+  // identifier; a value an integer, a string of letters, digits, '_' and '.' (one preprocessor token), or
+  // "{{name}}" for one of the strategy's `params`: the task's expression, parenthesised (an integrand).
+  std::map<std::string, std::string, std::less<>> defines(std::vector<std::string> const& params) {
     std::map<std::string, std::string, std::less<>> out;
     auto const* node = table_.get("defines");
     if (node == nullptr) return out;
@@ -207,8 +208,19 @@ class EntryReader {
       if (auto const* integer = value.as_integer()) text = std::to_string(integer->get());
       if (auto const* string = value.as_string(); string != nullptr && is_token(string->get()))
         text = string->get();
+      if (auto const* string = value.as_string(); string != nullptr && !define_param(string->get()).empty()) {
+        std::string const param(define_param(string->get()));
+        if (std::find(params.begin(), params.end(), param) != params.end()) {
+          text = string->get();
+        } else {
+          fail("defines." + name, "names '" + param + "', which is not in the strategy's params",
+               "\"{{NAME}}\" for a NAME listed in params");
+          continue;
+        }
+      }
       if (!text) {
-        fail("defines." + name, "is not a value for a macro", "an integer, or one token such as \"1.5f\"");
+        fail("defines." + name, "is not a value for a macro",
+             "an integer, one token such as \"1.5f\", or \"{{NAME}}\" for one of params");
         continue;
       }
       out[name] = *text;

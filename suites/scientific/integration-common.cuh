@@ -1,4 +1,5 @@
-// Reference composite Simpson integration, shared by integration-{f32,bf16}: for each of B intervals,
+// Reference composite Simpson integration, shared by integration-{f32,bf16} and integration_integrand-*
+// (which pass their own integrand): for each of B intervals,
 //   out[b] ~= integral from lo[b] to hi[b] of f(x) dx,  f(x) = exp(-x*x/2) * cos(4x) + 1 / (1 + x*x),
 // with the composite Simpson rule over n (even) subintervals of width h = (hi - lo) / n:
 //   (h/3) * [f(x_0) + 4 f(x_1) + 2 f(x_2) + 4 f(x_3) + ... + 4 f(x_{n-1}) + f(x_n)],  x_j = lo + j*h.
@@ -13,8 +14,13 @@ __device__ __forceinline__ float integration_f(float x) {
   return expf(-0.5f * x * x) * cosf(4.0f * x) + 1.0f / (1.0f + x * x);
 }
 
-template <typename T>
-__global__ void integration_reference_kernel(T* out, const T* lo, const T* hi, int B, int n) {
+// The fixed integrand of integration-{f32,bf16} as a functor; integration_integrand-* pass their own.
+struct IntegrationFixed {
+  __device__ float operator()(float x) const { return integration_f(x); }
+};
+
+template <typename T, typename F = IntegrationFixed>
+__global__ void integration_reference_kernel(T* out, const T* lo, const T* hi, int B, int n, F f = {}) {
   int const b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= B) return;
   float const a = scientific_suite::to_float(lo[b]);
@@ -22,15 +28,15 @@ __global__ void integration_reference_kernel(T* out, const T* lo, const T* hi, i
   double sum = 0.0;
   for (int j = 0; j <= n; ++j) {
     float const weight = (j == 0 || j == n) ? 1.0f : (j % 2 == 1 ? 4.0f : 2.0f);
-    sum += static_cast<double>(weight * integration_f(a + static_cast<float>(j) * h));
+    sum += static_cast<double>(weight * f(a + static_cast<float>(j) * h));
   }
   out[b] = scientific_suite::from_float<T>(static_cast<float>(sum * (static_cast<double>(h) / 3.0)));
 }
 
-template <typename T>
-void integration_reference(T* out, const T* lo, const T* hi, int B, int n) {
+template <typename T, typename F = IntegrationFixed>
+void integration_reference(T* out, const T* lo, const T* hi, int B, int n, F f = {}) {
   if (B <= 0 || n <= 0) return;
   int const block = 128;
   int const grid = (B + block - 1) / block;
-  integration_reference_kernel<T><<<grid, block>>>(out, lo, hi, B, n);
+  integration_reference_kernel<T, F><<<grid, block>>>(out, lo, hi, B, n, f);
 }

@@ -311,7 +311,7 @@ name = "map_reversed"
 families = ["elementwise"]
 template = "../maps/plain_map2.cu"
 signature = "void (T* c, const T* a, const T* b, int n)"
-defines = { REVERSED = 1, SCALE = "1.5f" }
+defines = { REVERSED = 1, SCALE = "1.5f", OP = "{{op}}" }
 params = ["op"]
 description = "x"
 applies_when = "y"
@@ -322,7 +322,7 @@ name = "map_bad"
 families = ["elementwise"]
 template = "../maps/plain_map2.cu"
 signature = "void (T* c, const T* a, const T* b, int n)"
-defines = { lower = 1, SPACED = "1 + 2", BLOCK = 64, TABLE = [1] }
+defines = { lower = 1, SPACED = "1 + 2", BLOCK = 64, TABLE = [1], OTHER = "{{combine}}" }
 description = "x"
 applies_when = "y"
 )kopt");
@@ -333,17 +333,22 @@ applies_when = "y"
   EXPECT_NE(m.find("strategy[1].defines.SPACED: is not a value for a macro"), std::string::npos) << m;
   EXPECT_NE(m.find("strategy[1].defines.TABLE: is not a value for a macro"), std::string::npos) << m;
   EXPECT_NE(m.find("strategy[1].defines.BLOCK: is a knob of the template"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[1].defines.OTHER: names 'combine', which is not in the strategy's params"),
+            std::string::npos)
+      << m;
   EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
 
   write_file(dir.path() / "lib" / "defines" / "strategies.toml", valid);
   auto loaded = load_strategy_library(dir.path() / "lib");
   ASSERT_TRUE(loaded) << loaded.error().message;
   auto const* reversed = loaded->find("map_reversed");
-  EXPECT_EQ(reversed->defines,
-            (std::map<std::string, std::string, std::less<>>{{"REVERSED", "1"}, {"SCALE", "1.5f"}}));
+  EXPECT_EQ(reversed->defines, (std::map<std::string, std::string, std::less<>>{
+                                   {"OP", "{{op}}"}, {"REVERSED", "1"}, {"SCALE", "1.5f"}}));
   auto text = instantiate_strategy(*loaded, *reversed, task, 90);
   ASSERT_TRUE(text) << text.error().message;
-  auto const defines = text->find("#define REVERSED 1\n#define SCALE 1.5f\n#line 1 \"plain_map2.cu\"\n");
+  // "{{op}}" is the task's expression, parenthesised.
+  auto const defines =
+      text->find("#define OP (a + b)\n#define REVERSED 1\n#define SCALE 1.5f\n#line 1 \"plain_map2.cu\"\n");
   EXPECT_NE(defines, std::string::npos) << *text;
   EXPECT_LT(text->find("// common header"), defines) << *text;
   // The strategy without defines sharing the template gets none.

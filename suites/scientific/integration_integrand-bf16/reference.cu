@@ -1,0 +1,12 @@
+// Reference for integration_integrand-bf16: see ../integration-common.cuh. No baseline (see task.toml).
+#include "../integration-common.cuh"
+
+// f(x) = x sin(3x) + sqrt(1 + x^2) in FP32, the task's [strategy_params] f.
+struct Integrand {
+  __device__ float operator()(float x) const { return x * sinf(3.0f * x) + sqrtf(1.0f + x * x); }
+};
+
+extern "C" void integrate_f(__nv_bfloat16* out, const __nv_bfloat16* lo, const __nv_bfloat16* hi, int B,
+                            int n) {
+  integration_reference(out, lo, hi, B, n, Integrand{});
+}
