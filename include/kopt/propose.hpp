@@ -92,6 +92,11 @@ struct RoleBinding {
   // integer expression over the launcher's integer scalars): "x + start" in [binding], or read off a buffer
   // whose length is the role's plus one of the launcher's integers. Empty: the whole buffer.
   std::string offset;
+  // A role the strategy reads before it writes (`updates`) bound to the task's output buffer `parameter`,
+  // which the adapter first fills from the task's input buffer `seeded_from` of the same length: an
+  // in-place C = alpha A B + beta C serving torch.baddbmm(input, ...) or cuBLASLt's D = alpha A B + beta C.
+  // Empty: the buffer is the task's own inout buffer, or not read first.
+  std::string seeded_from;
 };
 
 // A complete binding of a contract to a task: every role filled, every buffer of the task taken by a role.

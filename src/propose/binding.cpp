@@ -73,6 +73,8 @@ class BindingEnumerator {
     for (std::size_t i = 0; i < contract_.params.size(); ++i) {
       if (!contract_.params[i].is_pointer) order_.push_back(i);
     }
+    task_updates_ = std::any_of(task_.buffers.begin(), task_.buffers.end(),
+                                [](BufferSpec const& b) { return b.role == Role::inout; });
     current_.resize(contract_.params.size());
     assigned_.assign(contract_.params.size(), false);
     offset_inferred_.assign(contract_.params.size(), false);
@@ -180,10 +182,12 @@ class BindingEnumerator {
     }
     if (!role.is_pointer) return true;
     Role const direction = direction_of(param);
-    if (direction == Role::scratch) return false;             // the task's own workspace: no role takes it
-    if (role.is_const) return direction != Role::output;      // it reads the buffer
-    if (updated_role(role)) return direction == Role::inout;  // it reads the buffer, then writes it
-    return !param.is_const && direction != Role::input;       // it writes the buffer
+    if (direction == Role::scratch) return false;         // the task's own workspace: no role takes it
+    if (role.is_const) return direction != Role::output;  // it reads the buffer
+    // It reads the buffer, then writes it: the task's inout buffer, or, for a task that updates nothing in
+    // place, an output the adapter first fills from an input of the same length (finish() finds it).
+    if (updated_role(role)) return direction == Role::inout || (direction == Role::output && !task_updates_);
+    return !param.is_const && direction != Role::input;  // it writes the buffer
   }
 
   std::vector<RoleBinding> candidates(std::size_t index) const {
@@ -444,7 +448,60 @@ class BindingEnumerator {
     }
   }
 
+  // A complete assignment: the roles that read a task's output before writing it are given an input to
+  // start from (RoleBinding::seeded_from), each way there is, then the assignment is checked and scored.
   void finish(std::vector<StrategyBinding>& out) {
+    std::vector<std::size_t> seeded;
+    for (std::size_t i = 0; i < contract_.params.size(); ++i) {
+      Param const& role = contract_.params[i];
+      if (!role.is_pointer || !updated_role(role)) continue;
+      Param const* param = task_param(current_[i].parameter);
+      if (param != nullptr && direction_of(*param) == Role::output) seeded.push_back(i);
+    }
+    seed(seeded, 0, out);
+  }
+
+  void seed(std::vector<std::size_t> const& seeded, std::size_t k, std::vector<StrategyBinding>& out) {
+    if (k == seeded.size()) {
+      finish_assignment(out);
+      return;
+    }
+    std::size_t const index = seeded[k];
+    std::string const& output = current_[index].parameter;
+    bool any = false;
+    for (Param const& p : task_.signature.params) {
+      if (!p.is_pointer || used_.contains(p.name) || direction_of(p) != Role::input ||
+          p.dtype != task_param(output)->dtype || !same_lengths(p.name, output) ||
+          !length_from_parameters(output))
+        continue;
+      any = true;
+      current_[index].seeded_from = p.name;
+      used_[p.name].push_back(index);
+      seed(seeded, k + 1, out);
+      used_.erase(p.name);
+      current_[index].seeded_from.clear();
+    }
+    if (!any) {
+      note_rejection(
+          fmt::format("role '{}' reads the task's output '{}' before writing it, and no input of the "
+                      "task that no role takes has its length to start it from",
+                      contract_.params[index].name, output));
+    }
+  }
+
+  // Whether the task's buffers `a` and `b` have the same length on every size case.
+  bool same_lengths(std::string const& a, std::string const& b) const {
+    BufferSpec const* first = task_.find_buffer(a);
+    BufferSpec const* second = task_.find_buffer(b);
+    if (first == nullptr || second == nullptr || first->lanes != second->lanes) return false;
+    return std::all_of(envs_.begin(), envs_.end(), [&](ScalarEnv const& env) {
+      auto const x = first->length.evaluate(env);
+      auto const y = second->length.evaluate(env);
+      return x && y && *x == *y;
+    });
+  }
+
+  void finish_assignment(std::vector<StrategyBinding>& out) {
     // Every buffer of the task is read or written by some role: a computation that ignores an input is
     // not the task's, and an output nobody writes stays poisoned. A scratch buffer is the task's own
     // workspace, which the strategy does not need (it keeps its own): it is passed and left alone.
@@ -641,6 +698,10 @@ class BindingEnumerator {
         continue;
       }
       bound.insert(r.parameter);
+      if (!r.seeded_from.empty()) {
+        bound.insert(r.seeded_from);  // read: the strategy starts from it
+        identity = false;
+      }
       if (!r.offset.empty()) {
         // A slice is less likely than the whole buffer; the launcher's integers it starts at are used.
         binding.score -= 2;
@@ -695,6 +756,7 @@ class BindingEnumerator {
   std::map<std::string, std::vector<std::size_t>, std::less<>> used_;  // task buffer -> the roles holding it
   std::size_t considered_ = 0;
   std::string reason_;
+  bool task_updates_ = false;  // the task has an inout buffer: updated roles take only those
   std::string first_rejection_;
 };
 
@@ -752,7 +814,8 @@ std::string StrategyBinding::describe() const {
   for (RoleBinding const& r : roles) {
     parts.push_back(r.role.name + "=" + (r.parameter.empty() ? "(" + r.value + ")" : r.parameter) +
                     (r.offset.empty() ? "" : " + " + r.offset) + (r.copied ? " (a copy)" : "") +
-                    (r.accumulated ? " (added into)" : ""));
+                    (r.accumulated ? " (added into)" : "") +
+                    (r.seeded_from.empty() ? "" : " (from " + r.seeded_from + ")"));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }

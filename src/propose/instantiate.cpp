@@ -112,6 +112,16 @@ std::string input_copy(TaskSpec const& task, std::string const& parameter) {
              parameter, launch_stream(task));
 }
 
+// For an output the strategy reads before it writes (RoleBinding::seeded_from): the task's input it
+// starts from, copied into it on the stream the candidate runs on.
+std::string seed_copy(TaskSpec const& task, RoleBinding const& r) {
+  return fmt::format(
+      "  // kopt: the strategy updates '{0}' in place, starting from '{1}'\n"
+      "  cudaMemcpyAsync({0}, {1}, sizeof(*{0}) * static_cast<size_t>({2}), cudaMemcpyDeviceToDevice, "
+      "{3});\n",
+      r.parameter, r.seeded_from, buffer_length(task, r.parameter), launch_stream(task));
+}
+
 // For an output the task adds into (RoleBinding::accumulated): the buffer the strategy writes instead,
 // the kernel that adds it into the task's buffer, and that kernel's launch after the strategy's call.
 std::string sum_buffer(TaskSpec const& task, std::string const& parameter) {
@@ -160,11 +170,13 @@ std::string adapter_prelude(TaskSpec const& task, StrategyBinding const& binding
   return out;
 }
 
-// Whether a kernel-mode instantiation needs host code: an output added into, an input read from a copy or
+// Whether a kernel-mode instantiation needs host code: an output added into or started from an input, an
+// input read from a copy or
 // from a slice of a buffer (kopt's kernel arguments name parameters, not pointer arithmetic).
 bool needs_host_code(StrategyBinding const& binding) {
-  return std::any_of(binding.roles.begin(), binding.roles.end(),
-                     [](RoleBinding const& r) { return r.accumulated || r.copied || !r.offset.empty(); });
+  return std::any_of(binding.roles.begin(), binding.roles.end(), [](RoleBinding const& r) {
+    return r.accumulated || r.copied || !r.offset.empty() || !r.seeded_from.empty();
+  });
 }
 
 // A kernel-mode instantiation whose binding needs host code (`text`, its arguments already on the launch
@@ -186,6 +198,7 @@ Result<std::string> kernel_host_adapter(TaskSpec const& task, StrategyBinding co
       extra_params.push_back(fmt::format("{} {}", r.role.c_type, slice_parameter(r)));
       extra_args.push_back(slice_argument(task, r));
     }
+    if (!r.seeded_from.empty()) buffers += seed_copy(task, r);
     if (!r.copied) continue;
     buffers += input_copy(task, r.parameter);
     extra_params.push_back(fmt::format("{} kopt_copy_{}", r.role.c_type, r.parameter));
@@ -251,6 +264,7 @@ std::string launcher_adapter(TaskSpec const& task, StrategyBinding const& bindin
       args.push_back(slice_argument(task, r));
       continue;
     }
+    if (!r.seeded_from.empty()) copies += seed_copy(task, r);
     args.push_back(r.role.is_pointer
                        ? pointer_argument(task, r.parameter)
                        : fmt::format("static_cast<{}>({})", r.role.c_type,

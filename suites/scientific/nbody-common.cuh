@@ -74,7 +74,7 @@ __global__ void nbody_soa_unpack_kernel(T* ax, T* ay, T* az, const T* acc, int n
 // when a call needs more, never freed.
 template <typename T>
 void nbody_soa_reference(T* ax, T* ay, T* az, int n, const T* x, const T* y, const T* z, const T* mass,
-                         float eps2) {
+                         float eps2, float G = 1.0f) {
   if (n <= 0) return;
   static T* scratch = nullptr;
   static int capacity = 0;
@@ -90,6 +90,6 @@ void nbody_soa_reference(T* ax, T* ay, T* az, int n, const T* x, const T* y, con
   int const block = 256;
   int const grid = (n + block - 1) / block;
   nbody_soa_pack_kernel<T><<<grid, block>>>(pos, x, y, z, n);
-  nbody_reference(acc, pos, mass, n, eps2);
+  nbody_reference(acc, pos, mass, n, eps2, 3, 1, G);
   nbody_soa_unpack_kernel<T><<<grid, block>>>(ax, ay, az, acc, n);
 }

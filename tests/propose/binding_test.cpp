@@ -102,6 +102,17 @@ description = "x"
 applies_when = "y"
 
 [[strategy]]
+name = "axpy_in_place"
+families = ["axpy"]
+template = "map1s.cu"
+signature = "void (T* y, const T* x, float s, int n)"
+updates = ["y"]
+lengths = { y = "n", x = "n" }
+params = ["op"]
+description = "x"
+applies_when = "y"
+
+[[strategy]]
 name = "gemv"
 families = ["gemv"]
 template = "gemv.cu"
@@ -965,6 +976,61 @@ op = "s * x + t"
       << one.reason;
   EXPECT_EQ(described("map1ss", with_scalars(", float p, float q", "p = 2.0\nq = 0.5")),
             (std::vector<std::string>{"y=y, x=x, s=p, t=q, n=n", "y=y, x=x, s=q, t=p, n=n"}));
+}
+
+// A role read before it is written (`updates`) takes the task's output when an input of the task that no
+// role takes has its length: the adapter copies that input into the output first (torch.baddbmm's
+// `input` and `out`, cuBLASLt's C and D).
+TEST_F(Binding, AnUpdatedRoleTakesAnOutputStartedFromAnUnusedInput) {
+  TaskSpec const t = task(R"kopt(name = "axpy_out"
+description = "out = s * x + y, y left as it is"
+[entry]
+signature = 'extern "C" void axpy_out(float* out, const float* y, const float* x, float s, int n)'
+[buffers.out]
+length = "n"
+[buffers.y]
+length = "n"
+[buffers.x]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+s = 2.0
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "s * x + y"
+)kopt");
+  EXPECT_EQ(described("axpy_in_place", t),
+            (std::vector<std::string>{"y=out (from y), x=x, s=s, n=n", "y=out (from x), x=y, s=s, n=n"}));
+  auto const a = check_applicability(*library.find("axpy_in_place"), t, 90);
+  auto text = instantiate_strategy(library, *library.find("axpy_in_place"), t, 90, &a.bindings.front());
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("cudaMemcpyAsync(out, y, sizeof(*out) * "), std::string::npos) << *text;
+  // Without an input of the output's length to start from, it does not bind, and says why.
+  TaskSpec const shorter = task(R"kopt(name = "axpy_out"
+description = "out = s * x + y, y one longer"
+[entry]
+signature = 'extern "C" void axpy_out(float* out, const float* y, const float* x, float s, int n)'
+[buffers.out]
+length = "n"
+[buffers.y]
+length = "n + 1"
+[buffers.x]
+length = "n"
+[[sizes]]
+name = "small"
+n = 1000
+s = 2.0
+[reference]
+source = "reference.cu"
+[strategy_params]
+op = "s * x + y"
+)kopt");
+  auto const none = check_applicability(*library.find("axpy_in_place"), shorter, 90);
+  EXPECT_FALSE(none.applies);
+  EXPECT_NE(none.reason.find("role 'y' reads the task's output 'out' before writing it"), std::string::npos)
+      << none.reason;
 }
 
 }  // namespace

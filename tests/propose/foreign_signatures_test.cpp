@@ -140,10 +140,16 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
                                                [](BufferSpec const& b) { return is_compared(b.role); });
     // Likewise one that reads more buffers than the task can give it, or fewer than the task's inputs (the
     // bodies' masses in an array of their own, or in the w of each body).
-    auto const read_roles = contract
-                                ? std::count_if(contract->params.begin(), contract->params.end(),
-                                                [](Param const& r) { return r.is_pointer && r.is_const; })
-                                : 0;
+    // (a role the strategy updates reads too: a task's own inout buffer, or an input it starts from)
+    auto const read_roles =
+        contract ? std::count_if(
+                       contract->params.begin(), contract->params.end(),
+                       [&](Param const& r) {
+                         return r.is_pointer &&
+                                (r.is_const || std::find(strategy.updates.begin(), strategy.updates.end(),
+                                                         r.name) != strategy.updates.end());
+                       })
+                 : 0;
     auto const count_role = [&](Role role) {
       return std::count_if(task->buffers.begin(), task->buffers.end(),
                            [&](BufferSpec const& b) { return b.role == role; });
@@ -211,7 +217,7 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
     EXPECT_LT(static_cast<std::size_t>(at - a.bindings.begin()), kProbeBudget)
         << strategy.name << ": " << c.binding << " ranks too low among" << enumerated;
     bool const copies = std::any_of(at->roles.begin(), at->roles.end(), [](RoleBinding const& r) {
-      return r.copied || r.accumulated || !r.offset.empty();  // host code
+      return r.copied || r.accumulated || !r.offset.empty() || !r.seeded_from.empty();  // host code
     });
     if (compile_every ||
         (adapted.empty() &&

@@ -2,5 +2,5 @@
 #include "../stencil3d-common.cuh"
 
 extern "C" void stencil3d_heat(float* out, const float* in, int NX, int NY, int NZ, float r) {
-  stencil3d_reference(out, in, NX, NY, NZ, true, r);
+  stencil3d_reference(out, in, NX, NY, NZ, StencilUpdate::heat, r);
 }
