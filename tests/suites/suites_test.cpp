@@ -89,7 +89,9 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "copy2d",
                                          "matrix_power",
                                          "linear",
-                                         "gemm_nt"};
+                                         "gemm_nt",
+                                         "fft_inverse",
+                                         "fft_split_inverse"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
