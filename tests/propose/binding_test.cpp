@@ -982,14 +982,16 @@ op = "s * x + t"
 // role takes has its length: the adapter copies that input into the output first (torch.baddbmm's
 // `input` and `out`, cuBLASLt's C and D).
 TEST_F(Binding, AnUpdatedRoleTakesAnOutputStartedFromAnUnusedInput) {
-  TaskSpec const t = task(R"kopt(name = "axpy_out"
+  auto const with_y_length = [&](std::string const& length) {
+    return task(R"kopt(name = "axpy_out"
 description = "out = s * x + y, y left as it is"
 [entry]
 signature = 'extern "C" void axpy_out(float* out, const float* y, const float* x, float s, int n)'
 [buffers.out]
 length = "n"
 [buffers.y]
-length = "n"
+length = ")kopt" +
+                length + R"kopt("
 [buffers.x]
 length = "n"
 [[sizes]]
@@ -1001,6 +1003,8 @@ source = "reference.cu"
 [strategy_params]
 op = "s * x + y"
 )kopt");
+  };
+  TaskSpec const t = with_y_length("n");
   EXPECT_EQ(described("axpy_in_place", t),
             (std::vector<std::string>{"y=out (from y), x=x, s=s, n=n", "y=out (from x), x=y, s=s, n=n"}));
   auto const a = check_applicability(*library.find("axpy_in_place"), t, 90);
@@ -1008,26 +1012,7 @@ op = "s * x + y"
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_NE(text->find("cudaMemcpyAsync(out, y, sizeof(*out) * "), std::string::npos) << *text;
   // Without an input of the output's length to start from, it does not bind, and says why.
-  TaskSpec const shorter = task(R"kopt(name = "axpy_out"
-description = "out = s * x + y, y one longer"
-[entry]
-signature = 'extern "C" void axpy_out(float* out, const float* y, const float* x, float s, int n)'
-[buffers.out]
-length = "n"
-[buffers.y]
-length = "n + 1"
-[buffers.x]
-length = "n"
-[[sizes]]
-name = "small"
-n = 1000
-s = 2.0
-[reference]
-source = "reference.cu"
-[strategy_params]
-op = "s * x + y"
-)kopt");
-  auto const none = check_applicability(*library.find("axpy_in_place"), shorter, 90);
+  auto const none = check_applicability(*library.find("axpy_in_place"), with_y_length("n + 1"), 90);
   EXPECT_FALSE(none.applies);
   EXPECT_NE(none.reason.find("role 'y' reads the task's output 'out' before writing it"), std::string::npos)
       << none.reason;
