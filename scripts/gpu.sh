@@ -401,8 +401,11 @@ if [ $RUN_TESTS = 1 ] && [ -n "$GTESTS" ]; then
     timeout "$STEP_TIMEOUT" "$GTESTS" --gtest_filter="$TEST_FILTER" --gtest_output=json:"$OUT_DIR/gpu-tests.json" > "$OUT_DIR/gpu-tests.log" 2>&1
     rc=$?
   fi
-  passed=$(grep -c '^\[       OK \]' "$OUT_DIR/gpu-tests.log"); failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
-  skipped=$(grep -c '^\[  SKIPPED \] [A-Za-z]' "$OUT_DIR/gpu-tests.log")
+  # A test's result line ends in its time, "(12 ms)"; gtest repeats failed and skipped names without it in
+  # the list at the end, which must not count twice.
+  passed=$(grep -c '^\[       OK \]' "$OUT_DIR/gpu-tests.log")
+  failed=$(grep -cE '^\[  FAILED  \] [A-Za-z].* \([0-9]+ ms\)$' "$OUT_DIR/gpu-tests.log")
+  skipped=$(grep -cE '^\[  SKIPPED \] [A-Za-z].* \([0-9]+ ms\)$' "$OUT_DIR/gpu-tests.log")
   add "GPU tests (kopt_gpu_tests, $TEST_SHARDS shards)" "$passed passed, $failed failed, $skipped skipped (exit $rc)"
   grep '^\[  FAILED  \] [A-Za-z]' "$OUT_DIR/gpu-tests.log" | sort -u | head -20
 fi
