@@ -26,8 +26,19 @@ static_assert(BLOCK % 32 == 0, "BLOCK is whole warps");
 namespace integration_split {
 
 // KOPT_INTEGRAND (a manifest `defines` with the task's `[strategy_params] f`, an expression in x): the
-// user's integrand; without it the suite's fixed one.
-__device__ __forceinline__ float integrand(float x) {
+// user's integrand; without it the suite's fixed one. KOPT_INTEGRAND_P: the entry also takes `float p`, a
+// scalar of the task the integrand reads (kopt renames the task's name for it to p in f).
+#ifndef KOPT_INTEGRAND_P
+#define KOPT_INTEGRAND_P 0
+#endif
+#if KOPT_INTEGRAND_P
+#define KOPT_P_PARAM , float p
+#define KOPT_P_ARG , p
+#else
+#define KOPT_P_PARAM
+#define KOPT_P_ARG
+#endif
+__device__ __forceinline__ float integrand(float x KOPT_P_PARAM) {
 #ifdef KOPT_INTEGRAND
   return KOPT_INTEGRAND;
 #else
@@ -36,13 +47,13 @@ __device__ __forceinline__ float integrand(float x) {
 }
 
 // Sum of weight_j * f(x_j) over j = first, first + step, ... <= n: FP32 runs of 64 folded into double.
-__device__ double weighted_samples(float a, float h, int n, int first, int step) {
+__device__ double weighted_samples(float a, float h, int n, int first, int step KOPT_P_PARAM) {
   double total = 0.0;
   float run = 0.0f;
   int in_run = 0;
   for (int j = first; j <= n; j += step) {
     float const weight = (j == 0 || j == n) ? 1.0f : ((j & 1) != 0 ? 4.0f : 2.0f);
-    run += weight * integrand(a + static_cast<float>(j) * h);
+    run += weight * integrand(a + static_cast<float>(j) * h KOPT_P_ARG);
     if (++in_run == 64) {
       total += static_cast<double>(run);
       run = 0.0f;
@@ -55,7 +66,8 @@ __device__ double weighted_samples(float a, float h, int n, int first, int step)
 }  // namespace integration_split
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ lo, const {{T}}* __restrict__ hi, int B, int n) {
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ lo, const {{T}}* __restrict__ hi, int B,
+              int n KOPT_P_PARAM) {
   using namespace kopt_strategy;
   using integration_split::weighted_samples;
   if (n > 16 * BLOCK) {
@@ -65,7 +77,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     for (int b = static_cast<int>(blockIdx.x); b < B; b += static_cast<int>(gridDim.x)) {
       float const a = to_float(lo[b]);
       float const h = (to_float(hi[b]) - a) / static_cast<float>(n);
-      double sum = weighted_samples(a, h, n, static_cast<int>(threadIdx.x), BLOCK);
+      double sum = weighted_samples(a, h, n, static_cast<int>(threadIdx.x), BLOCK KOPT_P_ARG);
 #pragma unroll
       for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
       if (lane == 0) s_red[warp] = sum;
@@ -88,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   for (long long b = gid / LANES; b < B; b += groups) {
     float const a = to_float(lo[b]);
     float const h = (to_float(hi[b]) - a) / static_cast<float>(n);
-    double sum = weighted_samples(a, h, n, sub, LANES);
+    double sum = weighted_samples(a, h, n, sub, LANES KOPT_P_ARG);
 #pragma unroll
     for (int offset = LANES / 2; offset > 0; offset >>= 1) sum += __shfl_xor_sync(group_mask, sum, offset);
     if (sub == 0) out[b] = from_float<{{T}}>(static_cast<float>(sum * (static_cast<double>(h) / 3.0)));
