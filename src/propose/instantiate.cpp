@@ -171,8 +171,8 @@ std::string adapter_prelude(TaskSpec const& task, StrategyBinding const& binding
 }
 
 // Whether a kernel-mode instantiation needs host code: an output added into or started from an input, an
-// input read from a copy or
-// from a slice of a buffer (kopt's kernel arguments name parameters, not pointer arithmetic).
+// input read from a copy or from a slice of a buffer (kopt's kernel arguments name parameters, not pointer
+// arithmetic).
 bool needs_host_code(StrategyBinding const& binding) {
   return std::any_of(binding.roles.begin(), binding.roles.end(), [](RoleBinding const& r) {
     return r.accumulated || r.copied || !r.offset.empty() || !r.seeded_from.empty();
