@@ -468,11 +468,13 @@ class BindingEnumerator {
     }
     std::size_t const index = seeded[k];
     std::string const& output = current_[index].parameter;
+    DType const dtype = task_param(output)->dtype;
     bool any = false;
+    // The adapter copies as many elements as the output has: its length must be over the launcher's integers.
+    bool const copyable = length_from_parameters(output);
     for (Param const& p : task_.signature.params) {
-      if (!p.is_pointer || used_.contains(p.name) || direction_of(p) != Role::input ||
-          p.dtype != task_param(output)->dtype || !same_lengths(p.name, output) ||
-          !length_from_parameters(output))
+      if (!copyable || !p.is_pointer || used_.contains(p.name) || direction_of(p) != Role::input ||
+          p.dtype != dtype || !same_lengths(p.name, output))
         continue;
       any = true;
       current_[index].seeded_from = p.name;

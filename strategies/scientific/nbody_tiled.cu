@@ -53,19 +53,19 @@ constexpr int kNbodyUnroll = UNROLL;  // #pragma unroll needs a constant, not a 
 #define KOPT_MASS(j) mass[j]
 #endif
 #if KOPT_SOA
-#define KOPT_PX(i) px[i]
-#define KOPT_PY(i) py[i]
-#define KOPT_PZ(i) pz[i]
-#define KOPT_ACC_X(i) acc_x[i]
-#define KOPT_ACC_Y(i) acc_y[i]
-#define KOPT_ACC_Z(i) acc_z[i]
+#define KOPT_PX(i) px[(i)]
+#define KOPT_PY(i) py[(i)]
+#define KOPT_PZ(i) pz[(i)]
+#define KOPT_ACC_X(i) acc_x[(i)]
+#define KOPT_ACC_Y(i) acc_y[(i)]
+#define KOPT_ACC_Z(i) acc_z[(i)]
 #else
-#define KOPT_PX(i) pos[KOPT_POS_STRIDE * i]
-#define KOPT_PY(i) pos[KOPT_POS_STRIDE * i + 1]
-#define KOPT_PZ(i) pos[KOPT_POS_STRIDE * i + 2]
-#define KOPT_ACC_X(i) acc[3 * i]
-#define KOPT_ACC_Y(i) acc[3 * i + 1]
-#define KOPT_ACC_Z(i) acc[3 * i + 2]
+#define KOPT_PX(i) pos[KOPT_POS_STRIDE * (i)]
+#define KOPT_PY(i) pos[KOPT_POS_STRIDE * (i) + 1]
+#define KOPT_PZ(i) pos[KOPT_POS_STRIDE * (i) + 2]
+#define KOPT_ACC_X(i) acc[3 * (i)]
+#define KOPT_ACC_Y(i) acc[3 * (i) + 1]
+#define KOPT_ACC_Z(i) acc[3 * (i) + 2]
 #endif
 
 extern "C" __global__ void __launch_bounds__(BLOCK)

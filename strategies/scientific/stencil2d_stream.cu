@@ -39,35 +39,14 @@
 #define RY 4
 #endif
 
-// KOPT_STENCIL_HEAT (a manifest `defines`): an explicit heat-equation step, interior points get
-// c + r * (left + right + up + down - 4 c) with the caller's `float r` taken after NY.
-// KOPT_STENCIL_WEIGHTED: interior points get c0 * c + c1 * (left + right + up + down), the caller's
-// `float c0, float c1` after NY (Jacobi with its own weights, a damped sweep). Boundaries are copied in both.
-#ifndef KOPT_STENCIL_HEAT
-#define KOPT_STENCIL_HEAT 0
-#endif
-#ifndef KOPT_STENCIL_WEIGHTED
-#define KOPT_STENCIL_WEIGHTED 0
-#endif
-#if KOPT_STENCIL_HEAT
-#define KOPT_STENCIL_UPDATE(c, sum) ((c) + coef * ((sum) - 4.0f * (c)))
-#elif KOPT_STENCIL_WEIGHTED
-#define KOPT_STENCIL_UPDATE(c, sum) (c0 * (c) + c1 * (sum))
-#else
-#define KOPT_STENCIL_UPDATE(c, sum) (0.25f * (sum))
-#endif
+#define KOPT_STENCIL_NEIGHBOURS 4
+// kopt:include ../common/stencil_update.cuh
 
 static_assert(BX % 32 == 0, "a warp is 32 consecutive runs of one row");
 static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC is 1, 2, 4 or 8");
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY
-#if KOPT_STENCIL_HEAT
-              , float coef
-#elif KOPT_STENCIL_WEIGHTED
-              , float c0, float c1
-#endif
-    ) {
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY KOPT_STENCIL_PARAMS) {
   using namespace kopt_strategy;
   using Vec = Pack<{{T}}, VEC>;
   int const lane = static_cast<int>(threadIdx.x) & 31;

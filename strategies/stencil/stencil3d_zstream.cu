@@ -27,23 +27,8 @@
 // kopt:constraint 2 * (BY + 2) * (BX * VEC + 8) * 4 <= 48 * 1024
 // kopt:launch grid=(ceil_div({{ARG2}}, BX * VEC), ceil_div({{ARG3}}, BY), ceil_div({{ARG4}}, ZCHUNK)) block=(BX, BY) kernel={{ENTRY}}
 
-// KOPT_STENCIL_HEAT (a manifest `defines`): an explicit heat-equation step, interior points get
-// c + r * (sum of the six neighbours - 6 c) with the caller's `float r` taken after NZ.
-// KOPT_STENCIL_WEIGHTED: interior points get c0 * c + c1 * (sum of the six neighbours), the caller's
-// `float c0, float c1` after NZ. Boundaries are copied in both.
-#ifndef KOPT_STENCIL_HEAT
-#define KOPT_STENCIL_HEAT 0
-#endif
-#ifndef KOPT_STENCIL_WEIGHTED
-#define KOPT_STENCIL_WEIGHTED 0
-#endif
-#if KOPT_STENCIL_HEAT
-#define KOPT_STENCIL_UPDATE(c, sum) ((c) + coef * ((sum) - 6.0f * (c)))
-#elif KOPT_STENCIL_WEIGHTED
-#define KOPT_STENCIL_UPDATE(c, sum) (c0 * (c) + c1 * (sum))
-#else
-#define KOPT_STENCIL_UPDATE(c, sum) ((sum) * (1.0f / 6.0f))
-#endif
+#define KOPT_STENCIL_NEIGHBOURS 6
+// kopt:include ../common/stencil_update.cuh
 
 #ifndef BX
 #define BX 32
@@ -101,13 +86,7 @@ __device__ __forceinline__ void smem_load(float (&v)[VEC], float const* p) {
 }  // namespace stencil3d_zstream
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY, int NZ
-#if KOPT_STENCIL_HEAT
-              , float coef
-#elif KOPT_STENCIL_WEIGHTED
-              , float c0, float c1
-#endif
-    ) {
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int NX, int NY, int NZ KOPT_STENCIL_PARAMS) {
   using namespace kopt_strategy;
   using namespace stencil3d_zstream;
   using Vec = Pack<{{T}}, VEC>;
