@@ -23,7 +23,7 @@ __device__ __forceinline__ void save_row_stats(RowStats const& stats, float mean
   }
 }
 
-template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveStats = false>
+template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveStats = false, bool Packed = false>
 __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __restrict__ x,
                                               const T* __restrict__ gamma, const T* __restrict__ beta, int C, float eps,
                                               bool live, bool aligned, Scratch<Rows>& scratch,
@@ -36,19 +36,14 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
   float rstd = 0.0f;
   if (Items > 0 && g.size * (Items > 0 ? Items : 1) >= C) {
     constexpr int kChunks = Items > 0 ? Items / V : 1;
-    float cache[kChunks][V];
+    RowCache<T, V, kChunks, Packed> cache;
     float sum[1] = {0.0f};
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
-      if (live && c < chunks) {
-        load_chunk<T, V>(x, c * V, C, vec, cache[j], 0.0f);
-      } else {
+      cache.load(j, x, c, chunks, C, vec, live);
 #pragma unroll
-        for (int e = 0; e < V; ++e) cache[j][e] = 0.0f;
-      }
-#pragma unroll
-      for (int e = 0; e < V; ++e) sum[0] += cache[j][e];
+      for (int e = 0; e < V; ++e) sum[0] += cache.at(j, e);
     }
     group_sum<MultiWarp, Rows, 1>(sum, scratch, g);
     mean = sum[0] / count;
@@ -58,7 +53,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
       int const c = j * g.size + g.lane;
 #pragma unroll
       for (int e = 0; e < V; ++e) {
-        float const d = cache[j][e] - mean;
+        float const d = cache.at(j, e) - mean;
         if (live && c < chunks && c * V + e < C) squares[0] += d * d;  // padding values are not in the row
       }
     }
@@ -76,7 +71,7 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
         load_chunk<T, V>(beta, c * V, C, vec, shift, 0.0f);
         float out[V];
 #pragma unroll
-        for (int e = 0; e < V; ++e) out[e] = (cache[j][e] - mean) * rstd * scale[e] + shift[e];
+        for (int e = 0; e < V; ++e) out[e] = (cache.at(j, e) - mean) * rstd * scale[e] + shift[e];
         store_chunk<T, V>(y, c * V, C, vec, out);
       }
     }
@@ -141,6 +136,10 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
 #ifndef KOPT_SAVE_STATS
 #define KOPT_SAVE_STATS 0
 #endif
+// KOPT_PACKED: a register-resident row is kept as raw element packs (RowCache, rows_common.cuh).
+#ifndef KOPT_PACKED
+#define KOPT_PACKED 0
+#endif
 
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
@@ -162,10 +161,10 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
                        kopt_strategy::aligned_to(gamma, 16) && kopt_strategy::aligned_to(beta, 16);
 #if KOPT_SAVE_STATS
   long long const stat = live ? row : 0;
-  layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true>(
+  layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true, KOPT_PACKED != 0>(
       out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g, RowStats{mean + stat, rstd + stat});
 #else
-  layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
+  layernorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, false, KOPT_PACKED != 0>(
       out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g);
 #endif
 }

@@ -12,7 +12,7 @@ __device__ __forceinline__ void save_row_rstd(float* rstd, float inverse_rms, Gr
   }
 }
 
-template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveRstd = false>
+template <typename T, bool MultiWarp, int Rows, int Items, int Unroll, bool SaveRstd = false, bool Packed = false>
 __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restrict__ x,
                                             const T* __restrict__ w, int C, float eps, bool live, bool aligned,
                                             Scratch<Rows>& scratch, Group const& g, float* rstd = nullptr) {
@@ -22,18 +22,13 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
   float squares[1] = {0.0f};
   if (Items > 0 && g.size * (Items > 0 ? Items : 1) >= C) {
     constexpr int kChunks = Items > 0 ? Items / V : 1;
-    float cache[kChunks][V];
+    RowCache<T, V, kChunks, Packed> cache;
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
-      if (live && c < chunks) {
-        load_chunk<T, V>(x, c * V, C, vec, cache[j], 0.0f);
-      } else {
+      cache.load(j, x, c, chunks, C, vec, live);
 #pragma unroll
-        for (int e = 0; e < V; ++e) cache[j][e] = 0.0f;
-      }
-#pragma unroll
-      for (int e = 0; e < V; ++e) squares[0] += cache[j][e] * cache[j][e];
+      for (int e = 0; e < V; ++e) squares[0] += cache.at(j, e) * cache.at(j, e);
     }
     group_sum<MultiWarp, Rows, 1>(squares, scratch, g);
     if (!live) return;
@@ -47,7 +42,7 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
         load_chunk<T, V>(w, c * V, C, vec, weight, 0.0f);
         float out[V];
 #pragma unroll
-        for (int e = 0; e < V; ++e) out[e] = cache[j][e] * inverse_rms * weight[e];
+        for (int e = 0; e < V; ++e) out[e] = cache.at(j, e) * inverse_rms * weight[e];
         store_chunk<T, V>(y, c * V, C, vec, out);
       }
     }
@@ -101,6 +96,10 @@ __device__ __forceinline__ void rmsnorm_row(T* __restrict__ y, const T* __restri
 #ifndef KOPT_SAVE_STATS
 #define KOPT_SAVE_STATS 0
 #endif
+// KOPT_PACKED: a register-resident row is kept as raw element packs (RowCache, rows_common.cuh).
+#ifndef KOPT_PACKED
+#define KOPT_PACKED 0
+#endif
 
 extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in,
@@ -120,10 +119,10 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
   bool const aligned = kopt_strategy::aligned_to(in, 16) && kopt_strategy::aligned_to(out, 16) &&
                        kopt_strategy::aligned_to(weight, 16);
 #if KOPT_SAVE_STATS
-  rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true>(
+  rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, true, KOPT_PACKED != 0>(
       out + offset, in + offset, weight, C, eps, live, aligned, scratch, g, rstd + (live ? row : 0));
 #else
-  rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL>(
+  rmsnorm_row<{{T}}, kMultiWarp, KOPT_ROWS, KOPT_ITEMS, KOPT_UNROLL, false, KOPT_PACKED != 0>(
       out + offset, in + offset, weight, C, eps, live, aligned, scratch, g);
 #endif
 }

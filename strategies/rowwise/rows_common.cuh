@@ -66,6 +66,57 @@ __device__ __forceinline__ void store_chunk(T* row, int first, int C, bool vec, 
   }
 }
 
+// One thread's share of a register-resident row, Chunks accesses of V elements: as floats (Packed false),
+// or as the element type's raw packs (Packed true: half the registers for BF16, each value widened where it
+// is used, so a warp can hold a longer row). Padding (past the row, or a row that is not live) reads as 0.
+template <typename T, int V, int Chunks, bool Packed>
+struct RowCache;
+
+template <typename T, int V, int Chunks>
+struct RowCache<T, V, Chunks, false> {
+  float v[Chunks][V];
+  __device__ __forceinline__ void load(int j, const T* row, int c, int chunks, int C, bool vec, bool live) {
+    if (live && c < chunks) {
+      load_chunk<T, V>(row, c * V, C, vec, v[j], 0.0f);
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e) v[j][e] = 0.0f;
+    }
+  }
+  __device__ __forceinline__ float at(int j, int e) const { return v[j][e]; }
+};
+
+template <typename T, int V, int Chunks>
+struct RowCache<T, V, Chunks, true> {
+  kopt_strategy::Pack<T, V> v[Chunks];
+  __device__ __forceinline__ void load(int j, const T* row, int c, int chunks, int C, bool vec, bool live) {
+    if (live && c < chunks && vec) {
+      v[j] = kopt_strategy::load_pack<T, V>(row + c * V);
+    } else {
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        v[j].v[e] = live && c < chunks && c * V + e < C ? row[c * V + e] : from_float<T>(0.0f);
+      }
+    }
+  }
+  __device__ __forceinline__ float at(int j, int e) const {
+    if constexpr (sizeof(T) == 2 && V % 2 == 0) {
+      // A BF16 value widened by a shift or a mask of its 32-bit pair, in volatile asm so that the compiler
+      // widens it again at each use instead of keeping every widened value live (twice the registers).
+      unsigned const pair = reinterpret_cast<unsigned const*>(v[j].v)[e / 2];
+      unsigned bits;
+      if (e % 2 == 0) {
+        asm volatile("shl.b32 %0, %1, 16;" : "=r"(bits) : "r"(pair));
+      } else {
+        asm volatile("and.b32 %0, %1, 0xffff0000;" : "=r"(bits) : "r"(pair));
+      }
+      return __uint_as_float(bits);
+    } else {
+      return to_float(v[j].v[e]);
+    }
+  }
+};
+
 // Sums K (1 or 2) values over the group; every thread of the group gets the same totals. With more than
 // one warp per row this synchronises the block, so every thread of the block must call it (MultiWarp is
 // false when the group is one warp at compile time: no barrier at all).
