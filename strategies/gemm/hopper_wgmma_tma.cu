@@ -1,4 +1,5 @@
-// Strategy hopper_wgmma_tma (family gemm, BF16 only, launcher mode, sm_90a).
+// Strategy hopper_wgmma_tma (family gemm, BF16 only, launcher mode, sm_90a), and with KOPT_BATCHED = 1
+// batched_hopper_wgmma_tma(_scaled, _beta) (family batched_gemm).
 // C = A * B, row-major A (M x K), B (K x N), C (M x N) in BF16; FP32 accumulation on Hopper's tensor cores
 // through wgmma, one rounding to BF16 at the end.
 //
@@ -20,6 +21,22 @@
 // mma.sync tile of tensor_core_mma (included below) instead, so any M, N, K works. Compiled for anything
 // but sm_90a, the wgmma kernel's body is a plain FP32 loop (correct, slow): kopt compiles this strategy
 // for sm_90a only.
+// Batched (KOPT_BATCHED = 1, a manifest `defines`): C[b] = A[b] * B[b] for b < batch, matrices packed
+// contiguously (A[b] at b*M*K, B[b] at b*K*N, C[b] at b*M*N). The tensor maps are 3-D (A: K, M, batch;
+// B: N, K, batch; the batch strides M*K*2 and K*N*2 bytes are multiples of 16 since K and N are multiples of
+// 8), so a box that crosses the last row or column of a matrix is zero-filled by TMA instead of reading the
+// next matrix. The persistent scheduler walks batch x tiles_m x tiles_n (tile t is tile t % (tiles_m *
+// tiles_n) of matrix t / (tiles_m * tiles_n), GROUP_M order inside each matrix), so the blocks in flight
+// work on a few consecutive matrices whose panels stay in L2. KOPT_ALPHA and KOPT_BETA (gemm/
+// scale_epilogue.cuh) add the caller's alpha, C[b] = alpha A[b] B[b], and beta, + beta * C[b] (C read in
+// place, not at all where beta == 0): a consumer thread loads the old C of its pairs of a tile (32-bit
+// loads) before the tile's K loop, so their latency hides behind the wgmmas. The fallback is the batched
+// mma.sync tile (tensor_core_mma::gemm_tile with blockIdx.z as the matrix, launched in slices of 65535
+// matrices), so any batch, M, N, K works. For 512^3 matrices (8 K slices per tile, 512 to 2048 tiles per
+// 64 matrices) a 128 x 128 tile (TILE_N 128) or one consumer (64-row tiles; with TILE_N <= 128 the batched
+// kernel is held to 128 registers, so two blocks share an SM where two rings fit) may beat the 128 x 256
+// default: more tiles balance the waves and a second block hides one block's epilogue behind the other's
+// main loop.
 // Knobs: TILE_N (tile columns, the wgmma N), CONSUMERS (consumer warpgroups: tile rows 64 or 128),
 // DEPTH (pipeline stages), GROUP_M (tile rows per group of the L2-friendly tile order).
 //
@@ -30,6 +47,7 @@
 // The stages plus barriers and alignment slack fit in 227 KiB of dynamic shared memory (H100/H200):
 // kopt:constraint DEPTH * (CONSUMERS * 8192 + TILE_N * 128) + 2048 <= 232448
 // kopt:include tensor_core_mma_tile.cuh
+// kopt:include scale_epilogue.cuh
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -46,6 +64,9 @@
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8
+#endif
+#ifndef KOPT_BATCHED
+#define KOPT_BATCHED 0
 #endif
 
 namespace hopper_wgmma {
@@ -123,6 +144,18 @@ __device__ __forceinline__ void tma_load_2d(unsigned dst, CUtensorMap const* map
       "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(c1), "r"(bar)
       : "memory");
 }
+
+#if KOPT_BATCHED
+// The box of the 3-D `map` at (c0, c1, matrix c2), as tma_load_2d; zeros outside matrix c2.
+__device__ __forceinline__ void tma_load_3d(unsigned dst, CUtensorMap const* map, int c0, int c1, int c2,
+                                            unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+      "[%5];\n" ::"r"(dst),
+      "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+      : "memory");
+}
+#endif
 
 // ---- wgmma ----
 
@@ -246,8 +279,99 @@ __device__ __forceinline__ void store_pair(Elem* __restrict__ C, int M, int N, i
   }
 }
 
-// Requires K % 8 == 0, N % 8 == 0 (16-byte rows for TMA), K > 0, M, N > 0. A and B are only read by the
-// non-sm_90a body; the sm_90a body reads them through the tensor maps.
+#if KOPT_BATCHED
+// The batched strategies' epilogue on the FP32 products: as is, times alpha, or alpha times plus beta times
+// the old C (gemm/scale_epilogue.cuh); C is this matrix's.
+#if KOPT_BETA
+using Epilogue = ScaleAddBeta<Elem>;
+__device__ __forceinline__ Epilogue make_epilogue(Elem const* C, int N, float alpha, float beta) {
+  return Epilogue{alpha, beta, C, N};
+}
+#elif KOPT_ALPHA
+using Epilogue = ScaleBy;
+__device__ __forceinline__ Epilogue make_epilogue(Elem const*, int, float alpha, float) { return Epilogue{alpha}; }
+#else
+using Epilogue = tensor_core_mma::NoEpilogue;
+__device__ __forceinline__ Epilogue make_epilogue(Elem const*, int, float, float) { return Epilogue{}; }
+#endif
+
+// The old C a consumer thread's pairs of one tile combine with: beta's, loaded at the start of the tile so
+// that the loads complete behind its K loop (C is written through another pointer, so the compiler could
+// not move them above the stores of an epilogue that loaded them itself: one round trip to memory per
+// pair or per run of pairs, as long as a tile's main loop for short K); nothing without beta.
+#if KOPT_BETA
+using Prior = Epilogue::Prior;
+#else
+struct Prior {};
+#endif
+
+// A consumer thread's pairs of one tile: rows row and row + 8, columns col0 + 8j + {0, 1} for j < kBlockN / 8
+// (the wgmma accumulator layout in the kernel). Pairs outside C are not read; the others are 4-byte aligned
+// (even columns, N % 8 == 0 and a 4-byte aligned C: the launcher's condition for this kernel with beta), one
+// 32-bit register each.
+__device__ __forceinline__ void load_prior(Prior (&prior)[kBlockN / 8][2], int M, int N, int row, int col0,
+                                           Epilogue const& epilogue) {
+#if KOPT_BETA
+#pragma unroll
+  for (int j = 0; j < kBlockN / 8; ++j) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      if (row + 8 * h < M && col0 + 8 * j < N) prior[j][h] = epilogue.load_aligned_pair(row + 8 * h, col0 + 8 * j);
+    }
+  }
+#else
+  (void)prior;
+  (void)M;
+  (void)N;
+  (void)row;
+  (void)col0;
+  (void)epilogue;
+#endif
+}
+
+// Those pairs through the epilogue into C (this matrix's), BF16 pairs where aligned.
+__device__ __forceinline__ void store_tile(float const (&acc)[kAccum], Prior const (&prior)[kBlockN / 8][2],
+                                           Elem* __restrict__ C, int M, int N, int row, int col0, bool c_pair,
+                                           Epilogue const& epilogue) {
+#pragma unroll
+  for (int j = 0; j < kBlockN / 8; ++j) {
+    int const col = col0 + 8 * j;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      int const r = row + 8 * h;
+#if KOPT_BETA
+      if (r >= M || col >= N) continue;
+      float v0 = acc[4 * j + 2 * h];
+      float v1 = acc[4 * j + 2 * h + 1];
+      epilogue.apply_pair(v0, v1, prior[j][h]);
+      store_pair(C, M, N, r, col, v0, v1, c_pair);
+#else
+      (void)prior;
+      store_pair(C, M, N, r, col, epilogue(acc[4 * j + 2 * h], r, col),
+                 epilogue(acc[4 * j + 2 * h + 1], r, col + 1), c_pair);
+#endif
+    }
+  }
+}
+#endif
+
+// Requires K % 8 == 0, N % 8 == 0 (16-byte rows for TMA), K > 0, M, N > 0 (batched: batch > 0, batch *
+// tiles_m * tiles_n within int). A and B are only read by the non-sm_90a body; the sm_90a body reads them
+// through the tensor maps.
+#if KOPT_BATCHED
+// One consumer with TILE_N <= 128 is held to 128 registers a thread (60 to 128 used), so that two blocks
+// share an SM where their stages fit (TILE_N 128 with DEPTH <= 4, TILE_N 64 with any DEPTH): one block's
+// epilogue runs behind the other's wgmmas.
+constexpr int kMinBlocksPerSm = (CONSUMERS == 1 && TILE_N <= 128) ? 2 : 1;
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
+    gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                Elem* __restrict__ C, Elem const* __restrict__ A, Elem const* __restrict__ B, int batch, int M,
+                int N, int K, bool c_pair, float alpha, float beta) {
+  int const tiles_m = kopt_strategy::ceil_div(M, kBlockM);
+  int const tiles_n = kopt_strategy::ceil_div(N, kBlockN);
+  int const matrix_tiles = tiles_m * tiles_n;  // tiles of one matrix
+  int const num_tiles = batch * matrix_tiles;
+#else
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                 Elem* __restrict__ C, Elem const* __restrict__ A, Elem const* __restrict__ B, int M, int N,
@@ -255,6 +379,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   int const tiles_m = kopt_strategy::ceil_div(M, kBlockM);
   int const tiles_n = kopt_strategy::ceil_div(N, kBlockN);
   int const num_tiles = tiles_m * tiles_n;
+#endif
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   unsigned const base = (smem_u32(smem_raw) + 1023u) & ~1023u;
@@ -286,7 +411,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int t = static_cast<int>(blockIdx.x); t < num_tiles; t += static_cast<int>(gridDim.x)) {
         int tm = 0;
         int tn = 0;
+#if KOPT_BATCHED
+        int const b = t / matrix_tiles;  // the matrix
+        tile_coords(t - b * matrix_tiles, tiles_m, tiles_n, tm, tn);
+#else
         tile_coords(t, tiles_m, tiles_n, tm, tn);
+#endif
         // B boxes that lie wholly right of column N are not loaded (their stale columns only reach
         // accumulators of columns >= N, which are never stored); partial boxes are zero-filled by TMA.
         int const b_boxes = min(kBlockN / 64, kopt_strategy::ceil_div(N - tn * kBlockN, 64));
@@ -299,6 +429,15 @@ __global__ void __launch_bounds__(kThreads, 1)
           mbar_wait(empty_bar + 8 * s, phase ^ 1u);
           unsigned const full = full_bar + 8 * s;
           mbar_arrive_expect_tx(full, stage_bytes);
+#if KOPT_BATCHED
+          tma_load_3d(a_smem + s * kABytes, &map_a, kt * kBlockK, tm * kBlockM, b, full);
+#pragma unroll
+          for (int j = 0; j < kBlockN / 64; ++j) {
+            if (j < b_boxes)
+              tma_load_3d(b_smem + s * kBBytes + j * kBBoxBytes, &map_b, tn * kBlockN + j * 64, kt * kBlockK, b,
+                          full);
+          }
+#else
           tma_load_2d(a_smem + s * kABytes, &map_a, kt * kBlockK, tm * kBlockM, full);
 #pragma unroll
           for (int j = 0; j < kBlockN / 64; ++j) {
@@ -306,6 +445,7 @@ __global__ void __launch_bounds__(kThreads, 1)
               tma_load_2d(b_smem + s * kBBytes + j * kBBoxBytes, &map_b, tn * kBlockN + j * 64, kt * kBlockK,
                         full);
           }
+#endif
         }
       }
     }
@@ -320,7 +460,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int t = static_cast<int>(blockIdx.x); t < num_tiles; t += static_cast<int>(gridDim.x)) {
       int tm = 0;
       int tn = 0;
+#if KOPT_BATCHED
+      int const b = t / matrix_tiles;  // the matrix
+      tile_coords(t - b * matrix_tiles, tiles_m, tiles_n, tm, tn);
+      // The thread's first row and column of the tile (the accumulator layout below); beta's old C is
+      // loaded now, while the K loop runs.
+      int const row = tm * kBlockM + c * 64 + warp * 16 + lane / 4;
+      int const col0 = tn * kBlockN + 2 * (lane % 4);
+      Elem* const Cb = C + static_cast<long long>(b) * M * N;
+      Epilogue const epilogue = make_epilogue(Cb, N, alpha, beta);
+      Prior prior[kBlockN / 8][2];
+      load_prior(prior, M, N, row, col0, epilogue);
+#else
       tile_coords(t, tiles_m, tiles_n, tm, tn);
+#endif
 #pragma unroll
       for (int i = 0; i < kAccum; ++i) acc[i] = 0.0f;
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
@@ -352,6 +505,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       // Accumulator layout of wgmma m64nNk16 (FP32): warp w of the warpgroup holds rows 16w .. 16w + 15;
       // lane l holds, for each 8-column group j, acc[4j], acc[4j + 1] at (row 16w + l / 4, columns
       // 8j + 2 (l % 4) + {0, 1}) and acc[4j + 2], acc[4j + 3] at row 16w + 8 + l / 4, same columns.
+#if KOPT_BATCHED
+      store_tile(acc, prior, Cb, M, N, row, col0, c_pair, epilogue);
+#else
       int const row = tm * kBlockM + c * 64 + warp * 16 + lane / 4;
       int const col0 = tn * kBlockN + 2 * (lane % 4);
 #pragma unroll
@@ -359,6 +515,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         store_pair(C, M, N, row, col0 + 8 * j, acc[4 * j], acc[4 * j + 1], c_pair);
         store_pair(C, M, N, row + 8, col0 + 8 * j, acc[4 * j + 2], acc[4 * j + 3], c_pair);
       }
+#endif
     }
   }
 #else
@@ -366,17 +523,32 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int t = static_cast<int>(blockIdx.x); t < num_tiles; t += static_cast<int>(gridDim.x)) {
     int tm = 0;
     int tn = 0;
-    tile_coords(t, tiles_m, tiles_n, tm, tn);
+#if KOPT_BATCHED
+    int const b = t / matrix_tiles;  // the matrix
+    tile_coords(t - b * matrix_tiles, tiles_m, tiles_n, tm, tn);
+    Elem* const Cb = C + static_cast<long long>(b) * M * N;
+    Elem const* const Ab = A + static_cast<long long>(b) * M * K;
+    Elem const* const Bb = B + static_cast<long long>(b) * K * N;
+    Epilogue const epilogue = make_epilogue(Cb, N, alpha, beta);
+#endif
     for (int e = static_cast<int>(threadIdx.x); e < kBlockM * kBlockN; e += kThreads) {
       int const row = tm * kBlockM + e / kBlockN;
       int const col = tn * kBlockN + e % kBlockN;
       if (row >= M || col >= N) continue;
       float sum = 0.0f;
+#if KOPT_BATCHED
+      for (int k = 0; k < K; ++k) {
+        sum += kopt_strategy::to_float(Ab[static_cast<long long>(row) * K + k]) *
+               kopt_strategy::to_float(Bb[static_cast<long long>(k) * N + col]);
+      }
+      Cb[static_cast<long long>(row) * N + col] = kopt_strategy::from_float<Elem>(epilogue(sum, row, col));
+#else
       for (int k = 0; k < K; ++k) {
         sum += kopt_strategy::to_float(A[static_cast<long long>(row) * K + k]) *
                kopt_strategy::to_float(B[static_cast<long long>(k) * N + col]);
       }
       C[static_cast<long long>(row) * N + col] = kopt_strategy::from_float<Elem>(sum);
+#endif
     }
   }
   (void)map_a;
@@ -386,11 +558,22 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // The mma.sync tile of tensor_core_mma (tensor_core_mma_tile.cuh) for shapes TMA cannot take.
+#if KOPT_BATCHED
+// Batched as batched_tensor_core_mma: matrix first_matrix + blockIdx.z.
+__global__ void __launch_bounds__(tensor_core_mma::kThreads)
+    fallback_kernel(Elem* __restrict__ C, Elem const* __restrict__ A, Elem const* __restrict__ B, int M, int N,
+                    int K, long long first_matrix, float alpha, float beta) {
+  long long const b = first_matrix + blockIdx.z;
+  tensor_core_mma::gemm_tile(C + b * M * N, A + b * M * K, B + b * K * N, M, N, K,
+                             make_epilogue(C + b * M * N, N, alpha, beta));
+}
+#else
 __global__ void __launch_bounds__(tensor_core_mma::kThreads)
     fallback_kernel(Elem* __restrict__ C, Elem const* __restrict__ A, Elem const* __restrict__ B, int M, int N,
                     int K) {
   tensor_core_mma::gemm_tile(C, A, B, M, N, K);
 }
+#endif
 constexpr int kFallbackSmemBytes =
     STAGES * (tensor_core_mma::kAStage + tensor_core_mma::kBStage) * static_cast<int>(sizeof(Elem));
 
@@ -457,10 +640,74 @@ Setup const& setup() {
   return s;
 }
 
+#if KOPT_BATCHED
+// `batch` row-major BF16 matrices of `rows` x `cols` (cols % 8 == 0) packed one after another, as a 3-D
+// tensor (cols, rows, batch), read in boxes of box_rows x 64 columns of one matrix with the 128-byte
+// swizzle; elements outside a matrix read as zero.
+bool encode_map_3d(CUtensorMap* map, void const* ptr, int batch, int rows, int cols, int box_rows) {
+  PFN_cuTensorMapEncodeTiled_v12000 const fn = encode_tiled();
+  if (fn == nullptr) return false;
+  cuuint64_t const dims[3] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows),
+                              static_cast<cuuint64_t>(batch)};
+  cuuint64_t const strides[2] = {static_cast<cuuint64_t>(cols) * sizeof(Elem),
+                                 static_cast<cuuint64_t>(rows) * static_cast<cuuint64_t>(cols) * sizeof(Elem)};
+  cuuint32_t const box[3] = {64u, static_cast<cuuint32_t>(box_rows), 1u};
+  cuuint32_t const element_strides[3] = {1u, 1u, 1u};
+  return fn(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void*>(ptr), dims, strides, box,
+            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+#endif
+
 bool aligned16(void const* p) { return (reinterpret_cast<unsigned long long>(p) & 15ull) == 0ull; }
 
 }  // namespace hopper_wgmma
 
+#if KOPT_BATCHED
+extern "C" void {{ENTRY}}({{T}}* C, const {{T}}* A, const {{T}}* B, int batch, int M, int N, int K
+#if KOPT_ALPHA
+                          , float alpha
+#endif
+#if KOPT_BETA
+                          , float beta
+#endif
+                          ) {
+  using namespace hopper_wgmma;
+#if !KOPT_ALPHA
+  float const alpha = 1.0f;
+#endif
+#if !KOPT_BETA
+  float const beta = 0.0f;
+#endif
+  if (batch <= 0 || M <= 0 || N <= 0) return;
+  Setup const& s = setup();
+  long long const tiles = static_cast<long long>(batch) * kopt_strategy::ceil_div(M, kBlockM) *
+                          kopt_strategy::ceil_div(N, kBlockN);
+  bool const c_pair = (reinterpret_cast<unsigned long long>(C) & 3ull) == 0ull;
+  // The kernel's tile index (an int) goes up to tiles + its grid. With beta it reads C as aligned pairs: a C
+  // that is not 4-byte aligned takes the fallback.
+  if (s.wgmma && K > 0 && K % 8 == 0 && N % 8 == 0 && aligned16(A) && aligned16(B) &&
+      tiles <= 0x7fffffffLL - s.grid_limit && (c_pair || !KOPT_BETA)) {
+    CUtensorMap map_a;
+    CUtensorMap map_b;
+    if (encode_map_3d(&map_a, A, batch, M, K, kBlockM) && encode_map_3d(&map_b, B, batch, K, N, kBlockK)) {
+      int const grid = static_cast<int>(tiles < s.grid_limit ? tiles : s.grid_limit);
+      gemm_kernel<<<grid, kThreads, kSmemBytes, kopt_strategy::launch_stream()>>>(map_a, map_b, C, A, B, batch, M,
+                                                                                  N, K, c_pair, alpha, beta);
+      return;
+    }
+  }
+  if (!s.fallback) return;  // the launch would fail: C stays as it is and verification reports it
+  // gridDim.z is at most 65535: larger batches take several launches.
+  for (long long first = 0; first < batch; first += 65535) {
+    long long const count = batch - first < 65535 ? batch - first : 65535;
+    dim3 const grid(static_cast<unsigned>(kopt_strategy::ceil_div(N, BN)),
+                    static_cast<unsigned>(kopt_strategy::ceil_div(M, BM)), static_cast<unsigned>(count));
+    fallback_kernel<<<grid, tensor_core_mma::kThreads, kFallbackSmemBytes, kopt_strategy::launch_stream()>>>(
+        C, A, B, M, N, K, first, alpha, beta);
+  }
+}
+#else
 extern "C" void {{ENTRY}}({{T}}* C, const {{T}}* A, const {{T}}* B, int M, int N, int K) {
   using namespace hopper_wgmma;
   if (M <= 0 || N <= 0) return;
@@ -482,3 +729,4 @@ extern "C" void {{ENTRY}}({{T}}* C, const {{T}}* A, const {{T}}* B, int M, int N
                   static_cast<unsigned>(kopt_strategy::ceil_div(M, BM)));
   fallback_kernel<<<grid, tensor_core_mma::kThreads, kFallbackSmemBytes, kopt_strategy::launch_stream()>>>(C, A, B, M, N, K);
 }
+#endif

@@ -4,6 +4,9 @@
 // defines BK and WARPS (fixed there) before the include. KOPT_GEMM_B_TRANSPOSED, defined before the
 // include, takes B as its transpose (N x K row-major, nn.Linear's weight): its slices are copied like A's
 // (rows of K) and its fragments loaded with ldmatrix without .trans, which is the mma's column-major B.
+// The epilogue is called per element, or, where it has the pair interface of gemm/scale_epilogue.cuh's
+// ScaleAddBeta (beta: it reads the old C), per pair, the old C of a fragment row's pairs loaded before any
+// of them is stored (store_accumulators_with_prior).
 
 #ifndef BM
 #define BM 128
@@ -234,8 +237,57 @@ struct NoEpilogue {
   __device__ __forceinline__ float operator()(float v, int /*row*/, int /*col*/) const { return v; }
 };
 
+// Whether an epilogue has the pair interface of gemm/scale_epilogue.cuh's ScaleAddBeta (load_pair,
+// apply_pair: it reads the old C); the others (NoEpilogue, ScaleBy, linear's lambda) are called per element.
+template <typename Epilogue, typename = void>
+struct has_pair_epilogue {
+  static constexpr bool value = false;
+};
+template <typename Epilogue>
+struct has_pair_epilogue<Epilogue,
+                         decltype(void(static_cast<Epilogue const*>(nullptr)->load_pair(0, 0)))> {
+  static constexpr bool value = true;
+};
+
+// The warp's accumulators through a pair epilogue, one fragment row (16 rows x the warp's columns) at a
+// time: the old C of the row's 2 * kFragN pairs is loaded first, all loads in flight together, then each
+// pair is combined and stored (a load per pair between stores would be a round trip to memory each).
+template <typename Epilogue>
+__device__ __forceinline__ void store_accumulators_with_prior(float const (&acc)[kFragM][kFragN][4],
+                                                              Elem* __restrict__ C, int M, int N, int row0,
+                                                              int col0, int warp_m0, int warp_n0, int lane,
+                                                              bool c_pair, Epilogue const& epilogue) {
+  int const g = lane / 4;
+  int const t = lane % 4;
+#pragma unroll
+  for (int mi = 0; mi < kFragM; ++mi) {
+    int const gm = row0 + warp_m0 + mi * 16 + g;
+    typename Epilogue::Prior prior[kFragN][2];
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+      int const gn = col0 + warp_n0 + ni * 8 + 2 * t;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        if (gm + 8 * h < M && gn < N) prior[ni][h] = epilogue.load_pair(gm + 8 * h, gn);
+      }
+    }
+#pragma unroll
+    for (int ni = 0; ni < kFragN; ++ni) {
+      int const gn = col0 + warp_n0 + ni * 8 + 2 * t;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        if (gm + 8 * h >= M || gn >= N) continue;
+        float v0 = acc[mi][ni][2 * h];
+        float v1 = acc[mi][ni][2 * h + 1];
+        epilogue.apply_pair(v0, v1, prior[ni][h]);
+        store_pair(C, M, N, gm + 8 * h, gn, v0, v1, c_pair);
+      }
+    }
+  }
+}
+
 // The BM x BN tile at (blockIdx.y, blockIdx.x) of C = epilogue(A * B); the epilogue is called only for
-// elements inside C.
+// elements inside C (an epilogue with the pair interface once per pair, its second column ignored past N).
 template <typename Epilogue = NoEpilogue>
 __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __restrict__ A,
                                           Elem const* __restrict__ B, int M, int N, int K,
@@ -286,10 +338,14 @@ __device__ __forceinline__ void gemm_tile(Elem* __restrict__ C, Elem const* __re
   }
   cp_async_wait<0>();
 
-  for_each_accumulator_pair(acc, row0, col0, warp_m0, warp_n0, lane, [&](int gm, int gn, float v0, float v1) {
-    if (gm >= M || gn >= N) return;
-    store_pair(C, M, N, gm, gn, epilogue(v0, gm, gn), gn + 1 < N ? epilogue(v1, gm, gn + 1) : 0.0f, c_pair);
-  });
+  if constexpr (has_pair_epilogue<Epilogue>::value) {
+    store_accumulators_with_prior(acc, C, M, N, row0, col0, warp_m0, warp_n0, lane, c_pair, epilogue);
+  } else {
+    for_each_accumulator_pair(acc, row0, col0, warp_m0, warp_n0, lane, [&](int gm, int gn, float v0, float v1) {
+      if (gm >= M || gn >= N) return;
+      store_pair(C, M, N, gm, gn, epilogue(v0, gm, gn), gn + 1 < N ? epilogue(v1, gm, gn + 1) : 0.0f, c_pair);
+    });
+  }
 }
 
 }  // namespace tensor_core_mma
