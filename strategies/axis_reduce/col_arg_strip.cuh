@@ -1,6 +1,7 @@
 // The column arg-reductions' shared body (spliced into col_argmax_strip, col_argmax_split_rows,
 // col_argmin_strip and col_argmin_split_rows by `// kopt:include col_arg_strip.cuh`, inside the strategy's
-// namespace after `using T`, ../reduction/hinted_loads.cuh and the knobs STRIP, BLOCK, UNROLL, HINT).
+// namespace after `using T`, ../reduction/hinted_loads.cuh and the knobs STRIP, BLOCK, UNROLL, HINT, PACKED,
+// PAD).
 // out[c] = the row of the largest (ARGMIN 1: smallest) in[r*cols + c] over r < rows, int32: the first
 // such row on ties, and a NaN wins over every number in both directions (PyTorch propagates NaN: argmax
 // and argmin of a column holding a NaN are the first NaN's row).
@@ -16,6 +17,20 @@
 // smaller row), a total order, so the merge order never changes the result. A pair starts as (the worst
 // value, row 0): it only survives when every value of the column is that worst value (-inf, resp. +inf),
 // and then row 0 is the answer. 64-bit element offsets; rows and columns fit an int.
+//
+// PACKED 1 (BF16's 128-bit path): the fold above costs FP32's per-element work (a widening, two NaN tests,
+// a compare, selects: eleven ALU instructions per element in the SASS) for half the bytes, which made the
+// BF16 kernels ALU-bound at half of DRAM speed (Nsight, H200: SM 73 %, DRAM 44 %). Instead each column
+// keeps one 32-bit key: its high half an order-preserving code of the value (key_codes: both halves of a
+// loaded word at once), its low half 0xffff - i for the thread's i-th row of the stretch, so the largest
+// key is the best value's first row and a fold is a key and an unsigned max: about five ALU instructions
+// per element in all. A thread folds 65536 of its rows at most into its keys, then turns them into
+// (value, row) pairs and merges those (merge_key), so any number of rows works. PACKED 0 (and FP32, and
+// the element path) folds float pairs as above.
+// PAD 1: the shared (value, row) arrays of the tree have rows of STRIP + kLanes slots when a warp spans
+// several row lanes (kLanes < 32), so the lanes of a warp, kLanes slots apart per row lane, fall in
+// distinct banks (unpadded, the warp's row lanes hit the same banks: 2- to 8-way conflicts).
+// PAD 0: rows of STRIP slots.
 #ifndef INFINITY
 #define INFINITY __int_as_float(0x7f800000)
 #endif
@@ -31,9 +46,14 @@ static_assert((kRowLanes & (kRowLanes - 1)) == 0, "a power-of-two number of row 
 // Rows in flight per thread on the element path: as many loaded registers as the 128-bit path's UNROLL.
 constexpr int kScalarUnroll = UNROLL * 4 / kVec > 0 ? UNROLL * 4 / kVec : 1;
 
-// The block's pairs: slot e * kLanes + tx holds thread tx's e-th column (conflict-free).
-using StripValues = float[kRowLanes][STRIP];
-using StripRows = int[kRowLanes][STRIP];
+// The block's pairs: slot e * kLanes + tx of row lane ty's row holds thread (ty, tx)'s e-th column. A row
+// is kStride slots: with PAD, a warp's row lanes (32 / kLanes of them when kLanes < 32) start kLanes banks
+// apart, so its 32 slots fall in 32 distinct banks (STRIP is a multiple of 32).
+constexpr int kStride = PAD && kLanes < 32 ? STRIP + kLanes : STRIP;
+using StripValues = float[kRowLanes][kStride];
+using StripRows = int[kRowLanes][kStride];
+// Whether the 128-bit path folds BF16 pairs as 32-bit keys (PACKED; see the header).
+constexpr bool kKeys = PACKED && sizeof(T) == 2;
 
 // The value every other number beats.
 __device__ __forceinline__ float worst() {
@@ -79,6 +99,91 @@ __device__ __forceinline__ void merge(float& av, int& ar, float bv, int br) {
   }
 }
 
+// PACKED keys (BF16 only). The codes of the two BF16 values of word w, one per half, ordered as the values
+// (ARGMIN: as their negations, so that the largest code is the smallest value): 0x7f80 + |v| for v >= 0,
+// 0x7f80 - |v| for v < 0 (so -0 and +0 share 0x7f80, equal as in the float compare; -inf 0, +inf 0xff00)
+// and 0xff01 for every NaN, above every number, whatever its sign and payload. Per half, with no carry
+// across halves: |v| > 0x7f80 is a NaN (|v| + 0x7f sets bit 15); a NaN counts as positive; `flip` is 0x7fff
+// in the negative halves, and (|v| ^ flip) - flip is |v| or -|v|, in 0x7f80 +- 0x7f80. NaNs come out in
+// 0xff01..0xff7f, clamped to 0xff01.
+__device__ __forceinline__ unsigned key_codes(unsigned w) {
+  unsigned const mag = w & 0x7fff7fffu;
+  unsigned const nan = mag + 0x007f007fu;  // bit 15 of a half: that half is a NaN
+#if ARGMIN
+  unsigned const neg = ~w & ~nan & 0x80008000u;  // sign bits of the halves whose -v is below zero
+#else
+  unsigned const neg = w & ~nan & 0x80008000u;  // sign bits of the halves whose v is below zero
+#endif
+  unsigned const flip = __umulhi(neg, 0xfffe0000u);  // (neg >> 15) * 0x7fff
+  unsigned const codes = (mag ^ flip) + 0x7f807f80u - flip;
+  return __vminu2(codes, 0xff01ff01u);
+}
+
+// Folds one loaded pack (kVec = 8 BF16 columns) of the thread's row with key low half `row_code` into its
+// keys: element 2j is the low half of word j, element 2j + 1 the high half.
+__device__ __forceinline__ void fold_keys(unsigned (&key)[kVec], uint4 const& v, unsigned row_code) {
+  unsigned const words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int j = 0; j < kVec / 2; ++j) {
+    unsigned const codes = key_codes(words[j]);
+    key[2 * j] = max(key[2 * j], (codes << 16) + row_code);  // + (row_code < 2^16): one IMAD
+    key[2 * j + 1] = max(key[2 * j + 1], (codes & 0xffff0000u) | row_code);
+  }
+}
+
+// Merges key k of a stretch whose row i is first + i * kRowLanes into the pair (best, at). A code of 0
+// (the worst value, or no row folded) is skipped: it cannot beat a pair, which starts as (worst, row 0).
+__device__ __forceinline__ void merge_key(float& best, int& at, unsigned k, long long first) {
+  unsigned const code = k >> 16;
+  if (code == 0u) return;
+  int const row = static_cast<int>(first + static_cast<long long>(0xffffu - (k & 0xffffu)) * kRowLanes);
+  unsigned bits = code > 0xff00u ? 0x7fc0u : (code >= 0x7f80u ? code - 0x7f80u : 0x8000u | (0x7f80u - code));
+#if ARGMIN
+  if (code <= 0xff00u) bits ^= 0x8000u;  // the code was the negation's
+#endif
+  merge(best, at, __uint_as_float(bits << 16), row);
+}
+
+// Folds rows [r0, r1) of the thread's 8 columns starting at matrix column c (128-bit path, BF16, c < cols)
+// into its pairs by keys, in stretches of at most 65536 of its rows (the low half of a key).
+__device__ __forceinline__ void strip_fold_keys(float (&best)[kVec], int (&at)[kVec], T const* __restrict__ in,
+                                                long long r0, long long r1, long long cols, long long c, int ty,
+                                                unsigned long long policy) {
+  constexpr long long kStretch = 65536;
+  long long const step = static_cast<long long>(kRowLanes) * cols;  // elements between a thread's rows
+#pragma unroll 1
+  for (long long first = r0 + ty; first < r1; first += kStretch * kRowLanes) {
+    long long const end = r1 - first < kStretch * kRowLanes ? r1 : first + kStretch * kRowLanes;
+    unsigned key[kVec];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) key[e] = 0u;
+    T const* p = in + first * cols + c;
+    long long r = first;
+    unsigned code = 0xffffu;  // 0xffff - i for the stretch's row i
+#pragma unroll 1
+    for (; r + (UNROLL - 1) * kRowLanes < end; r += UNROLL * kRowLanes, p += UNROLL * step, code -= UNROLL) {
+      uint4 v[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) v[u] = load16(p + u * step, policy);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) fold_keys(key, v[u], code - u);
+    }
+    if (UNROLL > 1 && r < end) {  // at most UNROLL - 1 rows left: one predicated round
+      uint4 v[UNROLL > 1 ? UNROLL - 1 : 1];
+#pragma unroll
+      for (int u = 0; u < UNROLL - 1; ++u) {
+        if (r + u * kRowLanes < end) v[u] = load16(p + u * step, policy);
+      }
+#pragma unroll
+      for (int u = 0; u < UNROLL - 1; ++u) {
+        if (r + u * kRowLanes < end) fold_keys(key, v[u], code - u);
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) merge_key(best[e], at[e], key[e], first);
+  }
+}
+
 // One element, as float (odd widths and unaligned matrices).
 __device__ __forceinline__ float load1(T const* p) {
 #if HINT == 1
@@ -104,6 +209,10 @@ __device__ __forceinline__ void strip_fold(float (&best)[kVec], int (&at)[kVec],
   if (vec) {
     long long const c = strip_column(c0, tx, 0, true);
     if (c >= cols) return;  // the whole pack is past the last column (cols is a multiple of kVec)
+    if constexpr (kKeys) {
+      strip_fold_keys(best, at, in, r0, r1, cols, c, ty, policy);
+      return;
+    }
     T const* p = in + r * cols + c;
 #pragma unroll 1
     for (; r + (UNROLL - 1) * kRowLanes < r1; r += UNROLL * kRowLanes, p += UNROLL * step) {

@@ -17,7 +17,10 @@
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; UNROLL rows in flight per thread; GRID the
 // blocks aimed at (multiples of the H200's 132 SMs); HINT the loads' cache policy (2: L2 evict-first +
-// 256-byte fetches, 1: ld.global.cs, 0: ld.global.nc).
+// 256-byte fetches, 1: ld.global.cs, 0: ld.global.nc); PACKED 1 folds BF16 pairs as 32-bit (value code,
+// row) keys, about five ALU instructions per element where the float pairs take eleven (0: float pairs,
+// the code before 2026-12; no effect on FP32); PAD 1 pads the shared pair arrays conflict-free (0:
+// unpadded). col_arg_strip.cuh's header says how.
 // Constraints: a strip's 16-byte packs fit the block (STRIP / 4 <= BLOCK: also what the last block's
 // float4 merge needs), and UNROLL 128-bit loads per thread fit the registers. BLOCK stops at 512: the
 // (value, row) scratch of a 1024-thread BF16 block would need 64 KiB of shared memory.
@@ -26,6 +29,8 @@
 // kopt:knob UNROLL = [1, 2, 4, 8]
 // kopt:knob GRID = [264, 528, 1056] resources=none
 // kopt:knob HINT = [0, 1, 2] resources=none
+// kopt:knob PACKED = [1, 0] resources=none
+// kopt:knob PAD = [1, 0] resources=none
 // kopt:constraint STRIP <= 4 * BLOCK && BLOCK * UNROLL <= 4096
 // kopt:launch grid=(max(1, ceil_div({{ARG3}}, STRIP)), max(1, min(ceil_div({{ARG2}}, 64), ceil_div(GRID, max(1, ceil_div({{ARG3}}, STRIP)))))) block=(BLOCK) kernel={{ENTRY}}
 
@@ -43,6 +48,12 @@
 #endif
 #ifndef HINT
 #define HINT 2
+#endif
+#ifndef PACKED
+#define PACKED 1
+#endif
+#ifndef PAD
+#define PAD 1
 #endif
 
 namespace col_argext_split_rows {

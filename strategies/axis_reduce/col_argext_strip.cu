@@ -12,7 +12,10 @@
 // body (ARGMIN picks the direction).
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; UNROLL rows in flight per thread; HINT the
-// loads' cache policy (2: L2 evict-first + 256-byte fetches, 1: ld.global.cs, 0: ld.global.nc).
+// loads' cache policy (2: L2 evict-first + 256-byte fetches, 1: ld.global.cs, 0: ld.global.nc); PACKED 1
+// folds BF16 pairs as 32-bit (value code, row) keys, about five ALU instructions per element where the
+// float pairs take eleven (0: float pairs, the code before 2026-12; no effect on FP32); PAD 1 pads the
+// shared pair arrays conflict-free (0: unpadded). col_arg_strip.cuh's header says how.
 // Constraints: a strip's 16-byte packs fit the block (STRIP / 4 <= BLOCK), and UNROLL 128-bit loads per
 // thread fit the registers. BLOCK stops at 512: the (value, row) scratch of a 1024-thread BF16 block would
 // need 64 KiB of shared memory.
@@ -20,6 +23,8 @@
 // kopt:knob BLOCK = [128, 256, 512]
 // kopt:knob UNROLL = [1, 2, 4, 8]
 // kopt:knob HINT = [0, 1, 2] resources=none
+// kopt:knob PACKED = [1, 0] resources=none
+// kopt:knob PAD = [1, 0] resources=none
 // kopt:constraint STRIP <= 4 * BLOCK && BLOCK * UNROLL <= 4096
 // kopt:launch grid=(max(1, ceil_div({{ARG3}}, STRIP))) block=(BLOCK) kernel={{ENTRY}}
 
@@ -34,6 +39,12 @@
 #endif
 #ifndef HINT
 #define HINT 2
+#endif
+#ifndef PACKED
+#define PACKED 1
+#endif
+#ifndef PAD
+#define PAD 1
 #endif
 
 namespace col_argext_strip {

@@ -21,13 +21,23 @@
 //
 // Knobs: STRIP columns per tile; BLOCK threads per block (up to 512: at 1024 threads, 64 registers each,
 // ptxas spills); ROWS rows per tile (ROWS * STRIP / BLOCK values per thread in registers, whatever the
-// element type).
+// element type); PACKED 1 keeps the rows as loaded 16-byte packs and writes each with one 128-bit store
+// (col_tile.cuh; 0: widened FP32 values and the four 32-bit stores per pack of the code before 2026-12);
+// WINDOW status words a scanner reads at once (4 before 2026-12; more moves a look-back that has to walk
+// far, as in a single strip of thousands of tiles, more tiles per L2 round trip).
+// Defaults: ROWS 128 since 2026-12 (was 64): with PACKED, a BF16 tile of 128 rows x 64 columns holds its
+// 32 values per thread in 16 registers (58 in all, 4 blocks of 256 per SM), 16 KiB per tile as FP32's
+// 64-row tile had; a BF16 tile of 64 rows is 8 KiB for the same per-tile cost (ticket, look-back, two
+// barriers), which held BF16 at half of FP32's bandwidth. FP32 tiles of 128 rows take 74 registers (3
+// blocks per SM, 32 KiB each).
 // Constraints: as col_scan_strip (one scanner per column, at least one BF16 row per thread, registers,
 // 16 KiB of scratch); when the rows span several tiles, the status words (one per column of every tile)
 // fit the 2^20 of tile_status.cuh's array.
 // kopt:knob STRIP = [32, 64, 128, 256]
 // kopt:knob BLOCK = [128, 256, 512]
 // kopt:knob ROWS = [16, 32, 64, 128, 256]
+// kopt:knob PACKED = [1, 0] resources=none
+// kopt:knob WINDOW = [4, 8, 16]
 // kopt:constraint STRIP <= BLOCK && ROWS * STRIP >= 8 * BLOCK && ROWS * STRIP <= 64 * BLOCK
 // kopt:constraint (ROWS * STRIP / BLOCK + 32) * BLOCK <= 65536 && STRIP * BLOCK <= 65536
 // kopt:constraint {{ARG2}} <= ROWS || ceil_div({{ARG2}}, ROWS) * ceil_div({{ARG3}}, STRIP) * STRIP <= 1048576
@@ -40,14 +50,20 @@
 #define BLOCK 256
 #endif
 #ifndef ROWS
-#define ROWS 64
+#define ROWS 128
+#endif
+#ifndef PACKED
+#define PACKED 1
+#endif
+#ifndef WINDOW
+#define WINDOW 4
 #endif
 
 namespace col_scan_split_rows {
 
 using T = {{T}};
 constexpr int kWarps = BLOCK / 32;  // tile_status.cuh's scan_warp_totals_and_look_back (unused here)
-constexpr int kWindow = 4;          // status words of the tiles above read at once by a scanner
+constexpr int kWindow = WINDOW;     // status words of the tiles above read at once by a scanner
 
 // kopt:include warp_inclusive.cuh
 // kopt:include tile_status.cuh
@@ -128,10 +144,17 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   long long const c0 = strip * STRIP;
   bool const vec = cols % kPack == 0 && kopt_strategy::aligned_to(in, 16u) && kopt_strategy::aligned_to(out, 16u);
 
+#if PACKED
+  uint4 raw[kUnroll];
+  float before[kPack];
+  load_tile_packed(raw, in, r0, rows, cols, c0, vec, tx, ty);
+  scan_tile_packed(raw, before, scratch, tx, lane, slab);
+#else
   float v[kUnroll][kPack];
   float before[kPack];
   load_tile(v, in, r0, rows, cols, c0, vec, tx, ty);
   scan_tile(v, before, scratch, tx, lane, slab);
+#endif
   __syncthreads();
   // Excluded by the launch constraint; never write past the status array.
   if (chained && (ticket.tile + 1) * STRIP > kMaxTiles) __trap();
@@ -151,5 +174,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     slab_offsets(scratch, tid, prefix);
   }
   __syncthreads();
+#if PACKED
+  store_tile_packed(out, raw, before, scratch, r0, rows, cols, c0, vec, tx, ty, slab);
+#else
   store_tile(out, v, before, scratch, r0, rows, cols, c0, vec, tx, ty, slab);
+#endif
 }

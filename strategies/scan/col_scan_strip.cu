@@ -12,12 +12,16 @@
 // 16-byte boundaries). The strips alone are the parallelism: ceil(cols / STRIP) blocks.
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; ROWS rows per tile (kUnroll = ROWS * STRIP /
-// (BLOCK * kPack) rows per thread, ROWS * STRIP / BLOCK values in registers whatever the element type).
+// (BLOCK * kPack) rows per thread, ROWS * STRIP / BLOCK values in registers whatever the element type);
+// PACKED 1 keeps the rows as loaded 16-byte packs (half the registers of widened BF16 values) and writes
+// each with one 128-bit store (col_tile.cuh; 0: widened FP32 values and the four 32-bit stores per pack of
+// the code before 2026-12).
 // Constraints: one scanner per column (STRIP <= BLOCK); at least one BF16 row per thread (8 values, the
 // BF16 pack); registers for the values (at most 64, fewer for big blocks); the two scratch arrays fit 16 KiB.
 // kopt:knob STRIP = [32, 64, 128, 256]
 // kopt:knob BLOCK = [128, 256, 512, 1024]
 // kopt:knob ROWS = [16, 32, 64, 128, 256]
+// kopt:knob PACKED = [1, 0] resources=none
 // kopt:constraint STRIP <= BLOCK && ROWS * STRIP >= 8 * BLOCK && ROWS * STRIP <= 64 * BLOCK
 // kopt:constraint (ROWS * STRIP / BLOCK + 32) * BLOCK <= 65536 && STRIP * BLOCK <= 65536
 // kopt:launch grid=(max(1, ceil_div({{ARG3}}, STRIP))) block=(BLOCK) kernel={{ENTRY}}
@@ -30,6 +34,9 @@
 #endif
 #ifndef ROWS
 #define ROWS 64
+#endif
+#ifndef PACKED
+#define PACKED 1
 #endif
 
 namespace col_scan_strip {
@@ -56,10 +63,17 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 
 #pragma unroll 1
   for (long long r0 = 0; r0 < rows; r0 += ROWS) {
+#if PACKED
+    uint4 raw[kUnroll];
+    float before[kPack];
+    load_tile_packed(raw, in, r0, rows, cols, c0, vec, tx, ty);
+    scan_tile_packed(raw, before, scratch, tx, lane, slab);
+#else
     float v[kUnroll][kPack];
     float before[kPack];
     load_tile(v, in, r0, rows, cols, c0, vec, tx, ty);
     scan_tile(v, before, scratch, tx, lane, slab);
+#endif
     __syncthreads();
     if (tid < STRIP) {
       float const total = slab_total(scratch, tid);
@@ -67,6 +81,10 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
       carry += total;
     }
     __syncthreads();
+#if PACKED
+    store_tile_packed(out, raw, before, scratch, r0, rows, cols, c0, vec, tx, ty, slab);
+#else
     store_tile(out, v, before, scratch, r0, rows, cols, c0, vec, tx, ty, slab);
+#endif
   }
 }
