@@ -4,9 +4,13 @@
 // 65535), blockIdx.x the chunks of BLOCK * ITEMS elements of the H*W plane. The channel's scale
 // gamma / sqrt(var + eps) is computed once per block (every thread the same value, no shared memory),
 // the element is (x - mean) * scale + beta with one FMA, in FP32, rounded once to T. Loads and stores
-// are 128-bit when the plane starts on a 16-byte boundary (H*W a multiple of the vector width), each
-// thread issuing all its loads of a chunk before its first store; other planes and the chunk's tail go
-// element by element, so any shape and any offset are correct. No integer division per element.
+// are vectors (128-bit, or ITEMS elements when fewer) wherever x and out sit at the same distance from a
+// vector boundary: a plane that starts inside a vector (H*W not a multiple of the vector) is its first
+// `lead` elements, then whole vectors, then a tail of fewer than a vector; block 0 of the plane does the
+// lead and the tail element by element. Each thread issues all its loads of a chunk before its first
+// store; the plane's last chunk guards each vector. Only when x and out are misaligned against each other
+// does a plane go element by element, so any shape and any offset are correct. No integer division per
+// element.
 //
 // Knobs: BLOCK threads per block; ITEMS elements per thread and chunk.
 // kopt:knob BLOCK = [64, 128, 256, 512]
@@ -53,20 +57,56 @@ __device__ __forceinline__ void run(T* __restrict__ out, const T* __restrict__ x
     float const shift = to_float(beta[c]);
     T const* xp = x + p * plane_elems;
     T* op = out + p * plane_elems;
-    bool const aligned =
-        kopt_strategy::aligned_to(xp, sizeof(P)) && kopt_strategy::aligned_to(op, sizeof(P));
-    if (aligned && first + chunk <= plane_elems) {
-      P v[S::kVectors];
+    // Vectors need x and out at the same distance from a vector boundary: then the plane is `lead`
+    // elements, `body` whole vectors and a tail of fewer than kVec elements.
+    unsigned long long const ax = reinterpret_cast<unsigned long long>(xp);
+    unsigned long long const ao = reinterpret_cast<unsigned long long>(op);
+    bool const vectors = ((ax ^ ao) % sizeof(P)) == 0 && ax % sizeof(T) == 0;
+    if (vectors) {
+      long long const lead =
+          min(plane_elems, static_cast<long long>((sizeof(P) - ax % sizeof(P)) % sizeof(P) / sizeof(T)));
+      long long const body = (plane_elems - lead) / S::kVec;
+      T const* xv = xp + lead;
+      T* ov = op + lead;
+      long long const first_vector = first / S::kVec;  // the chunk's vectors: chunk / kVec of them
+      if (first_vector + BLOCK * S::kVectors <= body) {
+        P v[S::kVectors];
 #pragma unroll
-      for (int j = 0; j < S::kVectors; ++j)
-        v[j] = kopt_strategy::load_pack<T, S::kVec>(
-            xp + first + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec);
+        for (int j = 0; j < S::kVectors; ++j)
+          v[j] = kopt_strategy::load_pack<T, S::kVec>(
+              xv + (first_vector + static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec);
 #pragma unroll
-      for (int j = 0; j < S::kVectors; ++j) {
+        for (int j = 0; j < S::kVectors; ++j) {
 #pragma unroll
-        for (int e = 0; e < S::kVec; ++e) v[j].v[e] = from_float<T>(fmaf(to_float(v[j].v[e]) - m, scale, shift));
-        kopt_strategy::store_pack<T, S::kVec>(
-            op + first + (static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec, v[j]);
+          for (int e = 0; e < S::kVec; ++e) v[j].v[e] = from_float<T>(fmaf(to_float(v[j].v[e]) - m, scale, shift));
+          kopt_strategy::store_pack<T, S::kVec>(
+              ov + (first_vector + static_cast<long long>(j) * BLOCK + threadIdx.x) * S::kVec, v[j]);
+        }
+      } else {  // the plane's last chunk: whole vectors up to `body`
+        P v[S::kVectors];
+#pragma unroll
+        for (int j = 0; j < S::kVectors; ++j) {
+          long long const at = first_vector + static_cast<long long>(j) * BLOCK + threadIdx.x;
+          if (at < body) v[j] = kopt_strategy::load_pack<T, S::kVec>(xv + at * S::kVec);
+        }
+#pragma unroll
+        for (int j = 0; j < S::kVectors; ++j) {
+          long long const at = first_vector + static_cast<long long>(j) * BLOCK + threadIdx.x;
+          if (at < body) {
+#pragma unroll
+            for (int e = 0; e < S::kVec; ++e)
+              v[j].v[e] = from_float<T>(fmaf(to_float(v[j].v[e]) - m, scale, shift));
+            kopt_strategy::store_pack<T, S::kVec>(ov + at * S::kVec, v[j]);
+          }
+        }
+      }
+      if (blockIdx.x == 0) {  // the lead and the tail, element by element (fewer than kVec each)
+        long long const tail = plane_elems - lead - body * S::kVec;
+        if (threadIdx.x < lead) op[threadIdx.x] = from_float<T>(fmaf(to_float(xp[threadIdx.x]) - m, scale, shift));
+        if (threadIdx.x < tail) {
+          long long const at = lead + body * S::kVec + threadIdx.x;
+          op[at] = from_float<T>(fmaf(to_float(xp[at]) - m, scale, shift));
+        }
       }
     } else {
 #pragma unroll
