@@ -197,7 +197,15 @@ struct ScreenedCandidate {
   std::string strategy;
   CandidateInput input;                                 // as evaluated (materialised text, flags)
   std::map<std::string, double, std::less<>> speedups;  // timed size case -> speedup over the reference
+  bool any_flags = false;  // built with whichever flags the other variants share (the task's reference)
 };
+
+// The task's own reference as a candidate of a dispatch (speedup 1 on every timed size case, strategy
+// "reference"), so that a size case where no verified kernel beats it keeps it: its text with each local
+// `#include "file"` inlined (relative to the including file, each file once). Errors say why it cannot be
+// one (invalid_argument): a PyTorch reference, one that links libraries, a file that cannot be read, a text
+// that is neither a launcher nor a kernel the task's [launch] can start.
+Result<ScreenedCandidate> reference_variant(TaskSpec const& task);
 
 // Which verified kernel runs each timed size case, when not one kernel is fastest at every size.
 struct SizeDispatchPlan {
@@ -228,8 +236,9 @@ struct SizeDispatchChoice {
 
 // Groups the task's timed size cases by the launcher's integer scalars (cases a call cannot tell apart share
 // a kernel), picks for each group the candidate with the best geomean over it (among candidates with the
-// same compiler flags), and keeps the plan when it uses two kernels or more and its predicted geomean beats
-// the best single candidate's by `min_gain`. Candidates without a speedup on every timed case are left out.
+// same compiler flags, or any_flags), and keeps the plan when it uses two kernels or more and its predicted
+// geomean beats the best single candidate's by `min_gain`. Candidates without a speedup on every timed case
+// are left out.
 SizeDispatchChoice plan_size_dispatch(TaskSpec const& task, std::vector<ScreenedCandidate> const& screened,
                                       double min_gain = 1.03);
 

@@ -130,16 +130,18 @@ SizeDispatchChoice plan_size_dispatch(TaskSpec const& task, std::vector<Screened
   // Variants are compiled into one file: they must share their compiler flags.
   std::vector<std::vector<std::string>> flag_sets;
   for (std::size_t index : usable) {
+    if (screened[index].any_flags) continue;  // it joins every set
     if (std::find(flag_sets.begin(), flag_sets.end(), screened[index].input.flags) == flag_sets.end())
       flag_sets.push_back(screened[index].input.flags);
   }
+  if (flag_sets.empty()) flag_sets.emplace_back();
   std::vector<std::size_t> chosen;
   double chosen_speedup = 0.0;
   std::vector<std::string> chosen_flags;
   for (auto const& flags : flag_sets) {
     std::vector<std::size_t> pool;
     for (std::size_t index : usable) {
-      if (screened[index].input.flags == flags) pool.push_back(index);
+      if (screened[index].any_flags || screened[index].input.flags == flags) pool.push_back(index);
     }
     auto per_group = best_per_group(screened, pool, groups);
     double const value = predicted(screened, groups, per_group);

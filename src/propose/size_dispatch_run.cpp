@@ -65,6 +65,8 @@ Result<SizeDispatchOutcome> dispatch_by_size(TaskSpec const& task, std::vector<S
   SizeDispatchOutcome outcome;
   auto screened = screened_candidates(store, runs);
   if (!screened) return screened.error();
+  // The reference joins as one more variant where it can, for the size cases no kernel beats it on.
+  if (auto reference = reference_variant(task)) screened->push_back(std::move(*reference));
   auto const choice = plan_size_dispatch(task, *screened, min_gain);
   if (!choice.plan) {
     outcome.summary = "no size dispatch: " + choice.reason;

@@ -348,6 +348,137 @@ TEST(SizeDispatchLibrary, TheLibrarysRowSumKernelsCompileAsOneDispatch) {
   expect_dispatch_builds(*task, *plan);
 }
 
+// ---- the reference as a variant ------------------------------------------------------------------------
+
+// A reference as users write them: a launcher in reference.cu that includes a shared header (with #pragma
+// once) which includes another, also included directly.
+void write_reference_with_headers(fs::path const& task_dir) {
+  test::write_file(task_dir / "reference.cu", R"(// one thread per row
+#include "../common/rows.cuh"
+#include "../common/inner.cuh"
+extern "C" void row_sum(float* out, const float* in, int rows, int cols, float scale) {
+  rows_reference<<<(rows + 127) / 128, 128>>>(out, in, rows, cols, scale);
+}
+)");
+  test::write_file(task_dir.parent_path() / "common" / "rows.cuh", R"(#pragma once
+#include <cuda_runtime.h>
+#include "inner.cuh"
+__global__ void rows_reference(float* out, const float* in, int rows, int cols, float scale) {
+  int const row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float s = 0.0f;
+  for (int c = 0; c < cols; ++c) s += identity(in[(long long)row * cols + c]);
+  out[row] = scale * s;
+}
+)");
+  test::write_file(task_dir.parent_path() / "common" / "inner.cuh",
+                   "#pragma once\n__device__ inline float identity(float x) { return x; }\n");
+}
+
+TEST_F(SizeDispatchFixture, TheReferenceIsAVariantWithItsHeadersInlined) {
+  write_reference_with_headers(dir.path() / "task");
+  auto reference = reference_variant(task);
+  ASSERT_TRUE(reference) << reference.error().message;
+  EXPECT_EQ(reference->strategy, "reference");
+  EXPECT_EQ(reference->input.mode, CandidateMode::launcher);
+  EXPECT_TRUE(reference->any_flags);
+  EXPECT_EQ(reference->speedups, (std::map<std::string, double, std::less<>>{{"tall", 1.0}, {"wide", 1.0}}));
+  std::string const& text = reference->input.source;
+  EXPECT_EQ(text.find("#include \""), std::string::npos) << text;
+  EXPECT_EQ(text.find("#pragma once"), std::string::npos) << text;
+  EXPECT_NE(text.find("#include <cuda_runtime.h>"), std::string::npos) << text;
+  auto const identity = text.find("float identity");
+  ASSERT_NE(identity, std::string::npos) << text;
+  EXPECT_EQ(text.find("float identity", identity + 1), std::string::npos) << "inner.cuh inlined twice:\n"
+                                                                          << text;
+  EXPECT_LT(identity, text.find("rows_reference(float*"));  // in include order
+}
+
+TEST_F(SizeDispatchFixture, AReferenceThatCannotBeAVariantSaysWhy) {
+  write_reference_with_headers(dir.path() / "task");
+  TaskSpec torch = task;
+  torch.reference.kind = ReferenceKind::torch;
+  auto refused = reference_variant(torch);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("PyTorch"), std::string::npos) << refused.error().message;
+  TaskSpec linked = task;
+  linked.reference.libraries = {"cublas"};
+  refused = reference_variant(linked);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("links cublas"), std::string::npos) << refused.error().message;
+  fs::remove(dir.path() / "common" / "inner.cuh");
+  refused = reference_variant(task);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("rows.cuh:3: #include \"inner.cuh\" cannot be read"),
+            std::string::npos)
+      << "the include that fails is named with the file and line that include it: "
+      << refused.error().message;
+}
+
+// A size case where no kernel beats the reference keeps the reference, which joins the kernels' flag set;
+// the dispatch of a kernel and the reference compiles.
+TEST_F(SizeDispatchFixture, TheReferenceServesTheSizesNoKernelBeats) {
+  write_reference_with_headers(dir.path() / "task");
+  auto reference = reference_variant(task);
+  ASSERT_TRUE(reference) << reference.error().message;
+  auto const choice = plan_size_dispatch(
+      task, {screened("tall_loser", {{"wide", 3.0}, {"tall", 0.8}}, {"-lineinfo"}), *reference});
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  SizeDispatchPlan plan = *choice.plan;
+  ASSERT_EQ(plan.variants.size(), 2u);
+  EXPECT_EQ(plan.variants[0].strategy, "tall_loser");
+  EXPECT_EQ(plan.variants[0].sizes, std::vector<std::string>{"wide"});
+  EXPECT_EQ(plan.variants[1].strategy, "reference");
+  EXPECT_EQ(plan.variants[1].sizes, std::vector<std::string>{"tall"});
+  EXPECT_EQ(plan.flags, std::vector<std::string>{"-lineinfo"});
+  EXPECT_NEAR(plan.predicted_speedup, std::sqrt(3.0), 1e-12);
+  if (!test::nvcc_path()) GTEST_SKIP() << "nvcc not found";
+  plan.variants[0].input = CandidateInput{"BLOCK=256", kLauncherVariant, {}, {}, CandidateMode::launcher};
+  expect_dispatch_builds(task, plan);
+}
+
+// The reference does not win a size where every kernel beats it.
+TEST_F(SizeDispatchFixture, AReferenceEveryKernelBeatsIsNoVariant) {
+  write_reference_with_headers(dir.path() / "task");
+  auto reference = reference_variant(task);
+  ASSERT_TRUE(reference) << reference.error().message;
+  auto const choice = plan_size_dispatch(task, {screened("a", {{"wide", 4.0}, {"tall", 1.2}}),
+                                                screened("b", {{"wide", 1.5}, {"tall", 3.0}}), *reference});
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  for (auto const& variant : choice.plan->variants) EXPECT_NE(variant.strategy, "reference");
+}
+
+// The suite's own case (docs/bench.md, 2026-12-06: stencil3d_weighted-bf16's medium size ran slower than its
+// reference): the library's kernel and the suite's reference, which includes ../stencil3d-common.cuh, build
+// as one dispatch.
+TEST(SizeDispatchLibrary, TheSuitesReferenceAndTheLibrarysKernelCompileAsOneDispatch) {
+  if (!test::nvcc_path()) GTEST_SKIP() << "nvcc not found";
+  fs::path const root = fs::path(KOPT_SOURCE_DIR);
+  auto library = load_strategy_library(root / "strategies");
+  ASSERT_TRUE(library) << library.error().message;
+  auto task = load_task(root / "suites" / "scientific" / "stencil3d_weighted-bf16");
+  ASSERT_TRUE(task) << task.error().message;
+  auto const* strategy = library->find("stencil3d_zstream_weighted");
+  ASSERT_NE(strategy, nullptr);
+  auto text = instantiate_strategy(*library, *strategy, *task, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  auto kernel = test::first_configuration(*task, *text);
+  ASSERT_TRUE(kernel) << kernel.error().message;
+  auto reference = reference_variant(*task);
+  ASSERT_TRUE(reference) << reference.error().message;
+  std::vector<ScreenedCandidate> screened_kernels = {{"stencil3d_zstream_weighted", *kernel, {}}, *reference};
+  for (SizeCase const& size : task->sizes) {
+    if (size.verify_only) continue;
+    screened_kernels[0].speedups[size.name] = size.name == "medium" ? 0.87 : 1.5;
+  }
+  auto const choice = plan_size_dispatch(*task, screened_kernels);
+  ASSERT_TRUE(choice.plan) << choice.reason;
+  ASSERT_EQ(choice.plan->variants.size(), 2u);
+  EXPECT_EQ(choice.plan->variants[0].strategy, "reference");  // the variants follow the size cases' order
+  EXPECT_EQ(choice.plan->variants[0].sizes, std::vector<std::string>{"medium"});
+  expect_dispatch_builds(*task, *choice.plan);
+}
+
 // Variants that carry generated host code of their own (kernel-mode strategies bound so that they add
 // into the task's y: each has its helpers, its add-into kernel and a renamed kernel) still compose into
 // one launcher that nvcc builds.
