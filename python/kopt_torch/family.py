@@ -7,7 +7,8 @@ bias and with nothing after it), attention (scaled_dot_product_attention on 4-D
 [batch, heads, seq, head_dim] inputs, causal or not, with the contract's BH bound to batch * heads),
 pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the
 module's own parameters, with a bias, on the one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
-fused into the family's `op` over `v`, the product plus the bias).
+fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias (nn.Conv2d with its bias,
+stride 1, then such a chain; conv2d_nchw without a bias and with nothing after it).
 
 A problem whose forward is one operator the library has a family for gets that family (and the family's
 `[strategy_params]`), so that `kopt optimize` tries the right strategies without the user naming them. The
@@ -58,7 +59,8 @@ class FamilyGuess:
     # Roles of the family's contract that no launcher parameter is, or that names alone would not decide (the
     # task's `[binding]`): role -> (a tensor: the forward's input by position, or a parameter by its
     # state_dict key; and the dimensions of it whose product the role is, or None for the tensor itself).
-    binding: dict[str, tuple[int | str, tuple[int, ...] | None]] = field(default_factory=dict)
+    # A role may also be a constant (an int: a convolution's padding).
+    binding: dict[str, tuple[int | str, tuple[int, ...] | None] | int] = field(default_factory=dict)
 
 
 def _operator_nodes(graph: Any) -> list[Any]:
@@ -290,10 +292,66 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
                        {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
 
 
-# A problem whose Model is itself a pooling module is traced inside a Sequential, so that the module is a
-# call_module node like anywhere else (fx would trace its forward into F.max_pool2d). (A Model that is an
+def _conv_padding(sub: nn.Conv2d) -> int | None:
+    """The one zero padding of every side that conv2d_nchw's contract takes, or None."""
+    k = sub.kernel_size[0]
+    if sub.padding == "valid":
+        return 0
+    if sub.padding == "same":
+        return k // 2 if k % 2 == 1 else None
+    p = sub.padding
+    return p[0] if isinstance(p, tuple) and len(p) == 2 and p[0] == p[1] and isinstance(p[0], int) else None
+
+
+def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """conv2d_nchw_bias for an nn.Conv2d with its bias on the one 4-D input (stride 1, no dilation, one group,
+    square kernel, zero padding the same on every side) followed by element-wise operators, each on the
+    previous one's result alone, fused into `op` over v (the convolution plus the bias); without a bias and with
+    nothing after it, conv2d_nchw. Every role but the output is pinned: the input's dimensions are N, Cin, H, W,
+    the weight's Cout and K, the padding a constant."""
+    if not nodes or len(tensors) != 1 or tensors[0].dim() != 4:
+        return None
+    first = nodes[0]
+    if first.op != "call_module" or len(first.args) != 1 or first.kwargs \
+            or getattr(first.args[0], "op", None) != "placeholder":
+        return None
+    sub = traced.get_submodule(first.target)
+    if type(sub) is not nn.Conv2d or sub.groups != 1 or sub.stride != (1, 1) or sub.dilation != (1, 1) \
+            or sub.kernel_size[0] != sub.kernel_size[1] or sub.padding_mode != "zeros":
+        return None
+    pad = _conv_padding(sub)
+    if pad is None:
+        return None
+    weight = f"{first.target}.weight"
+    binding: dict[str, tuple[int | str, tuple[int, ...] | None] | int] = {
+        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)), "H": (0, (2,)), "W": (0, (3,)),
+        "Cout": (weight, (0,)), "K": (weight, (2,)), "pad": pad}
+    if sub.bias is None:
+        if len(nodes) != 1:
+            return None
+        return FamilyGuess("conv2d_nchw", {}, "the module is a convolution without a bias", binding)
+    expr, steps, prev = "v", [], first
+    for node in nodes[1:]:
+        if len(prev.users) != 1:
+            return None
+        step = _epilogue_step(traced, node, prev, expr)
+        if step is None:
+            return None
+        expr, prev = step[0], node
+        steps.append(step[1])
+    output = next(n for n in traced.graph.nodes if n.op == "output")
+    if output.args[0] is not prev:
+        return None
+    after = f" then {', '.join(steps)}" if steps else ""
+    binding["bias"] = (f"{first.target}.bias", None)
+    return FamilyGuess("conv2d_nchw_bias", {"op": expr}, f"the module is a convolution with a bias{after}",
+                       binding)
+
+
+# A problem whose Model is itself a pooling or convolution module is traced inside a Sequential, so that the
+# module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d, F.conv2d). (A Model that is an
 # nn.Linear traces into F.linear on its own parameters, which _linear_operands reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv2d)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
@@ -308,6 +366,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     if (linear := _linear_chain(traced, nodes, tensors)) is not None:
         return linear
+    if (conv := _conv_chain(traced, nodes, tensors)) is not None:
+        return conv
     if (nt := _gemm_nt(nodes, tensors)) is not None:
         return nt
     if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \

@@ -386,8 +386,8 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
     if guess is not None and guess.binding:
         lines += ["", "# Contract roles that are no launcher parameter, from the inputs' shapes (docs/pytorch.md, "
                   "\"Families\").", "[binding]"]
-        lines += [f"{role} = {_toml_str(str(_binding_expr(abi, tensor, dims)))}"
-                  for role, (tensor, dims) in guess.binding.items()]
+        lines += [f"{role} = {_toml_str(str(value) if isinstance(value, int) else str(_binding_expr(abi, *value)))}"
+                  for role, value in guess.binding.items()]
     if guess is not None and guess.params:
         lines += ["", "# The family's arithmetic, read off the module's graph (docs/pytorch.md, \"Families\").",
                   "[strategy_params]"]

@@ -28,6 +28,7 @@ SUITE = Path(__file__).resolve().parents[2] / "suites" / "pytorch"
 KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
 
 FAMILIES = {
+    "level1/conv2d": "conv2d_nchw_bias",
     "level1/cumsum": "row_scan",
     "level1/gelu": "activation",
     "level1/matmul_skinny": "gemm",

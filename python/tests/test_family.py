@@ -78,6 +78,30 @@ class _Chain(nn.Module):
         return torch.relu(x) * 2.0
 
 
+class _ConvThen(nn.Module):
+    """nn.Conv2d(3 -> 5, kernel 3) with `padding`, `stride` and `bias`, then `fn` of its output."""
+
+    def __init__(self, fn=lambda y: y, bias=True, padding=1, stride=1):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 5, 3, stride=stride, padding=padding, bias=bias)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self.conv(x))
+
+
+class _ConvPlusParameter(nn.Module):
+    """relu(conv(x)) + a parameter of the module (level2/conv2d_relu_bias): not a constant, so no op."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 5, 3)
+        self.extra = nn.Parameter(torch.randn(5, 1, 1))
+
+    def forward(self, x):
+        return torch.relu(self.conv(x)) + self.extra
+
+
 class FamilyTest(unittest.TestCase):
     x = [torch.randn(4, 8)]
 
@@ -151,6 +175,28 @@ class FamilyTest(unittest.TestCase):
         # Not a chain of the product alone: its result used twice, a second input, no bias, a reduction.
         self.assertIsNone(infer_family(_LinearThen(lambda y: y * y), self.x))
         self.assertIsNone(infer_family(_LinearThen(lambda y: torch.sum(y, dim=1)), self.x))
+
+    def test_a_convolution_with_its_bias_and_an_element_wise_chain_fuse_into_one_op(self):
+        image = [torch.randn(2, 3, 9, 7)]
+        relu = infer_family(_ConvThen(torch.relu), image)
+        self.assertEqual((relu.family, relu.params), ("conv2d_nchw_bias", {"op": "v > 0.0f ? v : 0.0f"}))
+        self.assertEqual(relu.binding, {"x": (0, None), "w": ("conv.weight", None), "N": (0, (0,)),
+                                        "Cin": (0, (1,)), "H": (0, (2,)), "W": (0, (3,)),
+                                        "Cout": ("conv.weight", (0,)), "K": ("conv.weight", (2,)), "pad": 1,
+                                        "bias": ("conv.bias", None)})
+        root = infer_family(nn.Conv2d(3, 5, 3, padding="same"), image)
+        self.assertEqual((root.family, root.params, root.binding["pad"]), ("conv2d_nchw_bias", {"op": "v"}, 1))
+        self.assertEqual(root.binding["w"], ("0.weight", None), "a root Conv2d is traced inside a Sequential")
+        valid = infer_family(_ConvThen(lambda y: y * 0.5, padding=0), image)
+        self.assertEqual((valid.params["op"], valid.binding["pad"]), ("v * 0.5f", 0))
+        plain = infer_family(_ConvThen(bias=False), image)
+        self.assertEqual((plain.family, plain.params), ("conv2d_nchw", {}))
+        self.assertNotIn("bias", plain.binding)
+        self.assertIsNone(infer_family(_ConvThen(torch.relu, bias=False), image), "no bias-less epilogue family")
+        self.assertIsNone(infer_family(_ConvThen(stride=2), image), "the contract's stride is 1")
+        self.assertIsNone(infer_family(_ConvThen(padding=(1, 0)), image), "one padding on every side")
+        self.assertIsNone(infer_family(_ConvPlusParameter(), image),
+                          "a parameter after the ReLU is no constant")
 
     def test_attention_binds_batch_times_heads(self):
         q = [torch.randn(2, 3, 16, 8) for _ in range(3)]

@@ -9,6 +9,10 @@
 // origin worked out once) at consecutive reduction indices, walked by a (ci, ky, kx) cursor with two
 // conditional carries per step instead of divisions.
 
+#ifndef KOPT_CONV_BIAS
+#define KOPT_CONV_BIAS 0
+#endif
+
 namespace conv_nchw_gather {
 
 using Elem = {{T}};
@@ -112,5 +116,23 @@ __device__ __forceinline__ long long column_offset(Geometry const& g, long long 
   long long const n = image_of(g, m);
   return n * g.Cout * g.out_plane + (m - n * g.out_plane);
 }
+
+// KOPT_CONV_BIAS (a manifest `defines`, family conv2d_nchw_bias): the entry also takes the per-output-channel
+// bias, last, and each output is KOPT_CONV_OP (the task's `op`, a C++ expression over v in FP32) of the
+// convolution plus its channel's bias, before its one rounding: nn.Conv2d with its bias and an element-wise
+// chain after it, in the store. Without it the epilogue is the identity and the kernels are as they were.
+#if KOPT_CONV_BIAS
+struct Epilogue {
+  Elem const* bias;
+  __device__ __forceinline__ float operator()(float acc, int co) const {
+    float const v = acc + kopt_strategy::to_float(bias[co]);
+    return KOPT_CONV_OP;
+  }
+};
+#else
+struct Epilogue {
+  __device__ __forceinline__ float operator()(float acc, int /*co*/) const { return acc; }
+};
+#endif
 
 }  // namespace conv_nchw_gather

@@ -174,9 +174,18 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[TM][TN], Tiles const
 // clang-format off
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
     {{ENTRY}}({{T}}* __restrict__ y, const {{T}}* __restrict__ x, const {{T}}* __restrict__ w, int N,
-                int Cin, int Cout, int H, int W, int K, int pad) {
+                int Cin, int Cout, int H, int W, int K, int pad
+#if KOPT_CONV_BIAS
+                , const {{T}}* __restrict__ bias
+#endif
+                ) {
   // clang-format on
   using namespace conv2d_nchw_implicit_gemm;
+#if KOPT_CONV_BIAS
+  conv_nchw_gather::Epilogue const epilogue{bias};
+#else
+  conv_nchw_gather::Epilogue const epilogue{};
+#endif
   using conv_nchw_gather::Tap;
   conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry(N, Cin, Cout, H, W, K, pad);
   if (!conv_nchw_gather::has_outputs(g, N)) return;
@@ -252,12 +261,13 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
       if (y_vec) {  // Ho*Wo % 4 == 0 and m % 4 == 0: the 4 pixels are in one image, 16-byte aligned
         kopt_strategy::Pack<Elem, kVec> p;
 #pragma unroll
-        for (int v = 0; v < kVec; ++v) p.v[v] = kopt_strategy::from_float<Elem>(acc[i][cg * 4 + v]);
+        for (int v = 0; v < kVec; ++v) p.v[v] = kopt_strategy::from_float<Elem>(epilogue(acc[i][cg * 4 + v], co));
         kopt_strategy::store_pack<Elem, kVec>(y + offset[0] + channel, p);
       } else {
 #pragma unroll
         for (int v = 0; v < kVec; ++v) {
-          if (offset[v] >= 0) y[offset[v] + channel] = kopt_strategy::from_float<Elem>(acc[i][cg * 4 + v]);
+          if (offset[v] >= 0)
+            y[offset[v] + channel] = kopt_strategy::from_float<Elem>(epilogue(acc[i][cg * 4 + v], co));
         }
       }
     }

@@ -196,9 +196,18 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[kFragM][kFragN][4], 
 // clang-format off
 extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
     {{ENTRY}}({{T}}* __restrict__ y, const {{T}}* __restrict__ x, const {{T}}* __restrict__ w, int N,
-                int Cin, int Cout, int H, int W, int K, int pad) {
+                int Cin, int Cout, int H, int W, int K, int pad
+#if KOPT_CONV_BIAS
+                , const {{T}}* __restrict__ bias
+#endif
+                ) {
   // clang-format on
   using namespace conv2d_nchw_implicit_gemm_mma;
+#if KOPT_CONV_BIAS
+  conv_nchw_gather::Epilogue const epilogue{bias};
+#else
+  conv_nchw_gather::Epilogue const epilogue{};
+#endif
   using conv_nchw_gather::Tap;
   conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry(N, Cin, Cout, H, W, K, pad);
   if (!conv_nchw_gather::has_outputs(g, N)) return;
@@ -283,8 +292,8 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
         int const co = co0 + warp_m0 + mi * 16 + gq + 8 * h;
         if (co >= Cout) continue;
         long long const channel = static_cast<long long>(co) * g.out_plane;
-        float const v0 = acc[mi][ni][2 * h];
-        float const v1 = acc[mi][ni][2 * h + 1];
+        float const v0 = epilogue(acc[mi][ni][2 * h], co);
+        float const v1 = epilogue(acc[mi][ni][2 * h + 1], co);
         if (y_pair) {
           kopt_strategy::Pack<Elem, 2> p;
           p.v[0] = kopt_strategy::from_float<Elem>(v0);

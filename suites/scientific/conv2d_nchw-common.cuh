@@ -28,9 +28,11 @@
 #include "../algebra/cublas-handle.cuh"
 #include "element.cuh"
 
+// conv2d_nchw_bias_relu-*: with `bias` (length Cout) the output is max(conv + bias[co], 0), nn.Conv2d with
+// its bias and a ReLU after it; the reference adds the bias in double before the one rounding.
 template <typename T>
 __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H,
-                                             int W, int K, int pad) {
+                                             int W, int K, int pad, const T* bias) {
   int const Ho = H + 2 * pad - K + 1;
   int const Wo = W + 2 * pad - K + 1;
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
@@ -53,18 +55,33 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
       }
     }
   }
+  if (bias != nullptr) {
+    sum += scientific_suite::to_double(bias[co]);
+    sum = sum > 0.0 ? sum : 0.0;
+  }
   scientific_suite::store(&y[i], sum);
 }
 
 template <typename T>
 void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                           int pad) {
+                           int pad, const T* bias = nullptr) {
   int const Ho = H + 2 * pad - K + 1;
   int const Wo = W + 2 * pad - K + 1;
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   conv2d_nchw_reference_kernel<T>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, K, pad);
+      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, K, pad, bias);
+}
+
+// The baseline's epilogue pass for conv2d_nchw_bias_relu-*: y = max(y + bias[co], 0) in FP32, one rounding.
+template <typename T>
+__global__ void conv2d_nchw_bias_relu_kernel(T* y, const T* bias, int Cout, int plane, long long total) {
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    int const co = static_cast<int>((i / plane) % Cout);
+    float const v = scientific_suite::to_float(y[i]) + scientific_suite::to_float(bias[co]);
+    y[i] = scientific_suite::from_float<T>(v > 0.0f ? v : 0.0f);
+  }
 }
 
 // col[n][k][p] for every image n, tap k < Cin*K*K and output position p < Ho*Wo (0 in the padding): positions
@@ -116,7 +133,7 @@ inline cublasStatus_t conv2d_nchw_gemm(cublasHandle_t handle, __nv_bfloat16* y, 
 
 template <typename T>
 void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                                 int pad) {
+                                 int pad, const T* bias = nullptr) {
   int const Ho = H + 2 * pad - K + 1;
   int const Wo = W + 2 * pad - K + 1;
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
@@ -124,18 +141,24 @@ void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, i
   int const plane = Ho * Wo;
   if (taps == 0) {  // an empty sum: y = 0
     cudaMemsetAsync(y, 0, sizeof(T) * static_cast<std::size_t>(N) * Cout * plane, cudaStreamPerThread);
-    return;
+  } else {
+    cublasHandle_t const handle = kopt_suite::cublas_handle();
+    if (handle == nullptr) return;
+    std::size_t const elements = static_cast<std::size_t>(N) * taps * plane;
+    auto* const col = static_cast<T*>(kopt_suite::cub_scratch(sizeof(T) * elements));
+    if (col == nullptr) return;
+    dim3 const grid(static_cast<unsigned>((plane + 255) / 256),
+                    static_cast<unsigned>(taps < 65535 ? taps : 65535),
+                    static_cast<unsigned>(N < 65535 ? N : 65535));
+    conv2d_nchw_im2col_kernel<T><<<grid, 256, 0, cudaStreamPerThread>>>(col, x, N, Cin, H, W, K, pad, Ho, Wo);
+    cublasStatus_t const status = conv2d_nchw_gemm(handle, y, w, col, Cout, plane, taps, N);
+    if (status != CUBLAS_STATUS_SUCCESS)
+      std::fprintf(stderr, "baseline_cublas.cu: strided-batched GEMM failed (%d)\n",
+                   static_cast<int>(status));
   }
-  cublasHandle_t const handle = kopt_suite::cublas_handle();
-  if (handle == nullptr) return;
-  std::size_t const elements = static_cast<std::size_t>(N) * taps * plane;
-  auto* const col = static_cast<T*>(kopt_suite::cub_scratch(sizeof(T) * elements));
-  if (col == nullptr) return;
-  dim3 const grid(static_cast<unsigned>((plane + 255) / 256),
-                  static_cast<unsigned>(taps < 65535 ? taps : 65535),
-                  static_cast<unsigned>(N < 65535 ? N : 65535));
-  conv2d_nchw_im2col_kernel<T><<<grid, 256, 0, cudaStreamPerThread>>>(col, x, N, Cin, H, W, K, pad, Ho, Wo);
-  cublasStatus_t const status = conv2d_nchw_gemm(handle, y, w, col, Cout, plane, taps, N);
-  if (status != CUBLAS_STATUS_SUCCESS)
-    std::fprintf(stderr, "baseline_cublas.cu: strided-batched GEMM failed (%d)\n", static_cast<int>(status));
+  if (bias != nullptr) {  // a second pass over y: the bias and the ReLU (no cuDNN fused epilogue here)
+    long long const total = static_cast<long long>(N) * Cout * plane;
+    conv2d_nchw_bias_relu_kernel<T><<<static_cast<unsigned>(total / 256 < 8192 ? (total + 255) / 256 : 8192),
+                                      256, 0, cudaStreamPerThread>>>(y, bias, Cout, plane, total);
+  }
 }

@@ -91,7 +91,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "linear",
                                          "gemm_nt",
                                          "fft_inverse",
-                                         "fft_split_inverse"};
+                                         "fft_split_inverse",
+                                         "conv2d_nchw_bias"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
