@@ -66,8 +66,18 @@ Result<SizeDispatchOutcome> dispatch_by_size(TaskSpec const& task, std::vector<S
   auto screened = screened_candidates(store, runs);
   if (!screened) return screened.error();
   // The reference joins as one more variant where it can, for the size cases no kernel beats it on.
+  std::size_t const kernels = screened->size();
   if (auto reference = reference_variant(task)) screened->push_back(std::move(*reference));
-  auto const choice = plan_size_dispatch(task, *screened, min_gain);
+  auto choice = plan_size_dispatch(task, *screened, min_gain);
+  Result<CandidateInput> candidate = make_error(ErrorCode::invalid_argument, "no plan");
+  if (choice.plan) candidate = size_dispatch_candidate(task, *choice.plan);
+  if (choice.plan && !candidate && screened->size() > kernels) {
+    // The reference's text cannot live beside the kernels (an extern "C" { } block, another architecture):
+    // the plan is made again without it.
+    screened->pop_back();
+    choice = plan_size_dispatch(task, *screened, min_gain);
+    if (choice.plan) candidate = size_dispatch_candidate(task, *choice.plan);
+  }
   if (!choice.plan) {
     outcome.summary = "no size dispatch: " + choice.reason;
     return outcome;
@@ -82,7 +92,6 @@ Result<SizeDispatchOutcome> dispatch_by_size(TaskSpec const& task, std::vector<S
   std::string const summary =
       fmt::format("{} (predicted {:.3g}x against {:.3g}x for {} alone)", fmt::join(parts, "; "),
                   plan.predicted_speedup, plan.single_speedup, plan.single_strategy);
-  auto candidate = size_dispatch_candidate(task, plan);
   if (!candidate) {
     outcome.summary = "no size dispatch: " + candidate.error().message;
     return outcome;

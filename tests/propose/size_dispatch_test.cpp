@@ -602,6 +602,46 @@ TEST_F(DispatchRunFixture, ADispatchThatFailsVerificationLeavesTheSingleBest) {
   EXPECT_NE(result->dispatch.find("not verified"), std::string::npos) << result->dispatch;
 }
 
+// by_block and by_tile both lose the small case to the reference (0.8x and 0.5x) and by_tile wins the large
+// one (5x): the reference serves the small case.
+FakeResult reference_wins_small(std::map<std::string, std::string, std::less<>> const& knobs) {
+  std::array<double, 2> speedup{4.0, 5.0};  // the dispatch itself (no knobs)
+  if (knobs.contains("BLOCK")) speedup = {0.8, 1.2};
+  if (auto it = knobs.find("TILE"); it != knobs.end()) speedup = {0.5, it->second == "4" ? 5.0 : 4.0};
+  return FakeResult{CandidateStatus::ok, "", {100.0 / speedup[0], 100.0 / speedup[1]}, {100.0, 100.0}};
+}
+
+TEST_F(DispatchRunFixture, TheReferenceServesTheSizeNoKernelBeats) {
+  test::write_file(dir.path() / "task" / "reference.cu",
+                   "__global__ void add_kernel(float* c, const float* a, const float* b, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) c[i] = a[i] + b[i];\n}\n"
+                   "extern \"C\" void add(float* c, const float* a, const float* b, int n) {\n"
+                   "  add_kernel<<<(n + 255) / 256, 256>>>(c, a, b, n);\n}\n");
+  FakeCandidateEvaluator fake(reference_wins_small);
+  auto result = propose(fake);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->runs.back().strategy, "size dispatch (reference | by_tile)");
+  EXPECT_NE(result->dispatch.find("reference reference for small; by_tile TILE=4 for large"),
+            std::string::npos)
+      << result->dispatch;
+}
+
+// A reference whose text cannot be a variant (an extern "C" { } block) is left out and the plan made again.
+TEST_F(DispatchRunFixture, AReferenceTheDispatchCannotHoldIsLeftOut) {
+  test::write_file(dir.path() / "task" / "reference.cu",
+                   "extern \"C\" {\n__device__ float twice(float v) { return 2.0f * v; }\n}\n"
+                   "__global__ void add_kernel(float* c, const float* a, const float* b, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) c[i] = a[i] + b[i];\n}\n"
+                   "extern \"C\" void add(float* c, const float* a, const float* b, int n) {\n"
+                   "  add_kernel<<<(n + 255) / 256, 256>>>(c, a, b, n);\n}\n");
+  ASSERT_TRUE(reference_variant(task))
+      << "the reference is a launcher: only the dispatch's source refuses it";
+  FakeCandidateEvaluator fake(reference_wins_small);
+  auto result = propose(fake);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->runs.back().strategy, "size dispatch (by_block | by_tile)") << result->dispatch;
+}
+
 TEST_F(DispatchRunFixture, TurnedOffThereIsNoDispatchRun) {
   FakeCandidateEvaluator fake(per_size);
   auto result = propose(fake, false);
