@@ -209,6 +209,25 @@ def _epilogue_step(traced: Any, node: Any, prev: Any, e: str) -> tuple[str, str]
 _MATMUL = (torch.matmul, torch.mm, operator.matmul)
 
 
+def _epilogue_chain(traced: Any, nodes: list[Any]) -> tuple[str, str] | None:
+    """The element-wise operators after nodes[0], each on the previous one's result alone and the last one the
+    forward's output, as one C++ expression over `v` (nodes[0]'s result) and the words that name them; None
+    when the graph is anything else."""
+    expr, steps, prev = "v", [], nodes[0]
+    for node in nodes[1:]:
+        if len(prev.users) != 1:
+            return None
+        step = _epilogue_step(traced, node, prev, expr)
+        if step is None:
+            return None
+        expr, prev = step[0], node
+        steps.append(step[1])
+    output = next(n for n in traced.graph.nodes if n.op == "output")
+    if output.args[0] is not prev:
+        return None
+    return expr, f" then {', '.join(steps)}" if steps else ""
+
+
 def _is_transpose_of_placeholder(node: Any) -> bool:
     """`b.T`, `b.t()`, `b.transpose(0, 1)` or `torch.transpose(b, 0, 1)` (or 1, 0) of a forward input."""
     if getattr(node, "op", None) not in ("call_function", "call_method") or not node.args:
@@ -275,19 +294,10 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
         return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
                            {"A": (0, None), "B": (weight, None), "M": (0, leading), "N": (weight, (0,)),
                             "K": (weight, (1,))})
-    expr, steps, prev = "v", [], first
-    for node in nodes[1:]:
-        if len(prev.users) != 1:
-            return None
-        step = _epilogue_step(traced, node, prev, expr)
-        if step is None:
-            return None
-        expr, prev = step[0], node
-        steps.append(step[1])
-    output = next(n for n in traced.graph.nodes if n.op == "output")
-    if output.args[0] is not prev:
+    chain = _epilogue_chain(traced, nodes)
+    if chain is None:
         return None
-    after = f" then {', '.join(steps)}" if steps else ""
+    expr, after = chain
     return FamilyGuess("linear", {"op": expr}, f"the module is a linear layer{after}",
                        {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
 
@@ -330,19 +340,10 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         if len(nodes) != 1:
             return None
         return FamilyGuess("conv2d_nchw", {}, "the module is a convolution without a bias", binding)
-    expr, steps, prev = "v", [], first
-    for node in nodes[1:]:
-        if len(prev.users) != 1:
-            return None
-        step = _epilogue_step(traced, node, prev, expr)
-        if step is None:
-            return None
-        expr, prev = step[0], node
-        steps.append(step[1])
-    output = next(n for n in traced.graph.nodes if n.op == "output")
-    if output.args[0] is not prev:
+    chain = _epilogue_chain(traced, nodes)
+    if chain is None:
         return None
-    after = f" then {', '.join(steps)}" if steps else ""
+    expr, after = chain
     binding["bias"] = (f"{first.target}.bias", None)
     return FamilyGuess("conv2d_nchw_bias", {"op": expr}, f"the module is a convolution with a bias{after}",
                        binding)
