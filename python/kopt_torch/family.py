@@ -1,49 +1,38 @@
 """Which strategy family of kopt's library a PyTorch problem is, read off the module's graph.
 
-Families: activation (one element-wise function, with its op), row_softmax (softmax over the last of two
-dimensions), row_reduce (sum, mean, amax, amin over the last dimension), row_scan (cumsum over the last
-dimension), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear without a
-bias and with nothing after it), attention (scaled_dot_product_attention on 4-D
-[batch, heads, seq, head_dim] inputs, causal or not, with the contract's BH bound to batch * heads),
-pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the
-module's own parameters, with a bias, on the one input, then a chain of element-wise operators on its result: activations and arithmetic with constants,
-fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias (nn.Conv2d with its bias,
-stride 1, then such a chain; conv2d_nchw without a bias and with nothing after it).
+Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
+comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
+elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin over
+the last dimension), row_scan (cumsum over the last dimension), gemm (one product of two 2-D inputs), gemm_nt
+(`a @ b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two
+3-D inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and
+rmsnorm (over the last dimension, the module's own or written out; norms.py), attention
+(scaled_dot_product_attention on 4-D [batch, heads, seq, head_dim] inputs, causal or not, with the contract's
+BH bound to batch * heads), pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear
+(nn.Linear, or F.linear on the module's own parameters, with a bias, on the one input, then element-wise
+operators on its result, fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias
+(nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and with nothing after it).
 
-A problem whose forward is one operator the library has a family for gets that family (and the family's
-`[strategy_params]`), so that `kopt optimize` tries the right strategies without the user naming them. The
-graph comes from `torch.fx.symbolic_trace`; anything it cannot trace, or any graph of more than one
-operator, gets no family (the user can still pass --family). docs/pytorch.md, "Families".
+A problem whose forward is one operation the library has a family for gets that family (and the family's
+`[strategy_params]`, and a `[binding]` of the roles names alone would not decide), so that `kopt optimize`
+tries the right strategies without the user naming them. The graph comes from `torch.fx.symbolic_trace`;
+anything it cannot trace, or any other graph, gets no family (the user can still pass --family).
+docs/pytorch.md, "Families".
 """
 
 from __future__ import annotations
 
-import math
 import operator
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-# Element-wise activations: the activation family's `op`, a C++ expression in float over `x`.
-_GELU_ERF = "0.5f * x * (1.0f + erff(x * 0.70710678118654752f))"
-_GELU_TANH = "0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)))"
-_ACTIVATION_OPS = {
-    "relu": "x > 0.0f ? x : 0.0f",
-    "silu": "x / (1.0f + expf(-x))",
-    "sigmoid": "1.0f / (1.0f + expf(-x))",
-    "tanh": "tanhf(x)",
-    "sqrt": "sqrtf(x)",
-    "exp": "expf(x)",
-    "abs": "fabsf(x)",
-}
-_ACTIVATION_MODULES = {nn.ReLU: "relu", nn.SiLU: "silu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh"}
-_ACTIVATION_FUNCTIONS = {torch.relu: "relu", F.relu: "relu", F.silu: "silu", torch.sigmoid: "sigmoid",
-                         F.sigmoid: "sigmoid", torch.tanh: "tanh", F.tanh: "tanh", torch.sqrt: "sqrt",
-                         torch.exp: "exp", torch.abs: "abs"}
+from .elementwise import call_argument, elementwise_expression
+from .family_guess import Binding, FamilyGuess
+from .norms import norm_family
+
 _SOFTMAX = {torch.softmax, F.softmax}
 # Reductions over the last dimension: the row_reduce family's combine, identity and finish (`n`: the count).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
@@ -51,45 +40,20 @@ _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n")
 _REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin"}
 
 
-@dataclass
-class FamilyGuess:
-    family: str
-    params: dict[str, str] = field(default_factory=dict)
-    reason: str = ""
-    # Roles of the family's contract that no launcher parameter is, or that names alone would not decide (the
-    # task's `[binding]`): role -> (a tensor: the forward's input by position, or a parameter by its
-    # state_dict key; and the dimensions of it whose product the role is, or None for the tensor itself).
-    # A role may also be a constant (an int: a convolution's padding).
-    binding: dict[str, tuple[int | str, tuple[int, ...] | None] | int] = field(default_factory=dict)
-
-
 def _operator_nodes(graph: Any) -> list[Any]:
     return [n for n in graph.nodes if n.op in ("call_function", "call_method", "call_module")]
-
-
-def _gelu(approximate: Any) -> FamilyGuess:
-    tanh = approximate == "tanh"
-    return FamilyGuess("activation", {"op": _GELU_TANH if tanh else _GELU_ERF},
-                       f"the module is one GELU ({'tanh' if tanh else 'erf'} form)")
 
 
 def _last_dim(dim: Any, ndim: int) -> bool:
     return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
 
 
-def _argument(node: Any, position: int, name: str) -> Any:
-    """A call's argument by keyword or position (counting the tensor itself for a method call)."""
-    if name in node.kwargs:
-        return node.kwargs[name]
-    return node.args[position] if len(node.args) > position else None
-
-
 def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
     """row_reduce or row_scan for a reduction or cumulative sum over the last dimension, else None."""
-    dim = _argument(node, 1, "dim")
+    dim = call_argument(node, 1, "dim")
     if isinstance(dim, (list, tuple)) and len(dim) == 1:
         dim = dim[0]
-    if ndim < 2 or not _last_dim(dim, ndim) or _argument(node, 2, "keepdim"):
+    if ndim < 2 or not _last_dim(dim, ndim) or call_argument(node, 2, "keepdim"):
         return None
     if name in _REDUCTIONS:
         combine, identity, finish = _REDUCTIONS[name]
@@ -141,90 +105,17 @@ def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
     return None
 
 
-# Arithmetic with a constant in an epilogue chain: the operator's C++ symbol, for function and method calls.
-_ARITHMETIC = {operator.mul: "*", torch.mul: "*", "mul": "*", operator.add: "+", torch.add: "+", "add": "+",
-               operator.sub: "-", torch.sub: "-", "sub": "-", operator.truediv: "/", torch.div: "/", "div": "/"}
-
-
-def _apply(op_over_x: str, e: str) -> str:
-    """An activation's op (over `x`) applied to expression `e`: substituted when `e` is a name, else an
-    immediately called lambda (the op may read its argument more than once)."""
-    if re.fullmatch(r"[A-Za-z_]\w*", e):
-        return re.sub(r"\bx\b", e, op_over_x)
-    return f"[](float x) {{ return {op_over_x}; }}({e})"
-
-
-def _float_literal(c: Any) -> str | None:
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(float(c)):
-        return None
-    return repr(float(c)) + "f"
-
-
-def _activation_op(traced: Any, node: Any) -> tuple[str, str] | None:
-    """(op over x, name) when `node` is one activation of its first argument alone, else None."""
-    extra = list(node.args[1:]) + [v for k, v in node.kwargs.items() if k not in ("inplace", "approximate")]
-    if extra:
-        return None
-    if node.op == "call_module":
-        sub = traced.get_submodule(node.target)
-        for cls, name in _ACTIVATION_MODULES.items():
-            if type(sub) is cls:
-                return _ACTIVATION_OPS[name], name
-        if type(sub) is nn.GELU:
-            return (_GELU_TANH if sub.approximate == "tanh" else _GELU_ERF), "gelu"
-        return None
-    if node.op == "call_method" and str(node.target) in _ACTIVATION_OPS:
-        return _ACTIVATION_OPS[str(node.target)], str(node.target)
-    if node.op == "call_function":
-        if node.target in _ACTIVATION_FUNCTIONS:
-            name = _ACTIVATION_FUNCTIONS[node.target]
-            return _ACTIVATION_OPS[name], name
-        if node.target is F.gelu:
-            return (_GELU_TANH if node.kwargs.get("approximate", "none") == "tanh" else _GELU_ERF), "gelu"
-    return None
-
-
-def _epilogue_step(traced: Any, node: Any, prev: Any, e: str) -> tuple[str, str] | None:
-    """`e` (the chain's expression so far, the value of `prev`) through `node`, and the step's name; None
-    when `node` is not an element-wise operator of `prev` alone (with constants)."""
-    if not node.args or all(a is not prev for a in node.args):
-        return None
-    if node.args[0] is prev:
-        activation = _activation_op(traced, node)
-        if activation is not None:
-            return _apply(activation[0], e), activation[1]
-    key = str(node.target) if node.op == "call_method" else node.target
-    symbol = _ARITHMETIC.get(key) if node.op in ("call_method", "call_function") else None
-    if symbol is None or len(node.args) != 2 or node.kwargs:
-        return None
-    first, second = node.args
-    operand = e if re.fullmatch(r"[A-Za-z_]\w*", e) else f"({e})"
-    if first is prev and (c := _float_literal(second)) is not None:
-        return f"{operand} {symbol} {c}", f"{symbol} {c}"
-    if second is prev and (c := _float_literal(first)) is not None and node.op == "call_function":
-        return f"{c} {symbol} {operand}", f"{c} {symbol}"
-    return None
-
-
 _MATMUL = (torch.matmul, torch.mm, operator.matmul)
 
 
 def _epilogue_chain(traced: Any, nodes: list[Any]) -> tuple[str, str] | None:
-    """The element-wise operators after nodes[0], each on the previous one's result alone and the last one the
-    forward's output, as one C++ expression over `v` (nodes[0]'s result) and the words that name them; None
+    """The element-wise operators after nodes[0] (the layer), on its result and constants, the last one the
+    forward's output, as one C++ expression over `v` (the layer's result) and the words that name them; None
     when the graph is anything else."""
-    expr, steps, prev = "v", [], nodes[0]
-    for node in nodes[1:]:
-        if len(prev.users) != 1:
-            return None
-        step = _epilogue_step(traced, node, prev, expr)
-        if step is None:
-            return None
-        expr, prev = step[0], node
-        steps.append(step[1])
-    output = next(n for n in traced.graph.nodes if n.op == "output")
-    if output.args[0] is not prev:
+    chain = elementwise_expression(traced, nodes[0], "v", before=1)
+    if chain is None:
         return None
+    expr, steps = chain
     return expr, f" then {', '.join(steps)}" if steps else ""
 
 
@@ -267,7 +158,8 @@ def _linear_operands(traced: Any, node: Any) -> tuple[str, bool] | None:
             return None
         x, weight, has_bias = node.args[0], f"{node.target}.weight", sub.bias is not None
     elif node.op == "call_function" and node.target is F.linear:
-        x, weight, bias = _argument(node, 0, "input"), _argument(node, 1, "weight"), _argument(node, 2, "bias")
+        x, weight = call_argument(node, 0, "input"), call_argument(node, 1, "weight")
+        bias = call_argument(node, 2, "bias")
         if getattr(weight, "op", None) != "get_attr" or (bias is not None and getattr(bias, "op", None) != "get_attr"):
             return None
         weight, has_bias = weight.target, bias is not None
@@ -333,7 +225,7 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     if pad is None:
         return None
     weight = f"{first.target}.weight"
-    binding: dict[str, tuple[int | str, tuple[int, ...] | None] | int] = {
+    binding: dict[str, Binding] = {
         "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)), "H": (0, (2,)), "W": (0, (3,)),
         "Cout": (weight, (0,)), "K": (weight, (2,)), "pad": pad}
     if sub.bias is None:
@@ -349,10 +241,93 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
                        binding)
 
 
-# A problem whose Model is itself a pooling or convolution module is traced inside a Sequential, so that the
-# module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d, F.conv2d). (A Model that is an
-# nn.Linear traces into F.linear on its own parameters, which _linear_operands reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv2d)
+def _batched_gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """batched_gemm for torch.bmm (or matmul, @) of the two 3-D inputs: C[i] = A[i] @ B[i]."""
+    if len(nodes) != 1 or len(tensors) != 2 or any(t.dim() != 3 for t in tensors):
+        return None
+    node = nodes[0]
+    if node.op != "call_function" or node.target not in (*_MATMUL, torch.bmm) or len(node.args) != 2 \
+            or node.kwargs:
+        return None
+    placeholders = [n for n in node.graph.nodes if n.op == "placeholder"]
+    if list(node.args) != placeholders[:2]:
+        return None
+    return FamilyGuess("batched_gemm", {}, "the module is one batched product of two stacks of matrices (bmm)",
+                       {"A": (0, None), "B": (1, None), "batch": (0, (0,)), "M": (0, (1,)), "K": (0, (2,)),
+                        "N": (1, (2,))})
+
+
+def _swaps_two_dims(node: Any) -> bool:
+    """`x.t()`, `x.T`, `x.transpose(0, 1)`, `x.permute(1, 0)` (and their function forms) of a 2-D tensor."""
+    if _is_transpose_of_placeholder(node):
+        return True
+    name = str(node.target) if node.op == "call_method" else getattr(node.target, "__name__", "")
+    dims = list(node.args[1:]) if len(node.args) > 2 else list(node.args[1]) if len(node.args) == 2 \
+        and isinstance(node.args[1], (tuple, list)) else []
+    return name == "permute" and not node.kwargs and dims in ([1, 0], [-1, -2], [1, -2], [-1, 0]) \
+        and getattr(node.args[0], "op", None) == "placeholder"
+
+
+def _transpose(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """transpose for the transposed copy of the one 2-D input (`x.t()`, then `.contiguous()` or not)."""
+    if len(tensors) != 1 or tensors[0].dim() != 2 or not nodes or len(nodes) > 2 or not _swaps_two_dims(nodes[0]):
+        return None
+    if len(nodes) == 2 and not (nodes[1].op == "call_method" and nodes[1].target in ("contiguous", "clone")
+                                and nodes[1].args == (nodes[0],) and not nodes[1].kwargs):
+        return None
+    return FamilyGuess("transpose", {}, "the module is the transposed copy of a matrix",
+                       {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))})
+
+
+def _embedding(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """gather_rows for one nn.Embedding (no max_norm) or F.embedding on the module's own table, looked up
+    with the one integer input: a row of the table per index."""
+    if len(nodes) != 1 or len(tensors) != 1 or tensors[0].is_floating_point():
+        return None
+    node = nodes[0]
+    if node.op == "call_module":
+        sub = traced.get_submodule(node.target)
+        if type(sub) is not nn.Embedding or sub.max_norm is not None or len(node.args) != 1 or node.kwargs:
+            return None
+        table, ids = f"{node.target}.weight", node.args[0]
+    elif node.op == "call_function" and node.target is F.embedding and len(node.args) == 2 \
+            and node.kwargs.get("max_norm") is None \
+            and set(node.kwargs) <= {"padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse"}:
+        # padding_idx, scale_grad_by_freq and sparse change the gradient only; norm_type needs max_norm.
+        ids, weight = node.args
+        if getattr(weight, "op", None) != "get_attr":
+            return None
+        table = weight.target
+    else:
+        return None
+    if getattr(ids, "op", None) != "placeholder":
+        return None
+    return FamilyGuess("gather_rows", {}, "the module is one embedding lookup (a row of the table per index)",
+                       {"table": (table, None), "idx": (0, None), "n": (0, tuple(range(tensors[0].dim()))),
+                        "dim": (table, (1,))}, gathered=(table,))
+
+
+def _activation(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """activation for a forward that is element-wise on its one floating-point input (named activations,
+    arithmetic and comparisons with constants, where, clamp ...), its `op` one expression over x."""
+    if not nodes or len(tensors) != 1 or not tensors[0].is_floating_point():
+        return None
+    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    expression = elementwise_expression(traced, placeholders[0], "x")
+    if expression is None:
+        return None
+    op, steps = expression
+    if not steps:
+        return None  # the input itself: a copy, no activation
+    what = f"one {steps[0]}" if len(steps) == 1 else f"element-wise on its input ({', '.join(steps)})"
+    return FamilyGuess("activation", {"op": op}, f"the module is {what}")
+
+
+# A problem whose Model is itself a pooling, convolution or normalisation module is traced inside a Sequential,
+# so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
+# F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
+# reads.)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv2d, nn.LayerNorm, nn.RMSNorm, nn.Embedding)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
@@ -365,46 +340,35 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return None
     nodes = _operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
-    if (linear := _linear_chain(traced, nodes, tensors)) is not None:
-        return linear
-    if (conv := _conv_chain(traced, nodes, tensors)) is not None:
-        return conv
-    if (nt := _gemm_nt(nodes, tensors)) is not None:
-        return nt
+    for match in (lambda: _linear_chain(traced, nodes, tensors), lambda: _conv_chain(traced, nodes, tensors),
+                  lambda: _gemm_nt(nodes, tensors), lambda: _batched_gemm(nodes, tensors),
+                  lambda: _transpose(nodes, tensors), lambda: _embedding(traced, nodes, tensors),
+                  lambda: norm_family(traced, nodes, tensors)):
+        if (guess := match()) is not None:
+            return guess
     if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \
             and nodes[0].target in _MATMUL and all(t.dim() == 2 for t in tensors) \
             and all(a.op == "placeholder" for a in nodes[0].args[:2]):
         return FamilyGuess("gemm", {}, "the module is one product of two matrices")
     if len(nodes) == 1 and nodes[0].op == "call_function" and nodes[0].target is F.scaled_dot_product_attention:
         return _attention(nodes[0], tensors)
+    if (activation := _activation(traced, nodes, tensors)) is not None:
+        return activation
     if len(nodes) != 1 or len(tensors) != 1:
         return None
     node, ndim = nodes[0], tensors[0].dim()
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
-        for cls, name in _ACTIVATION_MODULES.items():
-            if type(sub) is cls:
-                return FamilyGuess("activation", {"op": _ACTIVATION_OPS[name]}, f"the module is one {cls.__name__}")
-        if type(sub) is nn.GELU:
-            return _gelu(sub.approximate)
         if type(sub) is nn.Softmax and _last_dim(sub.dim, ndim) and ndim == 2:
             return FamilyGuess("row_softmax", {}, "the module is one softmax over the last of two dimensions")
         if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
             return _pool2d(sub, ndim)
         return None
     if node.op == "call_method":
-        name = str(node.target)
-        if name in _ACTIVATION_OPS:
-            return FamilyGuess("activation", {"op": _ACTIVATION_OPS[name]}, f"the module is one Tensor.{name}")
-        return _axis_family(node, name, ndim)
+        return _axis_family(node, str(node.target), ndim)
     target = node.target
-    if target in _ACTIVATION_FUNCTIONS:
-        name = _ACTIVATION_FUNCTIONS[target]
-        return FamilyGuess("activation", {"op": _ACTIVATION_OPS[name]}, f"the module is one {name}")
     if target in _REDUCTION_FUNCTIONS or target is torch.cumsum:
         return _axis_family(node, _REDUCTION_FUNCTIONS.get(target, "cumsum"), ndim)
-    if target is F.gelu:
-        return _gelu(node.kwargs.get("approximate", "none"))
     if target in _SOFTMAX and ndim == 2:
         dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
         if _last_dim(dim, ndim):

@@ -323,8 +323,12 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
     terms: list[str] = []
     lit = 0
     per_length: dict[str, int] = {}  # like terms combined: 4*N*D + 4*N*D -> 8*N*D
+    output_shape = next(t["shape"] for t in abi.tensors if t["kind"] == "output")
+    gathered = set(guess.gathered) if guess is not None else set()
     for t in abi.tensors:
-        length = kexpr.product(list(t["shape"]))
+        # A table read only where an index points is counted as one output's worth of its elements.
+        shape = output_shape if t.get("key") in gathered else t["shape"]
+        length = kexpr.product(list(shape))
         es = ELEMENT_SIZE[t["dtype"]]
         if isinstance(length, int):
             lit += es * length
@@ -386,7 +390,8 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
     if guess is not None and guess.binding:
         lines += ["", "# Contract roles that are no launcher parameter, from the inputs' shapes (docs/pytorch.md, "
                   "\"Families\").", "[binding]"]
-        lines += [f"{role} = {_toml_str(str(value) if isinstance(value, int) else str(_binding_expr(abi, *value)))}"
+        lines += [f"{role} = " + (_toml_str(str(value)) if isinstance(value, int) else _toml_num(value)
+                                  if isinstance(value, float) else _toml_str(str(_binding_expr(abi, *value))))
                   for role, value in guess.binding.items()]
     if guess is not None and guess.params:
         lines += ["", "# The family's arithmetic, read off the module's graph (docs/pytorch.md, \"Families\").",

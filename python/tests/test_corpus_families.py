@@ -28,21 +28,28 @@ SUITE = Path(__file__).resolve().parents[2] / "suites" / "pytorch"
 KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
 
 FAMILIES = {
+    "level1/batched_matmul": "batched_gemm",
     "level1/conv2d": "conv2d_nchw_bias",
     "level1/cumsum": "row_scan",
+    "level1/embedding": "gather_rows",
     "level1/gelu": "activation",
+    "level1/hardtanh": "activation",
+    "level1/layer_norm": "layernorm",
+    "level1/leaky_where": "activation",
     "level1/matmul_skinny": "gemm",
     "level1/matmul_square": "gemm",
     "level1/matmul_transposed_b": "gemm_nt",
     "level1/max_pool2d": "pool2d",
     "level1/mean_dim": "row_reduce",
     "level1/relu": "activation",
+    "level1/rms_norm": "rmsnorm",
     "level1/sdpa": "attention",
     "level1/sdpa_causal": "attention",
     "level1/silu": "activation",
     "level1/softmax": "row_softmax",
     "level1/sqrt": "activation",
     "level1/tanh": "activation",
+    "level1/transpose_copy": "transpose",
     "level2/linear_gelu_scale": "linear",
     "level2/linear_relu": "linear",
 }

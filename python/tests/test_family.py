@@ -102,6 +102,34 @@ class _ConvPlusParameter(nn.Module):
         return torch.relu(self.conv(x)) + self.extra
 
 
+class _Embed(nn.Module):
+    """An nn.Embedding inside a module, or F.embedding on the module's own table."""
+
+    def __init__(self, functional=False):
+        super().__init__()
+        self.functional = functional
+        if functional:
+            self.weight = nn.Parameter(torch.randn(10, 4))
+        else:
+            self.table = nn.Embedding(10, 4)
+
+    def forward(self, ids):
+        return F.embedding(ids, self.weight) if self.functional else self.table(ids)
+
+
+class _Norm(nn.Module):
+    """fn(self, x) with a weight `w` and a bias `b` of 8 elements."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(8))
+        self.b = nn.Parameter(torch.zeros(8))
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self, x)
+
+
 class FamilyTest(unittest.TestCase):
     x = [torch.randn(4, 8)]
 
@@ -131,7 +159,7 @@ class FamilyTest(unittest.TestCase):
     def test_a_product_of_two_matrices_is_a_gemm(self):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])
         self.assertEqual(guess.family, "gemm")
-        self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(2, 4, 8), torch.randn(2, 8, 3)]))
+        self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(2, 8, 3)]))
         self.assertEqual(infer_family(_Call2(lambda a, b: a @ b), [torch.randn(4, 8), torch.randn(8, 3)]).family,
                          "gemm")
 
@@ -148,8 +176,8 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(_LinearThen(torch.relu, bias=False), self.x), "an epilogue without a bias")
 
     def test_chains_and_untraceable_modules_get_none(self):
-        self.assertIsNone(infer_family(_Chain(), self.x))
-        self.assertIsNone(infer_family(_Call(lambda x: torch.relu(x) + x), self.x))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(torch.relu(x), dim=-1)), self.x))
+        self.assertIsNone(infer_family(_Call2(lambda a, b: torch.relu(a) + b), self.x * 2))
 
     def test_a_linear_layer_and_its_element_wise_chain_fuse_into_one_op(self):
         plain = infer_family(nn.Linear(8, 4), self.x)
@@ -173,7 +201,8 @@ class FamilyTest(unittest.TestCase):
         rows3 = infer_family(_LinearThen(torch.tanh), [torch.randn(2, 3, 8)])
         self.assertEqual(rows3.binding["M"], (0, (0, 1)))
         # Not a chain of the product alone: its result used twice, a second input, no bias, a reduction.
-        self.assertIsNone(infer_family(_LinearThen(lambda y: y * y), self.x))
+        self.assertEqual(infer_family(_LinearThen(lambda y: y * torch.sigmoid(y)), self.x).params["op"],
+                         "v * (1.0f / (1.0f + expf(-v)))")
         self.assertIsNone(infer_family(_LinearThen(lambda y: torch.sum(y, dim=1)), self.x))
 
     def test_a_convolution_with_its_bias_and_an_element_wise_chain_fuse_into_one_op(self):
@@ -216,6 +245,93 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(infer_family(nn.AvgPool2d(3, stride=1), x4).params["finish"], "s / k")
         self.assertIsNone(infer_family(nn.MaxPool2d(2, padding=1), x4))
         self.assertIsNone(infer_family(nn.MaxPool2d(2, ceil_mode=True), x4))
+
+
+    def test_an_element_wise_graph_of_the_input_is_one_activation_op(self):
+        cases = {
+            _Chain(): "(x > 0.0f ? x : 0.0f) * 2.0f",
+            _Call(lambda x: torch.where(x > 0, x, 0.2 * x)): "(x > 0.0f) ? x : (0.2f * x)",
+            _Call(lambda x: F.hardtanh(x, min_val=-0.5, max_val=0.5)): "fminf(fmaxf(x, -0.5f), 0.5f)",
+            nn.Hardtanh(): "fminf(fmaxf(x, -1.0f), 1.0f)",
+            _Call(lambda x: torch.clamp(x, min=0.0)): "fmaxf(x, 0.0f)",
+            _Call(lambda x: x.clamp_max(3)): "fminf(x, 3.0f)",
+            _Call(lambda x: x * torch.sigmoid(x)): "x * (1.0f / (1.0f + expf(-x)))",
+            _Call(lambda x: F.leaky_relu(x, 0.1)): "x > 0.0f ? x : 0.1f * x",
+            _Call(lambda x: -x.pow(2) + 1.0): "([](float x) { return -x; }(x * x)) + 1.0f",
+            _Call(lambda x: (x > 0) * x): "(x > 0.0f) * x",
+            _Call(lambda x: torch.rsqrt(x.float().contiguous())): "rsqrtf(x)",
+        }
+        for model, op in cases.items():
+            with self.subTest(op=op):
+                guess = infer_family(model, self.x)
+                self.assertEqual((guess.family, guess.params), ("activation", {"op": op}))
+        for model in (_Call(lambda x: x > 0),  # a condition, not a value
+                      _Call(lambda x: x + x.mean()),  # a reduction inside
+                      _Call(lambda x: x),  # a copy
+                      _Call(lambda x: torch.clamp(x)),  # no bound: PyTorch refuses it; nothing to compute
+                      _Call(lambda x: x.pow(x))):  # a tensor exponent
+            with self.subTest(model=model):
+                self.assertIsNone(infer_family(model, self.x))
+
+    def test_a_batched_product_is_a_batched_gemm(self):
+        ab = [torch.randn(2, 4, 8), torch.randn(2, 8, 3)]
+        for fn in (torch.bmm, torch.matmul, lambda a, b: a @ b):
+            guess = infer_family(_Call2(fn), ab)
+            self.assertEqual((guess.family, guess.binding),
+                             ("batched_gemm", {"A": (0, None), "B": (1, None), "batch": (0, (0,)), "M": (0, (1,)),
+                                               "K": (0, (2,)), "N": (1, (2,))}))
+        self.assertIsNone(infer_family(_Call2(lambda a, b: torch.bmm(b, a)), [ab[1], ab[0]][::-1]))
+
+    def test_the_transposed_copy_of_a_matrix(self):
+        for fn in (lambda x: x.t().contiguous(), lambda x: x.T, lambda x: x.permute(1, 0).contiguous(),
+                   lambda x: torch.transpose(x, 0, 1)):
+            guess = infer_family(_Call(fn), self.x)
+            self.assertEqual((guess.family, guess.binding),
+                             ("transpose", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))}))
+        self.assertIsNone(infer_family(_Call(lambda x: x.t() * 2.0), self.x))
+        self.assertIsNone(infer_family(_Call(lambda x: x.transpose(1, 2).contiguous()), [torch.randn(2, 3, 4)]))
+
+    def test_an_embedding_lookup_gathers_rows(self):
+        ids = [torch.randint(0, 10, (2, 5))]
+        for model in (nn.Embedding(10, 4), _Embed(), _Embed(functional=True)):
+            guess = infer_family(model, ids)
+            table = "0.weight" if isinstance(model, nn.Embedding) else "table.weight" \
+                if not model.functional else "weight"
+            self.assertEqual((guess.family, guess.binding, guess.gathered),
+                             ("gather_rows", {"table": (table, None), "idx": (0, None), "n": (0, (0, 1)),
+                                              "dim": (table, (1,))}, (table,)))
+        self.assertIsNone(infer_family(nn.Embedding(10, 4, max_norm=1.0), ids), "max_norm renormalises rows")
+        self.assertIsNone(infer_family(nn.Embedding(10, 4), [torch.randn(2, 5)]), "indices are integers")
+
+    def test_layer_norm_and_rms_norm_over_the_last_dimension(self):
+        x3 = [torch.randn(2, 3, 8)]
+        ln = infer_family(nn.LayerNorm(8, eps=1e-6), x3)
+        self.assertEqual((ln.family, ln.binding),
+                         ("layernorm", {"in": (0, None), "gamma": ("0.weight", None), "beta": ("0.bias", None),
+                                        "N": (0, (0, 1)), "C": (0, (2,)), "eps": 1e-6}))
+        functional = infer_family(_Norm(lambda m, x: F.layer_norm(x, (8,), m.w, m.b)), x3)
+        self.assertEqual((functional.family, functional.binding["gamma"], functional.binding["eps"]),
+                         ("layernorm", ("w", None), 1e-5))
+        rms = infer_family(nn.RMSNorm(8, eps=1e-5), x3)
+        self.assertEqual((rms.family, rms.binding["weight"], rms.binding["eps"]), ("rmsnorm", ("0.weight", None), 1e-5))
+        written = (
+            lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * m.w,
+            lambda m, x: m.w * (x / torch.sqrt(torch.mean(x * x, -1, keepdim=True) + 1e-6)),
+            lambda m, x: (x.float() * torch.rsqrt(torch.square(x.float()).mean(2, keepdim=True) + 1e-6)).type_as(x)
+            * m.w,
+        )
+        for fn in written:
+            guess = infer_family(_Norm(fn), x3)
+            self.assertEqual((guess.family, guess.binding["weight"], guess.binding["eps"], guess.binding["N"]),
+                             ("rmsnorm", ("w", None), 1e-6, (0, (0, 1))))
+        for fn in (lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + 1e-6) * m.w,  # not the last
+                   lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=-1) + 1e-6) * m.w,  # no keepdim
+                   lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6),  # no weight
+                   lambda m, x: x * torch.rsqrt(x.pow(3).mean(dim=-1, keepdim=True) + 1e-6) * m.w):
+            self.assertIsNone(infer_family(_Norm(fn), x3))
+        self.assertIsNone(infer_family(nn.LayerNorm(8, bias=False), x3), "the family takes a bias")
+        self.assertIsNone(infer_family(nn.LayerNorm((3, 8)), x3), "over the last dimension only")
+        self.assertIsNone(infer_family(nn.RMSNorm(8), x3), "eps None is the precision's own")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from kopt_torch import ProblemError
 from kopt_torch.importer import import_problem, round_up_sig
 
 PROBLEMS = Path(__file__).parent / "problems"
+CORPUS = Path(__file__).resolve().parents[2] / "suites" / "pytorch"
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 TOP_KEYS = {"name", "description", "family", "trials", "entry", "scalars", "buffers", "generators", "sizes",
             "tolerance", "reference", "baseline", "work", "launch", "strategy_params", "binding"}
@@ -101,6 +102,24 @@ class ImporterTest(unittest.TestCase):
         _, task, abi, _ = self._import("scale_number")
         self.assertEqual(abi["fixed_inputs"], [{"index": 1, "value": 2.0}])
         self.assertEqual(task["entry"]["signature"], 'extern "C" void forward(const float* x, float* out, int N)')
+
+    def test_a_gathered_table_counts_one_output_of_bytes_and_eps_is_a_number(self) -> None:
+        # An embedding reads only the rows its ids select: the work model counts one output's worth of the
+        # table (as the suite's own embedding task does), else the speed-of-light bound would call a correct
+        # kernel implausibly fast (it did on an H100, 2026-12-06).
+        out = self.tmp / "embedding"
+        import_problem(CORPUS / "level1" / "embedding.py", out, precision="bf16")
+        with open(out / "task.toml", "rb") as f:
+            task = tomllib.load(f)
+        self.assertEqual(task["family"], "gather_rows")
+        self.assertEqual(task["work"]["bytes"], "8*batch_size*seq_len + 4*batch_size*seq_len*embedding_dim")
+        # A norm's eps is a constant of the module: a TOML number in [binding], not an expression.
+        out = self.tmp / "layer_norm"
+        import_problem(CORPUS / "level1" / "layer_norm.py", out)
+        with open(out / "task.toml", "rb") as f:
+            task = tomllib.load(f)
+        self.assertEqual((task["family"], task["binding"]["eps"], task["binding"]["gamma"]),
+                         ("layernorm", 1e-5, "norm_weight"))
 
     def test_refuses_non_empty_folder_unless_forced(self) -> None:
         out = self.tmp / "t"
