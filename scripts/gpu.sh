@@ -18,6 +18,9 @@
 # --torch-bench: `kopt bench $KOPT_TORCH_PROBLEMS $KOPT_BENCH_ARGS` on PyTorch problems (default suites/pytorch;
 #   docs/pytorch.md): imported, tuned, timed beside eager and torch.compile, fast_p; then `kopt export --torch` of
 #   the first verified run and `python3 model_new.py --check` (the exported ModelNew against the problem's Model).
+#   KOPT_TORCH_CHUNK=N: in benches of N problems instead (every *.py under KOPT_TORCH_PROBLEMS), for each precision of
+#   KOPT_TORCH_PRECISIONS (default fp32), packed into torch-bench-chunks.tar.gz after each one, none started after
+#   KOPT_TORCH_DEADLINE seconds; then one merged table per precision (kopt bench --merge) and no export.
 # --generate: `kopt generate examples/softmax` with the recorded replies of examples/softmax/llm-replay (the
 #   replay backend: no model, deterministic), the verified kernel written to $OUT/generate/softmax_generated.cu.
 # --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
@@ -331,6 +334,33 @@ fi
 if [ $RUN_TORCH_BENCH = 1 ]; then
   mkdir -p "$OUT_DIR/torch-bench"
   [ -f "$OUT_DIR/calibrate.txt" ] || "$KOPT" calibrate > "$OUT_DIR/calibrate.txt" 2>&1
+  if [ "${KOPT_TORCH_CHUNK:-0}" -gt 0 ]; then
+    # The corpus in chunks of KOPT_TORCH_CHUNK problems per precision (KOPT_TORCH_PRECISIONS, default fp32),
+    # each its own bench, packed into torch-bench-chunks.tar.gz as soon as it ends (a call cut short still
+    # brings back every finished chunk); no chunk starts after KOPT_TORCH_DEADLINE seconds of this script.
+    # shellcheck disable=SC2086
+    mapfile -t problems < <(find ${KOPT_TORCH_PROBLEMS:-suites/pytorch} -name '*.py' | sort)
+    for prec in ${KOPT_TORCH_PRECISIONS:-fp32}; do
+      for ((i = 0; i < ${#problems[@]}; i += KOPT_TORCH_CHUNK)); do
+        if [ -n "${KOPT_TORCH_DEADLINE:-}" ] && [ "$SECONDS" -ge "$KOPT_TORCH_DEADLINE" ]; then break 2; fi
+        d="$OUT_DIR/torch-bench/$prec-$(printf '%03d' "$i")"; mkdir -p "$d"
+        left=$STEP_TIMEOUT
+        [ -n "${KOPT_TORCH_DEADLINE:-}" ] && left=$((KOPT_TORCH_DEADLINE - SECONDS + 60))
+        # shellcheck disable=SC2086
+        timeout "$left" "$KOPT" bench "${problems[@]:i:KOPT_TORCH_CHUNK}" --torch --precision "$prec" \
+          ${KOPT_BENCH_ARGS:-} --store "$d/torch-bench.db" --out "$d" > "$d/bench.txt" 2> "$d/bench.log"
+        echo "$prec ${problems[*]:i:KOPT_TORCH_CHUNK}: exit $? at ${SECONDS} s" >> "$OUT_DIR/torch-bench/chunks.txt"
+        rm -rf "$d/tasks"
+        [ $PACK = 1 ] && tar czf "$OUT_DIR/torch-bench-chunks.tar.gz" -C "$OUT_DIR" torch-bench
+      done
+    done
+    for prec in ${KOPT_TORCH_PRECISIONS:-fp32}; do
+      parts=("$OUT_DIR"/torch-bench/"$prec"-*/bench.json)
+      [ -f "${parts[0]}" ] || continue
+      "$KOPT" bench --merge "${parts[@]}" --out "$OUT_DIR/torch-bench/$prec" > "$OUT_DIR/torch-bench/$prec.txt" 2>&1
+      add "PyTorch bench $prec (merged)" "$(grep -E '^Problems|^Geomean' "$OUT_DIR/torch-bench/$prec.txt" | tr '\n' ';' | cut -c1-300)"
+    done
+  else
   # shellcheck disable=SC2086
   timeout "$STEP_TIMEOUT" "$KOPT" bench ${KOPT_TORCH_PROBLEMS:-suites/pytorch} --torch ${KOPT_BENCH_ARGS:-} \
     --store "$OUT_DIR/torch-bench/torch-bench.db" --out "$OUT_DIR/torch-bench" \
@@ -356,6 +386,7 @@ print(' '.join(str(s['id']) for s in doc.get('sessions', []) if (s.get('best') o
     add "export --torch session $exported, --check" "exit $?: $(tail -3 "$OUT_DIR/torch-bench/check.txt" | tr '\n' ';' | cut -c1-300)"
   else
     add "export --torch" "nothing exported (sessions: ${sessions:-none}); see torch-bench/export.txt"
+  fi
   fi
 fi
 
