@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <utility>
 
 namespace kopt::cli {
 namespace {
@@ -48,8 +50,16 @@ std::string render_progress_line(EvalProgress const& progress) {
   return line;
 }
 
-ProgressPrinter::ProgressPrinter(std::ostream& stream, ProgressStyle style, std::size_t width)
-    : stream_(stream), style_(style), width_(width > 1 ? width - 1 : 1) {}
+ProgressPrinter::ProgressPrinter(std::ostream& stream, ProgressStyle style, std::size_t width,
+                                 ProgressClock clock)
+    : stream_(stream), style_(style), width_(width > 1 ? width - 1 : 1), clock_(std::move(clock)) {
+  if (!clock_) {
+    auto const start = std::chrono::steady_clock::now();
+    clock_ = [start] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+  }
+}
 
 ProgressPrinter::~ProgressPrinter() {
   finish();
@@ -62,7 +72,7 @@ void ProgressPrinter::update(EvalProgress const& progress) {
       std::string line = render_progress_line(progress);
       if (line == last_line_) return;
       last_line_ = line;
-      stream_ << line << '\n' << std::flush;
+      stream_ << fmt::format("{:7.1f} s  ", clock_()) << line << '\n' << std::flush;
       return;
     }
     case ProgressStyle::bar: {

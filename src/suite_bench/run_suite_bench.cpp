@@ -159,6 +159,17 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
     return;
   }
   if (options.search && has_strategy) {
+    if (torch) {
+      // Done before the search anyway (its clock does not count it); a step of its own so that the log's
+      // time stamps say how long PyTorch's side takes: the process, every trial's outputs, eager and
+      // torch.compile timed.
+      say("starting the PyTorch reference");
+      if (auto ready = evaluator.build_trusted_code(*spec); !ready) {
+        add_error_row(summary, task, spec->family, ready.error().message);
+        say("error: " + ready.error().message);
+        return;
+      }
+    }
     say("tuning");
     auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
     if (!outcome) {

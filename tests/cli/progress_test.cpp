@@ -29,15 +29,21 @@ TEST(Progress, BarIsCutToTheTerminalWidthByCodePoints) {
   EXPECT_EQ(render_progress_bar({1, 2, "x"}, 5), "[####");
 }
 
-TEST(Progress, LinesModePrintsEachStepOnce) {
+TEST(Progress, LinesModePrintsEachStepOnceWithTheSecondsSinceTheStart) {
   std::ostringstream out;
+  double now = 0.0;
   {
-    ProgressPrinter printer(out, ProgressStyle::lines, 80);
+    ProgressPrinter printer(out, ProgressStyle::lines, 80, [&now] { return now; });
     printer.update({0, 2, "a.cu: compile"});
+    now = 2.5;
     printer.update({0, 2, "a.cu: compile"});
+    now = 12.25;
     printer.update({1, 2, "a.cu: verify"});
+    now = 1234.5;
+    printer.update({2, 2, "done"});
   }
-  EXPECT_EQ(out.str(), "[0/2] a.cu: compile\n[1/2] a.cu: verify\n");
+  EXPECT_EQ(out.str(),
+            "    0.0 s  [0/2] a.cu: compile\n   12.2 s  [1/2] a.cu: verify\n 1234.5 s  [2/2] done\n");
 }
 
 TEST(Progress, BarModeRedrawsAndClearsAtTheEnd) {
