@@ -7,8 +7,7 @@ the last dimension), row_scan (cumsum over the last dimension), gemm (one produc
 (`a @ b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two
 3-D inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and
 rmsnorm (over the last dimension, the module's own or written out; norms.py), attention
-(scaled_dot_product_attention on 4-D [batch, heads, seq, head_dim] inputs, causal or not, with the contract's
-BH bound to batch * heads), pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear
+(scaled_dot_product_attention, or softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear
 (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one input, then element-wise
 operators on its result, fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias
 (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and with nothing after it).
@@ -29,6 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from .attention import attention_family
 from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
 from .norms import norm_family
@@ -62,26 +62,6 @@ def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
     if name == "cumsum":
         return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension")
     return None
-
-
-def _attention(node: Any, tensors: list[Any]) -> FamilyGuess | None:
-    """attention for scaled_dot_product_attention(q, k, v) on equal 4-D inputs, causal or not; None for a
-    mask, dropout, a scale of the caller's or grouped heads."""
-    if len(tensors) != 3 or any(t.dim() != 4 or t.shape != tensors[0].shape for t in tensors):
-        return None
-    if len(node.args) != 3 or not all(getattr(a, "op", None) == "placeholder" for a in node.args):
-        return None
-    kwargs = dict(node.kwargs)
-    causal = kwargs.pop("is_causal", False)
-    if kwargs.pop("attn_mask", None) is not None or kwargs.pop("dropout_p", 0.0) != 0.0 \
-            or kwargs.pop("scale", None) is not None or kwargs.pop("enable_gqa", False) or kwargs \
-            or not isinstance(causal, bool):
-        return None
-    form = "causal" if causal else "non-causal"
-    return FamilyGuess("attention", {"causal": "1" if causal else "0"},
-                       f"the module is one {form} scaled_dot_product_attention on [batch, heads, seq, head_dim]",
-                       {"Q": (0, None), "K": (1, None), "V": (2, None), "BH": (0, (0, 1)), "S": (0, (2,)),
-                        "D": (0, (3,))})
 
 
 def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
@@ -350,8 +330,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
             and nodes[0].target in _MATMUL and all(t.dim() == 2 for t in tensors) \
             and all(a.op == "placeholder" for a in nodes[0].args[:2]):
         return FamilyGuess("gemm", {}, "the module is one product of two matrices")
-    if len(nodes) == 1 and nodes[0].op == "call_function" and nodes[0].target is F.scaled_dot_product_attention:
-        return _attention(nodes[0], tensors)
+    if (attention := attention_family(nodes, tensors)) is not None:
+        return attention
     if (activation := _activation(traced, nodes, tensors)) is not None:
         return activation
     if len(nodes) != 1 or len(tensors) != 1:

@@ -50,6 +50,7 @@ FAMILIES = {
     "level1/sqrt": "activation",
     "level1/tanh": "activation",
     "level1/transpose_copy": "transpose",
+    "level2/attention_bmm_softmax": "attention",
     "level2/linear_gelu_scale": "linear",
     "level2/linear_relu": "linear",
 }

@@ -235,8 +235,27 @@ class FamilyTest(unittest.TestCase):
                                           "S": (0, (2,)), "D": (0, (3,))})
         plain = infer_family(_Call3(F.scaled_dot_product_attention), q)
         self.assertEqual(plain.params, {"causal": "0"})
-        self.assertIsNone(infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, scale=0.5)),
+        scaled = infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, scale=0.5)), q)
+        self.assertEqual((scaled.family, scaled.binding["scale"]), ("attention", 0.5))
+        self.assertIsNone(infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, dropout_p=0.1)),
                                        q))
+
+    def test_attention_written_out_with_products_and_a_softmax(self):
+        q3 = [torch.randn(6, 16, 8) for _ in range(3)]
+        bmm = infer_family(_Call3(lambda a, b, c: torch.bmm(torch.softmax(torch.bmm(a, b.transpose(1, 2)) * 0.25,
+                                                                          dim=-1), c)), q3)
+        self.assertEqual((bmm.family, bmm.params, bmm.binding),
+                         ("attention", {"causal": "0"}, {"Q": (0, None), "K": (1, None), "V": (2, None),
+                                                         "BH": (0, (0,)), "S": (0, (1,)), "D": (0, (2,)),
+                                                         "scale": 0.25}))
+        q4 = [torch.randn(2, 3, 16, 8) for _ in range(3)]
+        four = infer_family(_Call3(lambda a, b, c: F.softmax(a @ b.transpose(-2, -1) / 8.0, dim=3) @ c), q4)
+        self.assertEqual((four.binding["BH"], four.binding["scale"]), ((0, (0, 1)), 0.125))
+        for fn in (lambda a, b, c: torch.bmm(torch.softmax(torch.bmm(a, b.transpose(1, 2)), dim=1), c),  # not last
+                   lambda a, b, c: torch.bmm(torch.softmax(torch.bmm(a, b), dim=-1), c),  # k not transposed
+                   lambda a, b, c: torch.bmm(torch.softmax(torch.bmm(a, b.transpose(1, 2)) + 1.0, dim=-1), c),
+                   lambda a, b, c: torch.bmm(torch.softmax(torch.bmm(b, a.transpose(1, 2)), dim=-1), c)):
+            self.assertIsNone(infer_family(_Call3(fn), q3))
 
     def test_pooling_without_padding(self):
         x4 = [torch.randn(2, 3, 8, 8)]
