@@ -8,8 +8,8 @@ the last dimension), row_scan (cumsum over the last dimension), gemm (one produc
 3-D inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and
 rmsnorm (over the last dimension, the module's own or written out; norms.py), attention
 (scaled_dot_product_attention, or softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d
-(MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one input, then element-wise
-operators on its result, fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias
+(MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the
+module's own parameters, with a bias, on the one input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias
 (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and with nothing after it).
 
 A problem whose forward is one operation the library has a family for gets that family (and the family's
