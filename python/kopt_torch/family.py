@@ -2,15 +2,16 @@
 
 Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
 comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
-elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin over
-the last dimension), row_scan (cumsum over the last dimension), gemm (one product of two 2-D inputs), gemm_nt
-(`a @ b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two
-3-D inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and
-rmsnorm (over the last dimension, the module's own or written out; norms.py), attention
-(scaled_dot_product_attention, or softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d
-(MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear on the
-module's own parameters, with a bias, on the one input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias
-(nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and with nothing after it).
+elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin over the
+last dimension), row_scan (cumsum over the last dimension), gemm (one product of two 2-D inputs), gemm_nt (`a @
+b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two 3-D
+inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
+(over the last dimension, the module's own or written out; norms.py), attention (scaled_dot_product_attention, or
+softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (MaxPool2d / AvgPool2d without padding,
+dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
+input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
+bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
+with nothing after it).
 
 A problem whose forward is one operation the library has a family for gets that family (and the family's
 `[strategy_params]`, and a `[binding]` of the roles names alone would not decide), so that `kopt optimize`
