@@ -164,7 +164,8 @@ class _Translator:
             return self._module(node)
         if (name := _MORE_FUNCTIONS.get(key) if node.op == "call_function" else
                 (key if key in _MORE_OPS else None)) is not None:
-            return self._one(node, _MORE_OPS[name], name) if len(node.args) == 1 and not node.kwargs else None
+            plain = len(node.args) == 1 and set(node.kwargs) <= {"inplace"}
+            return self._one(node, _MORE_OPS[name], name) if plain else None
         if key in _ARITHMETIC or key in _COMPARISONS:
             return self._binary(node, key)
         if key in (torch.where, "where"):

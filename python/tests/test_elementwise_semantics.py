@@ -1,0 +1,121 @@
+"""The C++ expressions family inference writes (kopt_torch.elementwise) compute what the module computes: each
+op is compiled into a small host program with the system's C++ compiler, run over inputs of both signs, and
+compared with the module's own output in FP32. A wrong precedence, a lost parenthesis or a swapped operand
+fails here, on the CPU, before any kernel is built from it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from kopt_torch.family import infer_family
+
+CXX = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+
+# Device functions the ops may call that a host compiler lacks.
+_PRELUDE = """#include <cmath>
+#include <cstdio>
+static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+"""
+
+
+class _Call(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+class _LinearThen(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.linear = nn.Linear(8, 4)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self.linear(x))
+
+
+MODULES = [
+    _Call(lambda x: torch.where(x > 0, x, 0.2 * x)),
+    _Call(lambda x: F.hardtanh(x, min_val=-0.5, max_val=0.5)),
+    _Call(lambda x: torch.relu(x) * 2.0 - 1.0),
+    _Call(lambda x: x * torch.sigmoid(x)),
+    _Call(lambda x: -x.pow(2) + 1.0),
+    _Call(lambda x: 1.0 / (1.0 + torch.exp(-x))),
+    _Call(lambda x: (x > 0) * x + (x <= 0) * 0.5 * x),
+    _Call(lambda x: torch.clamp(x * 3.0, min=-1.0, max=2.0) / 4.0),
+    _Call(lambda x: F.leaky_relu(x - 0.25, 0.1)),
+    _Call(lambda x: torch.tanh(x) * torch.tanh(x)),
+    _Call(lambda x: F.gelu(x * 0.5, approximate="tanh") + x),
+    _Call(lambda x: 2.0 - x / 3.0),
+    _Call(lambda x: F.hardswish(x) + F.relu6(x * 4.0)),
+    _Call(lambda x: torch.abs(x).sqrt()),
+]
+EPILOGUES = [
+    _LinearThen(lambda y: y * torch.sigmoid(y)),
+    _LinearThen(lambda y: torch.sigmoid(y / 4.0) - 0.5),
+    _LinearThen(lambda y: 1.0 - F.gelu(y) * 2.0),
+]
+
+
+@unittest.skipIf(CXX is None, "no C++ compiler here")
+class ElementwiseSemanticsTest(unittest.TestCase):
+    def _run(self, ops: list[tuple[str, str]], values: torch.Tensor) -> list[list[float]]:
+        """Each (op, variable) over `values`, computed by a compiled host program."""
+        funcs = "".join(f"static float f{i}(float {name}) {{ return {op}; }}\n" for i, (op, name) in enumerate(ops))
+        table = ", ".join(f"f{i}" for i in range(len(ops)))
+        data = ", ".join(f"{float(v)!r}f" for v in values.tolist())
+        program = _PRELUDE + funcs + f"""
+static float (*const kOps[])(float) = {{{table}}};
+static const float kValues[] = {{{data}}};
+int main() {{
+  for (auto op : kOps) {{
+    for (float v : kValues) std::printf("%.9g ", op(v));
+    std::printf("\\n");
+  }}
+}}
+"""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = Path(tmp) / "ops.cpp", Path(tmp) / "ops"
+            src.write_text(program)
+            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
+                                   text=True)
+            self.assertEqual(built.returncode, 0, built.stderr + program)
+            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        return [[float(v) for v in line.split()] for line in out.splitlines()]
+
+    def test_activation_ops_compute_what_the_module_computes(self) -> None:
+        x = torch.linspace(-3.0, 3.0, 61)
+        guesses = [infer_family(m, [x.reshape(1, -1)]) for m in MODULES]
+        for m, g in zip(MODULES, guesses):
+            self.assertIsNotNone(g, m)
+            self.assertEqual(g.family, "activation")
+        results = self._run([(g.params["op"], "x") for g in guesses], x)
+        for m, g, got in zip(MODULES, guesses, results):
+            with self.subTest(op=g.params["op"]):
+                want = m(x.reshape(1, -1)).reshape(-1).float()
+                torch.testing.assert_close(torch.tensor(got), want, rtol=1e-5, atol=1e-6)
+
+    def test_epilogue_ops_compute_what_follows_the_layer(self) -> None:
+        v = torch.linspace(-4.0, 4.0, 41)
+        x = [torch.randn(2, 8)]
+        guesses = [infer_family(m, x) for m in EPILOGUES]
+        results = self._run([(g.params["op"], "v") for g in guesses], v)
+        for m, g, got in zip(EPILOGUES, guesses, results):
+            with self.subTest(op=g.params["op"]):
+                self.assertEqual(g.family, "linear")
+                torch.testing.assert_close(torch.tensor(got), m.fn(v).float(), rtol=1e-5, atol=1e-6)
+
+
+if __name__ == "__main__":
+    unittest.main()
