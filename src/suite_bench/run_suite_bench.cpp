@@ -149,12 +149,20 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
     return;
   }
   bool const torch = spec->reference.is_torch();
-  bool const has_strategy = !choose_strategies(library, *spec, options.propose.arch_sm).empty();
+  // A PyTorch problem without a family is one the importer could not read as an operation of the library:
+  // every strategy whose contract merely fits its launcher would compute something else (level1/log_softmax
+  // binds 17, none right), and trying them costs a reference process and device time for nothing.
+  bool const familyless_torch = torch && spec->family.empty();
+  bool const has_strategy =
+      !familyless_torch && !choose_strategies(library, *spec, options.propose.arch_sm).empty();
   if (torch && (!options.search || !has_strategy)) {
     // PyTorch's own timings come with a candidate's evaluation: without a kernel there is nothing to time.
-    add_error_row(summary, task, spec->family,
-                  options.search ? "no strategy of the library applies to this problem" : "not searched",
-                  "no_strategy");
+    std::string const why =
+        !options.search    ? "not searched"
+        : familyless_torch ? "no family of the library matches this problem (import-torch inferred none; "
+                             "import it with --family to try one)"
+                           : "no strategy of the library applies to this problem";
+    add_error_row(summary, task, spec->family, why, "no_strategy");
     say("no strategy applies");
     return;
   }

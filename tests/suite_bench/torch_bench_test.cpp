@@ -223,10 +223,15 @@ TEST(TorchBench, TheLoopReportsImportErrorsKernelsAsMeasuredAndDegenerateProblem
       dir.path() / "lib" / "g" / "tiles.cu",
       "// kopt:knob TILE = [1, 2]\nextern \"C\" __global__ void {{ENTRY}}({{T}}* c, const {{T}}* a, "
       "const {{T}}* b, int n) {}\n");
-  for (auto const* name : {"slow_fp32", "constant_fp32"}) {
+  for (auto const* name : {"slow_fp32", "constant_fp32", "unknown_fp32"}) {
     test::write_file(dir.path() / "tasks" / "level1" / name / "task.toml", torch_task_toml());
     test::write_file(dir.path() / "tasks" / "level1" / name / "problem.py", kProblem);
   }
+  // The same launcher without a family: the library's strategy fits its contract, but nothing says it
+  // computes what the module does, so the bench does not try it.
+  std::string familyless = torch_task_toml();
+  familyless.erase(familyless.find("family = \"elementwise\"\n"), 23);
+  test::write_file(dir.path() / "tasks" / "level1" / "unknown_fp32" / "task.toml", familyless);
   test::write_file(
       dir.path() / "tasks" / "level1" / "constant_fp32" / "torch_abi.json",
       R"({"schema": "kopt.torch_abi/1", "torch": "2.11.0", "degenerate": "the output is all zeros"})");
@@ -236,7 +241,8 @@ TEST(TorchBench, TheLoopReportsImportErrorsKernelsAsMeasuredAndDegenerateProblem
       SuiteTask{dir.path() / "corpus" / "level1" / "broken.py", "level1/broken", "level1",
                 "broken.py:4: syntax error"},
       SuiteTask{dir.path() / "tasks" / "level1" / "constant_fp32", "level1/constant", "level1", ""},
-      SuiteTask{dir.path() / "tasks" / "level1" / "slow_fp32", "level1/slow", "level1", ""}};
+      SuiteTask{dir.path() / "tasks" / "level1" / "slow_fp32", "level1/slow", "level1", ""},
+      SuiteTask{dir.path() / "tasks" / "level1" / "unknown_fp32", "level1/unknown", "level1", ""}};
   auto store = Store::open(dir.path() / "kopt.db");
   ASSERT_TRUE(store) << store.error().message;
   // Every configuration is half as fast as eager (200 us against 100 us); torch.compile at 80 us.
@@ -252,7 +258,7 @@ TEST(TorchBench, TheLoopReportsImportErrorsKernelsAsMeasuredAndDegenerateProblem
   ASSERT_TRUE(summary) << summary.error().message;
   ASSERT_TRUE(summary->torch);
   EXPECT_EQ(summary->torch->torch_version, "2.11.0");
-  ASSERT_EQ(summary->rows.size(), 5u);
+  ASSERT_EQ(summary->rows.size(), 6u);
   auto const& broken = summary->rows[0];
   EXPECT_EQ(broken.status, "import_error");
   EXPECT_EQ(broken.note, "broken.py:4: syntax error");
@@ -269,10 +275,16 @@ TEST(TorchBench, TheLoopReportsImportErrorsKernelsAsMeasuredAndDegenerateProblem
   EXPECT_NEAR(*slow.speedup, 0.5, 1e-9);
   EXPECT_NEAR(*slow.vs_vendor, 0.4, 1e-9);
   EXPECT_TRUE(slow.flags.empty());
+  auto const& unknown = summary->rows[5];
+  EXPECT_EQ(unknown.task, "level1/unknown");
+  EXPECT_EQ(unknown.status, "no_strategy");
+  EXPECT_NE(unknown.note.find("no family of the library matches this problem"), std::string::npos)
+      << unknown.note;
   auto const& m = summary->torch_metrics;
-  EXPECT_EQ(m.problems, 3u);
-  EXPECT_EQ(m.imported, 2u);
+  EXPECT_EQ(m.problems, 4u);
+  EXPECT_EQ(m.imported, 3u);
   EXPECT_EQ(m.correct, 2u);
+  EXPECT_EQ(m.no_strategy, 1u);
   EXPECT_EQ(m.failed, 1u);
   EXPECT_EQ(m.flagged, 1u);
   EXPECT_EQ(fast(m, 0.0).over_eager, 1u);
