@@ -34,7 +34,9 @@ from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
 from .norms import norm_family
 
-_SOFTMAX = {torch.softmax, F.softmax}
+_SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
+            F.log_softmax: "row_log_softmax"}
+_SOFTMAX_MODULES = {nn.Softmax: "row_softmax", nn.LogSoftmax: "row_log_softmax"}
 # Reductions over the last dimension: the row_reduce family's combine, identity and finish (`n`: the count).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
                "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s")}
@@ -340,18 +342,33 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     node, ndim = nodes[0], tensors[0].dim()
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
-        if type(sub) is nn.Softmax and _last_dim(sub.dim, ndim) and ndim == 2:
-            return FamilyGuess("row_softmax", {}, "the module is one softmax over the last of two dimensions")
+        if type(sub) in _SOFTMAX_MODULES and _last_dim(sub.dim, ndim) and ndim == 2:
+            return _softmax_guess(_SOFTMAX_MODULES[type(sub)])
         if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
             return _pool2d(sub, ndim)
         return None
     if node.op == "call_method":
+        if str(node.target) in ("softmax", "log_softmax"):
+            return _softmax_call(node, f"row_{node.target}", ndim)
         return _axis_family(node, str(node.target), ndim)
     target = node.target
     if target in _REDUCTION_FUNCTIONS or target is torch.cumsum:
         return _axis_family(node, _REDUCTION_FUNCTIONS.get(target, "cumsum"), ndim)
-    if target in _SOFTMAX and ndim == 2:
-        dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
-        if _last_dim(dim, ndim):
-            return FamilyGuess("row_softmax", {}, "the module is one softmax over the last of two dimensions")
+    if target in _SOFTMAX:
+        return _softmax_call(node, _SOFTMAX[target], ndim)
     return None
+
+
+def _softmax_guess(family: str) -> FamilyGuess:
+    what = "log-softmax" if family == "row_log_softmax" else "softmax"
+    return FamilyGuess(family, {}, f"the module is one {what} over the last of two dimensions")
+
+
+def _softmax_call(node: Any, family: str, ndim: int) -> FamilyGuess | None:
+    """row_softmax or row_log_softmax for a (log-)softmax call over the last of two dimensions, in FP32 or
+    the input's precision (a `dtype` argument casts: no family)."""
+    dim = call_argument(node, 1, "dim")
+    if ndim != 2 or not _last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
+            or set(node.kwargs) - {"dim", "_stacklevel", "dtype"} or len(node.args) > 2:
+        return None
+    return _softmax_guess(family)

@@ -36,6 +36,7 @@ FAMILIES = {
     "level1/hardtanh": "activation",
     "level1/layer_norm": "layernorm",
     "level1/leaky_where": "activation",
+    "level1/log_softmax": "row_log_softmax",
     "level1/matmul_skinny": "gemm",
     "level1/matmul_square": "gemm",
     "level1/matmul_transposed_b": "gemm_nt",

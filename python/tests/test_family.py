@@ -146,6 +146,15 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(_Softmax0(), self.x))
         self.assertIsNone(infer_family(nn.Softmax(dim=1), [torch.randn(2, 3, 4)]))
 
+    def test_log_softmax_over_the_last_of_two_dimensions(self):
+        for model in (nn.LogSoftmax(dim=1), _Call(lambda x: torch.log_softmax(x, dim=1)),
+                      _Call(lambda x: F.log_softmax(x, dim=-1)), _Call(lambda x: x.log_softmax(-1))):
+            self.assertEqual(infer_family(model, self.x).family, "row_log_softmax")
+        self.assertEqual(infer_family(_Call(lambda x: x.softmax(-1)), self.x).family, "row_softmax")
+        self.assertIsNone(infer_family(_Call(lambda x: torch.log_softmax(x, dim=0)), self.x))
+        self.assertIsNone(infer_family(_Call(lambda x: F.log_softmax(x, dim=-1, dtype=torch.float64)), self.x))
+        self.assertIsNone(infer_family(nn.LogSoftmax(dim=2), [torch.randn(2, 3, 4)]))
+
     def test_reductions_and_scans_over_the_last_dimension(self):
         x3 = [torch.randn(2, 4, 8)]
         mean = infer_family(_Call(lambda x: torch.mean(x, dim=2)), x3)

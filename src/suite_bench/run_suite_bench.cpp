@@ -150,8 +150,9 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
   }
   bool const torch = spec->reference.is_torch();
   // A PyTorch problem without a family is one the importer could not read as an operation of the library:
-  // every strategy whose contract merely fits its launcher would compute something else (level1/log_softmax
-  // binds 17, none right), and trying them costs a reference process and device time for nothing.
+  // every strategy whose contract merely fits its launcher would compute something else (level1/log_softmax,
+  // before its family existed, bound 17, none right), and trying them costs a reference process and device
+  // time for nothing.
   bool const familyless_torch = torch && spec->family.empty();
   bool const has_strategy =
       !familyless_torch && !choose_strategies(library, *spec, options.propose.arch_sm).empty();

@@ -1,5 +1,20 @@
 // The row machinery shared by the softmax strategies of this folder (spliced into each by `// kopt:include`,
 // docs/strategies.md): everything after the knob configuration, which each template sets with macros.
+// KOPT_LOG_SOFTMAX = 1 (the log_softmax strategies, row_log_softmax family) writes the logarithm of the
+// softmax instead, y = x - max - log(sum(exp(x - max))), from the same statistics.
+#ifndef KOPT_LOG_SOFTMAX
+#define KOPT_LOG_SOFTMAX 0
+#endif
+
+// What the output of a row needs besides each value: 1 / sum for the softmax, max + log(sum) for its log.
+__device__ __forceinline__ float finish_constant(float m, float s) {
+  return KOPT_LOG_SOFTMAX ? m + logf(s) : 1.0f / s;
+}
+// One output value from its input x, the row's max m and finish_constant(m, s).
+__device__ __forceinline__ float finish_value(float x, float m, float k) {
+  return KOPT_LOG_SOFTMAX ? x - k : expf(x - m) * k;
+}
+
 // Softmax of one row of C values: y = exp(x - max) / sum(exp(x - max)). `live` is false for a padding
 // row of the block (it only takes part in the reductions). Items > 0: when the group's Items values per
 // thread cover the row, it is read once into registers; otherwise it is streamed twice (statistics,
@@ -50,14 +65,14 @@ __device__ __forceinline__ void softmax_row(T* __restrict__ y, const T* __restri
       s = sum[0];
     }
     if (!live) return;
-    float const inverse = 1.0f / s;
+    float const k = finish_constant(m, s);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       int const c = j * g.size + g.lane;
       if (c < chunks) {
         float out[V];
 #pragma unroll
-        for (int e = 0; e < V; ++e) out[e] = expf(cache[j][e] - m) * inverse;
+        for (int e = 0; e < V; ++e) out[e] = finish_value(cache[j][e], m, k);
         store_chunk<T, V>(y, c * V, C, vec, out);
       }
     }
@@ -78,7 +93,7 @@ __device__ __forceinline__ void softmax_row(T* __restrict__ y, const T* __restri
   }
   group_max_sum<MultiWarp, Rows>(m, s, scratch, g);
   if (!live) return;
-  float const inverse = 1.0f / s;
+  float const k = finish_constant(m, s);
   for (int base = g.lane; base < chunks; base += g.size * Unroll) {
     float v[Unroll][V];
 #pragma unroll
@@ -89,7 +104,7 @@ __device__ __forceinline__ void softmax_row(T* __restrict__ y, const T* __restri
     for (int u = 0; u < Unroll; ++u) {
       if (base + u * g.size < chunks) {
 #pragma unroll
-        for (int e = 0; e < V; ++e) v[u][e] = expf(v[u][e] - m) * inverse;
+        for (int e = 0; e < V; ++e) v[u][e] = finish_value(v[u][e], m, k);
         store_chunk<T, V>(y, (base + u * g.size) * V, C, vec, v[u]);
       }
     }

@@ -92,7 +92,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "gemm_nt",
                                          "fft_inverse",
                                          "fft_split_inverse",
-                                         "conv2d_nchw_bias"};
+                                         "conv2d_nchw_bias",
+                                         "row_log_softmax"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,0 +1,9 @@
+// Reference for suites/llm/row_log_softmax-bf16: the naive kernel of ../row_log_softmax-common.cuh for
+// __nv_bfloat16, launched on the default stream (kopt builds launchers with per-thread default streams).
+#include <cuda_bf16.h>
+
+#include "../row_log_softmax-common.cuh"
+
+extern "C" void row_log_softmax(__nv_bfloat16* out, const __nv_bfloat16* in, int N, int C) {
+  llm_row_log_softmax::launch(out, in, N, C);
+}
