@@ -21,6 +21,8 @@
 #   KOPT_TORCH_CHUNK=N: in benches of N problems instead (every *.py under KOPT_TORCH_PROBLEMS), for each precision of
 #   KOPT_TORCH_PRECISIONS (default fp32), packed into torch-bench-chunks.tar.gz after each one, none started after
 #   KOPT_TORCH_DEADLINE seconds; then one merged table per precision (kopt bench --merge) and no export.
+#   KOPT_TORCH_TASKS=DIR: task folders imported beforehand, DIR/<precision> (`kopt bench PROBLEMS --import-only
+#   --tasks DIR/fp32` on the CPU machine, carried along): reused, so the GPU host imports nothing.
 # --generate: `kopt generate examples/softmax` with the recorded replies of examples/softmax/llm-replay (the
 #   replay backend: no model, deterministic), the verified kernel written to $OUT/generate/softmax_generated.cu.
 # --llm-optimize: `kopt optimize examples/softmax --from candidates/softmax_warp_kernel.cu --proposer llm` with the
@@ -348,7 +350,8 @@ if [ $RUN_TORCH_BENCH = 1 ]; then
         [ -n "${KOPT_TORCH_DEADLINE:-}" ] && left=$((KOPT_TORCH_DEADLINE - SECONDS + 60))
         # shellcheck disable=SC2086
         timeout "$left" "$KOPT" bench "${problems[@]:i:KOPT_TORCH_CHUNK}" --torch --precision "$prec" \
-          ${KOPT_BENCH_ARGS:-} --store "$d/torch-bench.db" --out "$d" > "$d/bench.txt" 2> "$d/bench.log"
+          ${KOPT_TORCH_TASKS:+--tasks "$KOPT_TORCH_TASKS/$prec"} ${KOPT_BENCH_ARGS:-} \
+          --store "$d/torch-bench.db" --out "$d" > "$d/bench.txt" 2> "$d/bench.log"
         echo "$prec ${problems[*]:i:KOPT_TORCH_CHUNK}: exit $? at ${SECONDS} s" >> "$OUT_DIR/torch-bench/chunks.txt"
         rm -rf "$d/tasks"
         [ $PACK = 1 ] && tar czf "$OUT_DIR/torch-bench-chunks.tar.gz" -C "$OUT_DIR" torch-bench

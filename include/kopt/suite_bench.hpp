@@ -192,10 +192,11 @@ Result<std::vector<SuiteTask>> discover_torch_problems(std::vector<std::filesyst
 struct TorchTaskImport {
   std::filesystem::path tasks_root;  // each problem goes to <tasks_root>/<id>_<precision>
   std::string precision = "fp32";
-  bool force = false;  // import again even when the task folder is newer than the problem
+  bool force = false;  // import again even when the task folder holds an import of the problem as it is
 };
-// Each problem imported (kopt/torch_import.hpp) or reused: a task folder that holds a task.toml newer than
-// the problem file is kept. A problem that fails to import keeps its file as `dir` and gets import_error.
+// Each problem imported (kopt/torch_import.hpp) or reused: a task folder that holds a task.toml, a
+// torch_abi.json and a problem.py with the problem file's text is kept (folders imported on another machine
+// and copied here are reused). A problem that fails to import keeps its file as `dir` and gets import_error.
 std::vector<SuiteTask> import_torch_tasks(
     std::vector<SuiteTask> const& problems, TorchTaskImport const& request,
     std::function<void(std::size_t, SuiteTask const&)> const& progress = {});

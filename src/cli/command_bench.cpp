@@ -17,6 +17,7 @@
 #include "kopt/json_values.hpp"
 #include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
+#include "kopt/task.hpp"
 #include "kopt/text.hpp"
 
 namespace kopt::cli {
@@ -63,11 +64,12 @@ int run_bench_merge(BenchArgs const& args, Console const& console) {
   return 0;
 }
 
-// Where PyTorch problems are imported: <--out>/tasks, else .kopt/torch-tasks.
+// Where PyTorch problems are imported: --tasks, else <--out>/tasks, else .kopt/torch-tasks.
 TorchTaskImport torch_import_request(BenchArgs const& args) {
   TorchTaskImport request;
-  request.tasks_root = args.out_dir.empty() ? std::filesystem::path(".kopt") / "torch-tasks"
-                                            : std::filesystem::path(args.out_dir) / "tasks";
+  request.tasks_root = !args.tasks_dir.empty() ? std::filesystem::path(args.tasks_dir)
+                       : args.out_dir.empty()  ? std::filesystem::path(".kopt") / "torch-tasks"
+                                               : std::filesystem::path(args.out_dir) / "tasks";
   request.precision = args.precision;
   request.force = args.force_import;
   return request;
@@ -84,6 +86,49 @@ TorchBenchHeader torch_header(BenchArgs const& args, std::vector<std::filesystem
 }
 
 }  // namespace
+
+// --import-only: the problems imported (or reused) into the tasks folder, a line each with the family the
+// importer inferred, and no GPU touched. Exit code 0 when every problem imported.
+int run_torch_import_only(BenchArgs const& args, std::vector<SuiteTask> const& problems,
+                          Console const& console) {
+  ProgressPrinter printer(console.err, progress_style_for(args.json, is_terminal(stderr)),
+                          terminal_width(stderr));
+  auto const request = torch_import_request(args);
+  auto const tasks = import_torch_tasks(problems, request, [&](std::size_t i, SuiteTask const& problem) {
+    printer.update(EvalProgress{i - 1, problems.size(), problem.id + ": importing"});
+  });
+  printer.finish();
+  nlohmann::json out = nlohmann::json::array();
+  std::size_t failed = 0;
+  for (auto const& task : tasks) {
+    std::string family;
+    if (task.import_error.empty()) {
+      if (auto spec = load_task(task.dir)) family = spec->family;
+    } else {
+      ++failed;
+    }
+    out.push_back({{"problem", task.id},
+                   {"task_dir", task.import_error.empty() ? task.dir.string() : ""},
+                   {"family", family},
+                   {"import_error", task.import_error}});
+    if (!args.json) {
+      console.out << fmt::format("{:<40} {}\n", task.id,
+                                 !task.import_error.empty() ? "import error: " + task.import_error
+                                 : family.empty()           ? "imported, no family"
+                                                            : "imported, family " + family);
+    }
+  }
+  if (args.json) {
+    console.out << json_text(nlohmann::json{{"tasks_dir", request.tasks_root.string()},
+                                            {"precision", args.precision},
+                                            {"problems", out}})
+                << '\n';
+  } else {
+    console.out << fmt::format("{} of {} problems imported into {} ({})\n", tasks.size() - failed,
+                               tasks.size(), request.tasks_root.string(), args.precision);
+  }
+  return to_int(failed == 0 ? ExitCode::success : ExitCode::rejected);
+}
 
 int run_bench(BenchArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
@@ -121,6 +166,15 @@ int run_bench(BenchArgs const& args, Console const& console) {
                        " under the given folders matches the filters" +
                        (args.shard.empty() ? "" : " in shard " + args.shard)),
         ErrorOrigin::input);
+  }
+  if (args.import_only) {
+    if (!torch) {
+      return fail(
+          make_error(ErrorCode::invalid_argument,
+                     "--import-only: the folders hold no PyTorch problems (a .py file with class Model)"),
+          ErrorOrigin::input);
+    }
+    return run_torch_import_only(args, *tasks, console);
   }
   if (!args.arch.empty()) {
     if (auto status = check_arch(args.arch); !status) return fail(status.error(), ErrorOrigin::input);

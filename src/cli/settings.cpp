@@ -341,6 +341,13 @@ std::span<Setting const> registered_settings() {
        .default_text = "fp32",
        .meaning = "scripts/gpu.sh --torch-bench with KOPT_TORCH_CHUNK: the precisions, separated by spaces",
        .doc = "docs/pytorch.md"},
+      {.env = "KOPT_TORCH_TASKS",
+       .scope = script,
+       .type = path,
+       .default_text = "none",
+       .meaning = "scripts/gpu.sh --torch-bench with KOPT_TORCH_CHUNK: task folders imported beforehand, one "
+                  "folder per precision",
+       .doc = "docs/pytorch.md"},
       {.env = "KOPT_TORCH_PROBLEMS",
        .scope = script,
        .type = text,

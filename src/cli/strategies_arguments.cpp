@@ -67,7 +67,9 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
       "  CUDA_VISIBLE_DEVICES=1 kopt bench suites/ --shard 1/2 --out b   # half the suite on a second GPU\n"
       "  kopt bench --merge a/bench.json b/bench.json --out all   # parts run on two GPUs, as one\n"
       "  kopt bench suites/pytorch --out pt --budget 8        # PyTorch problems: fast_p vs eager and "
-      "compile\n\n"
+      "compile\n"
+      "  kopt bench suites/pytorch --import-only --tasks pt-tasks   # import on a CPU machine, bench "
+      "later\n\n"
       "Progress goes to stderr, one line per task. Exit code 0 when every task's best kernel verified,\n"
       "1 when some did not, 2 bad input, 3 no GPU. docs/bench.md explains the columns and the goals.");
   auto& b = args.bench;
@@ -113,7 +115,14 @@ void define_bench_command(CLI::App& app, CliArguments& args) {
                    "PyTorch problems: the tasks' precision, fp32 or bf16 (default fp32)")
       ->check(CLI::IsMember({"fp32", "bf16"}));
   bench->add_flag("--force-import", b.force_import,
-                  "PyTorch problems: import every problem again, even when its task folder is newer");
+                  "PyTorch problems: import every problem again, even when its task folder holds an import\n"
+                  "of the problem's current text");
+  bench->add_option("--tasks", b.tasks_dir,
+                    "PyTorch problems: the folder of their task folders (default <out>/tasks, else\n"
+                    ".kopt/torch-tasks); folders already there for a problem's current text are reused");
+  bench->add_flag("--import-only", b.import_only,
+                  "PyTorch problems: import them into --tasks and stop (no GPU needed): on a CPU machine,\n"
+                  "then copy the folder to the GPU host and bench with the same --tasks");
   bench->add_flag("--json", b.json, "print the kopt.bench/1 JSON document instead of the table");
   add_require_isolation_flag(*bench, args.global.require_isolation);
 }

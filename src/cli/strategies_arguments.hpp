@@ -50,6 +50,8 @@ struct BenchArgs {
   bool torch = false;              // the roots hold PyTorch problems (also found without it: docs/bench.md)
   std::string precision = "fp32";  // of the tasks PyTorch problems are imported as
   bool force_import = false;       // import every problem again, even when its task folder is up to date
+  std::string tasks_dir;           // where PyTorch problems are imported (empty: <out>/tasks)
+  bool import_only = false;        // import the PyTorch problems and stop: no GPU needed
 };
 
 struct CliArguments;

@@ -1,9 +1,10 @@
 // PyTorch problems turned into task folders for `kopt bench --torch`: each imported with kopt_torch's
-// importer (kopt/torch_import.hpp) or reused when its folder is newer than the problem; a failure is kept as
-// the task's import_error, never an abort.
+// importer (kopt/torch_import.hpp) or reused when its folder holds an import of the problem's current text; a
+// failure is kept as the task's import_error, never an abort.
 #include <fmt/format.h>
 
 #include "kopt/suite_bench.hpp"
+#include "kopt/text.hpp"
 #include "kopt/torch_import.hpp"
 
 namespace kopt {
@@ -11,15 +12,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The folder was written by an import of this problem after its last change.
+// The folder holds an import of this problem as it is now: its task.toml, torch_abi.json and a copy of the
+// problem (the importer's problem.py) with the same text. Compared by content, not by modification times,
+// so that folders imported on one machine and copied to another (a GPU host) are reused there.
 bool up_to_date(fs::path const& task_dir, fs::path const& problem) {
   std::error_code ec;
-  fs::path const toml = task_dir / "task.toml";
-  if (!fs::exists(toml, ec) || !fs::exists(task_dir / "torch_abi.json", ec)) return false;
-  auto const written = fs::last_write_time(toml, ec);
-  if (ec) return false;
-  auto const changed = fs::last_write_time(problem, ec);
-  return !ec && written > changed;
+  if (!fs::exists(task_dir / "task.toml", ec) || !fs::exists(task_dir / "torch_abi.json", ec)) return false;
+  auto const copy = read_text_file(task_dir / "problem.py");
+  auto const original = read_text_file(problem);
+  return copy && original && *copy == *original;
 }
 
 }  // namespace

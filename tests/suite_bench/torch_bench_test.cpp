@@ -328,5 +328,37 @@ TEST(TorchBench, ImportsProblemsKeepsErrorsAndReusesUpToDateFolders) {
   EXPECT_EQ(fs::last_write_time(tasks[1].dir / "task.toml"), written);  // reused, not imported again
 }
 
+// A task folder imported elsewhere (on a CPU machine) and copied here is reused when its problem.py has the
+// problem's current text, whatever the files' modification times say; a changed problem is imported again.
+// No Python is needed: a reuse never calls the importer, and the import of a changed problem fails here
+// either way (no torch, or a text that is no problem).
+TEST(TorchBench, ReusesACopiedTaskFolderByTheProblemsTextNotItsTimes) {
+  test::TempDir dir;
+  fs::path const problem = dir.path() / "corpus" / "level1" / "relu.py";
+  write(problem, kProblem);
+  fs::path const task_dir = dir.path() / "tasks" / "level1" / "relu_fp32";
+  write(task_dir / "task.toml", "name = \"relu_fp32\"\n");
+  write(task_dir / "torch_abi.json", "{}\n");
+  write(task_dir / "problem.py", kProblem);
+  auto const long_ago = fs::last_write_time(problem) - std::chrono::hours(24 * 365);
+  for (auto const* name : {"task.toml", "torch_abi.json", "problem.py"})
+    fs::last_write_time(task_dir / name, long_ago);
+  auto problems = discover_torch_problems({dir.path() / "corpus"}, {});
+  ASSERT_TRUE(problems) << problems.error().message;
+  ASSERT_EQ(problems->size(), 1u);
+  TorchTaskImport request;
+  request.tasks_root = dir.path() / "tasks";
+  auto reused = import_torch_tasks(*problems, request);
+  ASSERT_EQ(reused.size(), 1u);
+  EXPECT_EQ(reused[0].import_error, "");
+  EXPECT_EQ(reused[0].dir, fs::absolute(task_dir));
+  EXPECT_EQ(fs::last_write_time(task_dir / "task.toml"), long_ago);  // not imported again
+
+  write(problem, "# changed\n");
+  auto changed = import_torch_tasks(*problems, request);
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_NE(changed[0].import_error, "") << "a changed problem must be imported again, not reused";
+}
+
 }  // namespace
 }  // namespace kopt
