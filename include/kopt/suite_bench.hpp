@@ -195,8 +195,9 @@ struct TorchTaskImport {
   bool force = false;  // import again even when the task folder holds an import of the problem as it is
 };
 // Each problem imported (kopt/torch_import.hpp) or reused: a task folder that holds a task.toml, a
-// torch_abi.json and a problem.py with the problem file's text is kept (folders imported on another machine
-// and copied here are reused). A problem that fails to import keeps its file as `dir` and gets import_error.
+// torch_abi.json written by the importer as it is now (torch_importer_digest) and a problem.py with the
+// problem file's text is kept (folders imported on another machine and copied here are reused). A problem
+// that fails to import keeps its file as `dir` and gets import_error.
 std::vector<SuiteTask> import_torch_tasks(
     std::vector<SuiteTask> const& problems, TorchTaskImport const& request,
     std::function<void(std::size_t, SuiteTask const&)> const& progress = {});

@@ -31,4 +31,9 @@ Result<TorchImport> import_torch_problem(std::filesystem::path const& problem,
                                          std::filesystem::path const& out_dir,
                                          TorchImportOptions const& options);
 
+// The SHA-256 (hex) of the importer's code as the importer records it in torch_abi.json ("importer"): every
+// kopt_torch/*.py of the package folder by file name, each as its name, a NUL, its bytes and a NUL. A task
+// folder whose record differs was written by another version of the importer (docs/pytorch.md).
+Result<std::string> torch_importer_digest();
+
 }  // namespace kopt

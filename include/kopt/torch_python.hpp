@@ -27,4 +27,7 @@ struct TorchPython {
 // that interpreter can import torch shows at its first command, whose error says how to fix it.
 Result<TorchPython> find_torch_python();
 
+// The folder that holds kopt_torch/ (the package alone, found like the data folders; no interpreter needed).
+Result<std::filesystem::path> find_torch_package();
+
 }  // namespace kopt

@@ -20,6 +20,7 @@ Generators (docs/pytorch.md, "Inputs, and why not only torch.rand"):
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
 import math
@@ -146,6 +147,16 @@ def _param_values(abi: Abi, notes: list[str]) -> tuple[dict[str, torch.Tensor], 
         return out, case
     finally:
         problem.unload()
+
+
+def importer_digest() -> str:
+    """SHA-256 of the bridge's own code (every kopt_torch/*.py, by file name: name, NUL, bytes, NUL), recorded in
+    torch_abi.json so that `kopt bench --torch` re-imports a problem the importer has changed since (a new
+    family inferred, another work model); kopt computes the same digest (torch_importer_digest)."""
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).parent.glob("*.py"), key=lambda p: p.name):
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def _binding_expr(abi: Abi, tensor_ref: int | str, dims: tuple[int, ...] | None) -> kexpr.Expr:
@@ -408,7 +419,8 @@ def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(problem_path, out_dir / "problem.py")
     (out_dir / "task.toml").write_text(toml_text, encoding="utf-8")
-    (out_dir / "torch_abi.json").write_text(json.dumps(abi.to_json(), indent=1) + "\n", encoding="utf-8")
+    (out_dir / "torch_abi.json").write_text(json.dumps({**abi.to_json(), "importer": importer_digest()}, indent=1)
+                                            + "\n", encoding="utf-8")
 
     return {
         "schema": SUMMARY_SCHEMA,

@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "kopt/child_process.hpp"
+#include "kopt/sha256.hpp"
+#include "kopt/text.hpp"
 #include "kopt/torch_python.hpp"
 
 namespace kopt {
@@ -48,6 +52,29 @@ Result<TorchImport> import_torch_problem(std::filesystem::path const& problem,
                           problem.string() + "):\n" + task.error().message);
   }
   return TorchImport{std::move(*task), std::move(summary)};
+}
+
+Result<std::string> torch_importer_digest() {
+  auto root = find_torch_package();
+  if (!root) return root.error();
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (auto const& entry : std::filesystem::directory_iterator(*root / "kopt_torch", ec)) {
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".py") files.push_back(entry.path());
+  }
+  if (ec) return make_error(ErrorCode::io_error, (*root / "kopt_torch").string() + ": " + ec.message());
+  std::sort(files.begin(), files.end(),
+            [](auto const& a, auto const& b) { return a.filename().string() < b.filename().string(); });
+  std::string bytes;
+  for (auto const& file : files) {
+    auto text = read_text_file(file);
+    if (!text) return make_error(ErrorCode::io_error, "cannot read " + file.string());
+    bytes += file.filename().string();
+    bytes += '\0';
+    bytes += *text;
+    bytes += '\0';
+  }
+  return sha256_hex(bytes);
 }
 
 }  // namespace kopt

@@ -3,6 +3,8 @@
 // failure is kept as the task's import_error, never an abort.
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "kopt/suite_bench.hpp"
 #include "kopt/text.hpp"
 #include "kopt/torch_import.hpp"
@@ -12,15 +14,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The folder holds an import of this problem as it is now: its task.toml, torch_abi.json and a copy of the
-// problem (the importer's problem.py) with the same text. Compared by content, not by modification times,
-// so that folders imported on one machine and copied to another (a GPU host) are reused there.
-bool up_to_date(fs::path const& task_dir, fs::path const& problem) {
+// The folder holds an import of this problem as it is now by the importer as it is now: a task.toml, a
+// torch_abi.json recording `importer` (torch_importer_digest) and a copy of the problem (problem.py) with the
+// same text. Compared by content, not by modification times, so that folders imported on one machine and
+// copied to another (a GPU host) are reused there, and a folder an older importer wrote is not.
+bool up_to_date(fs::path const& task_dir, fs::path const& problem, std::string const& importer) {
   std::error_code ec;
-  if (!fs::exists(task_dir / "task.toml", ec) || !fs::exists(task_dir / "torch_abi.json", ec)) return false;
+  if (importer.empty() || !fs::exists(task_dir / "task.toml", ec)) return false;
+  auto const record = read_text_file(task_dir / "torch_abi.json");
   auto const copy = read_text_file(task_dir / "problem.py");
   auto const original = read_text_file(problem);
-  return copy && original && *copy == *original;
+  if (!record || !copy || !original || *copy != *original) return false;
+  auto const abi = nlohmann::json::parse(*record, nullptr, false);
+  return abi.is_object() && abi.value("importer", std::string()) == importer;
 }
 
 }  // namespace
@@ -30,11 +36,14 @@ std::vector<SuiteTask> import_torch_tasks(
     std::function<void(std::size_t, SuiteTask const&)> const& progress) {
   std::vector<SuiteTask> tasks;
   tasks.reserve(problems.size());
+  // The importer that would run now: a folder another version wrote is imported again (none found: no reuse).
+  auto const digest = torch_importer_digest();
+  std::string const importer = digest ? *digest : std::string();
   for (std::size_t i = 0; i < problems.size(); ++i) {
     SuiteTask task = problems[i];
     if (progress) progress(i + 1, task);
     fs::path const dir = request.tasks_root / (task.id + "_" + request.precision);
-    if (!request.force && up_to_date(dir, task.dir)) {
+    if (!request.force && up_to_date(dir, task.dir, importer)) {
       task.dir = fs::absolute(dir);
       tasks.push_back(std::move(task));
       continue;

@@ -10,7 +10,7 @@
 namespace kopt {
 namespace {
 
-Result<std::filesystem::path> package_root() {
+Result<std::filesystem::path> package_root_folder() {
   DataFolder const folder{"python",
                           "kopt_torch/__init__.py",
                           "KOPT_PYTHON_PACKAGE",
@@ -36,7 +36,7 @@ ProcessSpec TorchPython::command(std::vector<std::string> const& args) const {
 }
 
 Result<TorchPython> find_torch_python() {
-  auto root = package_root();
+  auto root = package_root_folder();
   if (!root) return root.error();
   TorchPython found{{}, *root, {}};
   if (char const* env = std::getenv("KOPT_PYTHON"); env != nullptr && *env != '\0') {
@@ -63,6 +63,10 @@ Result<TorchPython> find_torch_python() {
       "no Python for the PyTorch bridge: KOPT_PYTHON is not set, " +
           (root->parent_path() / ".venv/bin/python3").string() +
           " does not exist and python3 is not on PATH; run scripts/setup.sh or set KOPT_PYTHON");
+}
+
+Result<std::filesystem::path> find_torch_package() {
+  return package_root_folder();
 }
 
 }  // namespace kopt

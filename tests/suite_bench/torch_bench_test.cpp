@@ -11,6 +11,8 @@
 
 #include "kopt/store.hpp"
 #include "kopt/suite_bench.hpp"
+#include "kopt/text.hpp"
+#include "kopt/torch_import.hpp"
 #include "kopt/torch_python.hpp"
 #include "propose/propose_fixtures.hpp"
 #include "support/bench_rows.hpp"
@@ -329,7 +331,8 @@ TEST(TorchBench, ImportsProblemsKeepsErrorsAndReusesUpToDateFolders) {
 }
 
 // A task folder imported elsewhere (on a CPU machine) and copied here is reused when its problem.py has the
-// problem's current text, whatever the files' modification times say; a changed problem is imported again.
+// problem's current text and the importer that wrote it is the one that would run now, whatever the files'
+// modification times say; a changed problem, or a folder of another importer, is imported again.
 // No Python is needed: a reuse never calls the importer, and the import of a changed problem fails here
 // either way (no torch, or a text that is no problem).
 TEST(TorchBench, ReusesACopiedTaskFolderByTheProblemsTextNotItsTimes) {
@@ -338,7 +341,9 @@ TEST(TorchBench, ReusesACopiedTaskFolderByTheProblemsTextNotItsTimes) {
   write(problem, kProblem);
   fs::path const task_dir = dir.path() / "tasks" / "level1" / "relu_fp32";
   write(task_dir / "task.toml", "name = \"relu_fp32\"\n");
-  write(task_dir / "torch_abi.json", "{}\n");
+  auto const digest = torch_importer_digest();
+  ASSERT_TRUE(digest) << digest.error().message;
+  write(task_dir / "torch_abi.json", R"({"importer": ")" + *digest + "\"}\n");
   write(task_dir / "problem.py", kProblem);
   auto const long_ago = fs::last_write_time(problem) - std::chrono::hours(24 * 365);
   for (auto const* name : {"task.toml", "torch_abi.json", "problem.py"})
@@ -354,6 +359,17 @@ TEST(TorchBench, ReusesACopiedTaskFolderByTheProblemsTextNotItsTimes) {
   EXPECT_EQ(reused[0].dir, fs::absolute(task_dir));
   EXPECT_EQ(fs::last_write_time(task_dir / "task.toml"), long_ago);  // not imported again
 
+  // Written by another version of the importer: imported again.
+  write(task_dir / "torch_abi.json", R"({"importer": "0000"})");
+  auto older = import_torch_tasks(*problems, request);
+  ASSERT_EQ(older.size(), 1u);
+  // Imported again: it failed (no torch here) or it rewrote the record with this importer's digest.
+  auto const record = read_text_file(task_dir / "torch_abi.json");
+  ASSERT_TRUE(record);
+  EXPECT_TRUE(!older[0].import_error.empty() || record->find(*digest) != std::string::npos)
+      << "a folder an older importer wrote must be imported again";
+
+  write(task_dir / "torch_abi.json", R"({"importer": ")" + *digest + "\"}\n");
   write(problem, "# changed\n");
   auto changed = import_torch_tasks(*problems, request);
   ASSERT_EQ(changed.size(), 1u);
