@@ -85,8 +85,6 @@ TorchBenchHeader torch_header(BenchArgs const& args, std::vector<std::filesystem
   return header;
 }
 
-}  // namespace
-
 // --import-only: the problems imported (or reused) into the tasks folder, a line each with the family the
 // importer inferred, and no GPU touched. Exit code 0 when every problem imported.
 int run_torch_import_only(BenchArgs const& args, std::vector<SuiteTask> const& problems,
@@ -129,6 +127,8 @@ int run_torch_import_only(BenchArgs const& args, std::vector<SuiteTask> const& p
   }
   return to_int(failed == 0 ? ExitCode::success : ExitCode::rejected);
 }
+
+}  // namespace
 
 int run_bench(BenchArgs const& args, Console const& console) {
   auto fail = [&](Error const& error, ErrorOrigin origin) {
