@@ -51,19 +51,27 @@ def _last_dim(dim: Any, ndim: int) -> bool:
     return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
 
 
+def _rows_binding(ndim: int, rows: str, cols: str) -> dict[str, Binding]:
+    """A row-wise family's roles on the one input: its rows the product of the leading dimensions, its row
+    length the last dimension (names alone would not tell `batch_size` from `dim`)."""
+    return {"in": (0, None), rows: (0, tuple(range(ndim - 1))), cols: (0, (ndim - 1,))}
+
+
 def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
-    """row_reduce or row_scan for a reduction or cumulative sum over the last dimension, else None."""
+    """row_reduce or row_scan for a reduction (keepdim or not: the same values in the same order) or a
+    cumulative sum over the last dimension, else None."""
     dim = call_argument(node, 1, "dim")
     if isinstance(dim, (list, tuple)) and len(dim) == 1:
         dim = dim[0]
-    if ndim < 2 or not _last_dim(dim, ndim) or call_argument(node, 2, "keepdim"):
+    if ndim < 2 or not _last_dim(dim, ndim):
         return None
     if name in _REDUCTIONS:
         combine, identity, finish = _REDUCTIONS[name]
         return FamilyGuess("row_reduce", {"combine": combine, "identity": identity, "finish": finish},
-                           f"the module is one {name} over the last dimension")
+                           f"the module is one {name} over the last dimension", _rows_binding(ndim, "rows", "cols"))
     if name == "cumsum":
-        return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension")
+        return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension",
+                           _rows_binding(ndim, "rows", "cols"))
     return None
 
 
@@ -361,7 +369,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
 
 def _softmax_guess(family: str) -> FamilyGuess:
     what = "log-softmax" if family == "row_log_softmax" else "softmax"
-    return FamilyGuess(family, {}, f"the module is one {what} over the last of two dimensions")
+    return FamilyGuess(family, {}, f"the module is one {what} over the last of two dimensions",
+                       _rows_binding(2, "N", "C"))
 
 
 def _softmax_call(node: Any, family: str, ndim: int) -> FamilyGuess | None:

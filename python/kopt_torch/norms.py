@@ -33,17 +33,25 @@ def _rows(tensors: list[Any], ndim_at_least: int = 2) -> tuple[int, ...] | None:
     return tuple(range(tensors[0].dim() - 1))
 
 
-def _normalizes_last(shape: Any, tensor: Any) -> bool:
+def _normalized_dims(shape: Any, tensor: Any) -> int | None:
+    """How many trailing dimensions of `tensor` a normalized_shape covers (nn.LayerNorm((C, H, W)) over an
+    [N, C, H, W] input: 3), leaving at least one leading dimension; None when it is not the input's trailing
+    dimensions. The library's rows are then the leading dimensions' product, each row the trailing ones' product
+    of contiguous values, and the weights of that many elements."""
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    return len(shape) == 1 and shape[0] == tensor.shape[-1]
+    k = len(shape)
+    return k if 0 < k < tensor.dim() and tuple(tensor.shape[-k:]) == shape else None
 
 
-def _guess(family: str, what: str, tensors: list[Any], pointers: dict[str, str], eps: float) -> FamilyGuess:
-    last = tensors[0].dim() - 1
+def _guess(family: str, what: str, tensors: list[Any], pointers: dict[str, str], eps: float,
+           normalized: int = 1) -> FamilyGuess:
+    ndim = tensors[0].dim()
     binding: dict[str, Any] = {"in": (0, None)}
     binding.update({role: (key, None) for role, key in pointers.items()})
-    binding.update({"N": (0, tuple(range(last))), "C": (0, (last,)), "eps": float(eps)})
-    return FamilyGuess(family, {}, f"the module is {what} over the last dimension (eps {eps:g})", binding)
+    binding.update({"N": (0, tuple(range(ndim - normalized))), "C": (0, tuple(range(ndim - normalized, ndim))),
+                    "eps": float(eps)})
+    over = "the last dimension" if normalized == 1 else f"the last {normalized} dimensions"
+    return FamilyGuess(family, {}, f"the module is {what} over {over} (eps {eps:g})", binding)
 
 
 def _library_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | None:
@@ -51,17 +59,19 @@ def _library_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | N
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
         if len(node.args) != 1 or node.kwargs or getattr(node.args[0], "op", None) != "placeholder" \
-                or type(sub) not in (nn.LayerNorm, nn.RMSNorm) or not sub.elementwise_affine \
-                or not _normalizes_last(sub.normalized_shape, tensors[0]):
+                or type(sub) not in (nn.LayerNorm, nn.RMSNorm) or not sub.elementwise_affine:
+            return None
+        k = _normalized_dims(sub.normalized_shape, tensors[0])
+        if k is None:
             return None
         if type(sub) is nn.LayerNorm:
             if sub.bias is None:
                 return None
             return _guess("layernorm", "one LayerNorm", tensors,
-                          {"gamma": f"{node.target}.weight", "beta": f"{node.target}.bias"}, sub.eps)
+                          {"gamma": f"{node.target}.weight", "beta": f"{node.target}.bias"}, sub.eps, k)
         if sub.eps is None:  # torch.finfo(dtype).eps: depends on the precision; no family
             return None
-        return _guess("rmsnorm", "one RMSNorm", tensors, {"weight": f"{node.target}.weight"}, sub.eps)
+        return _guess("rmsnorm", "one RMSNorm", tensors, {"weight": f"{node.target}.weight"}, sub.eps, k)
     if node.op != "call_function" or node.target not in (F.layer_norm, F.rms_norm):
         return None
     layer = node.target is F.layer_norm
@@ -71,16 +81,17 @@ def _library_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | N
         return None
     arg = {n: node.kwargs.get(n, node.args[i] if i < len(node.args) else None) for i, n in enumerate(names)}
     params = [arg["weight"], arg["bias"]] if layer else [arg["weight"]]
+    k = _normalized_dims(arg["normalized_shape"], tensors[0])
     if getattr(arg["input"], "op", None) != "placeholder" or any(getattr(p, "op", None) != "get_attr" for p in params) \
-            or not _normalizes_last(arg["normalized_shape"], tensors[0]):
+            or k is None:
         return None
     eps = arg["eps"] if arg["eps"] is not None else (1e-5 if layer else None)
     if not isinstance(eps, (int, float)) or isinstance(eps, bool):
         return None
     if layer:
         return _guess("layernorm", "one layer_norm", tensors, {"gamma": params[0].target, "beta": params[1].target},
-                      eps)
-    return _guess("rmsnorm", "one rms_norm", tensors, {"weight": params[0].target}, eps)
+                      eps, k)
+    return _guess("rmsnorm", "one rms_norm", tensors, {"weight": params[0].target}, eps, k)
 
 
 def _last_dim(dim: Any, ndim: int) -> bool:

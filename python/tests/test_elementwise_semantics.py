@@ -12,10 +12,10 @@ import unittest
 from pathlib import Path
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 from kopt_torch.family import infer_family
+from tests.test_family import _Call, _LinearThen
 
 CXX = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
 
@@ -24,25 +24,6 @@ _PRELUDE = """#include <cmath>
 #include <cstdio>
 static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 """
-
-
-class _Call(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, x):
-        return self.fn(x)
-
-
-class _LinearThen(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.linear = nn.Linear(8, 4)
-        self.fn = fn
-
-    def forward(self, x):
-        return self.fn(self.linear(x))
 
 
 MODULES = [

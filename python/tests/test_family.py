@@ -150,7 +150,9 @@ class FamilyTest(unittest.TestCase):
         for model in (nn.LogSoftmax(dim=1), _Call(lambda x: torch.log_softmax(x, dim=1)),
                       _Call(lambda x: F.log_softmax(x, dim=-1)), _Call(lambda x: x.log_softmax(-1))):
             self.assertEqual(infer_family(model, self.x).family, "row_log_softmax")
-        self.assertEqual(infer_family(_Call(lambda x: x.softmax(-1)), self.x).family, "row_softmax")
+        plain = infer_family(_Call(lambda x: x.softmax(-1)), self.x)
+        self.assertEqual((plain.family, plain.binding), ("row_softmax", {"in": (0, None), "N": (0, (0,)),
+                                                                        "C": (0, (1,))}))
         self.assertIsNone(infer_family(_Call(lambda x: torch.log_softmax(x, dim=0)), self.x))
         self.assertIsNone(infer_family(_Call(lambda x: F.log_softmax(x, dim=-1, dtype=torch.float64)), self.x))
         self.assertIsNone(infer_family(nn.LogSoftmax(dim=2), [torch.randn(2, 3, 4)]))
@@ -163,7 +165,10 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(infer_family(_Call(lambda x: torch.amax(x, dim=-1)), x3).params["identity"], "-INFINITY")
         self.assertEqual(infer_family(_Call(lambda x: torch.cumsum(x, dim=2)), x3).family, "row_scan")
         self.assertIsNone(infer_family(_Call(lambda x: torch.sum(x, dim=1)), x3))
-        self.assertIsNone(infer_family(_Call(lambda x: torch.sum(x, dim=2, keepdim=True)), x3))
+        # keepdim=True: the same values in the same order, only the shape gains a 1.
+        kept = infer_family(_Call(lambda x: torch.sum(x, dim=2, keepdim=True)), x3)
+        self.assertEqual((kept.family, kept.binding),
+                         ("row_reduce", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}))
 
     def test_a_product_of_two_matrices_is_a_gemm(self):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])
@@ -358,7 +363,12 @@ class FamilyTest(unittest.TestCase):
                    lambda m, x: x * torch.rsqrt(x.pow(3).mean(dim=-1, keepdim=True) + 1e-6) * m.w):
             self.assertIsNone(infer_family(_Norm(fn), x3))
         self.assertIsNone(infer_family(nn.LayerNorm(8, bias=False), x3), "the family takes a bias")
-        self.assertIsNone(infer_family(nn.LayerNorm((3, 8)), x3), "over the last dimension only")
+        # Over the trailing dimensions (KernelBench's nn.LayerNorm((features, dim1, dim2))): rows of their product.
+        trailing = infer_family(nn.LayerNorm((3, 8)), x3)
+        self.assertEqual((trailing.family, trailing.binding["N"], trailing.binding["C"]),
+                         ("layernorm", (0, (0,)), (0, (1, 2))))
+        self.assertIsNone(infer_family(nn.LayerNorm((2, 3, 8)), x3), "no leading dimension left")
+        self.assertIsNone(infer_family(nn.LayerNorm((2, 8)), x3), "not the trailing dimensions")
         self.assertIsNone(infer_family(nn.RMSNorm(8), x3), "eps None is the precision's own")
 
 
