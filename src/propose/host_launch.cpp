@@ -33,7 +33,8 @@ inline long long kopt_sqrt(long long a) {
   return r;
 }
 // A pointer to a task's vector or complex elements (float2*, cufftComplex*) passed where the callee takes
-// their scalars (float*): the same address as whatever pointer the callee takes.
+// their scalars (float*), or to 64-bit integers spelled `int64_t` (long) where the callee takes `long long`:
+// the same address as whatever pointer the callee takes.
 struct kopt_any_pointer {
   const void* address;
   template <class T> operator T*() const { return static_cast<T*>(const_cast<void*>(address)); }
@@ -116,8 +117,12 @@ std::string_view cpp_expression_helpers() {
 std::string pointer_argument(TaskSpec const& task, std::string const& name) {
   auto const param = std::find_if(task.signature.params.begin(), task.signature.params.end(),
                                   [&](Param const& p) { return p.name == name; });
-  bool const vector = param != task.signature.params.end() && param->is_pointer && param->lanes > 1;
-  return vector ? "kopt_any_pointer{" + name + "}" : name;
+  if (param == task.signature.params.end() || !param->is_pointer) return name;
+  // A vector pointer goes where the callee takes its scalars; a 64-bit integer pointer where the callee
+  // spells the type otherwise (the task's int64_t is `long`, a template's {{I}} is `long long`).
+  bool const vector = param->lanes > 1;
+  bool const wide_integer = param->dtype == DType::i64 || param->dtype == DType::u64;
+  return vector || wide_integer ? "kopt_any_pointer{" + name + "}" : name;
 }
 
 std::string element_type_includes(TaskSpec const& task) {
