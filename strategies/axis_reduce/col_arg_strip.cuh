@@ -1,8 +1,9 @@
 // The column arg-reductions' shared body (spliced into col_argmax_strip, col_argmax_split_rows,
-// col_argmin_strip and col_argmin_split_rows by `// kopt:include col_arg_strip.cuh`, inside the strategy's
-// namespace after `using T`, ../reduction/hinted_loads.cuh and the knobs STRIP, BLOCK, UNROLL, HINT, PACKED,
-// PAD).
-// out[c] = the row of the largest (ARGMIN 1: smallest) in[r*cols + c] over r < rows, int32: the first
+// col_argmin_strip, col_argmin_split_rows and mid_arg*_split_rows by `// kopt:include col_arg_strip.cuh`,
+// inside the strategy's namespace after `using T`, ../reduction/hinted_loads.cuh and the knobs STRIP, BLOCK,
+// UNROLL, HINT, PACKED, PAD).
+// out[c] = the row of the largest (ARGMIN 1: smallest) in[r*cols + c] over r < rows (stored as the
+// contract's index type: int32, or int64 for the mid_* families): the first
 // such row on ties, and a NaN wins over every number in both directions (PyTorch propagates NaN: argmax
 // and argmin of a column holding a NaN are the first NaN's row).
 //
@@ -307,14 +308,15 @@ __device__ __forceinline__ void strip_combine(float (&best)[kVec], int (&at)[kVe
   }
 }
 
-// The threads ty == 0 write their columns' rows.
-__device__ __forceinline__ void strip_store(int* __restrict__ out, int const (&at)[kVec], long long cols,
+// The threads ty == 0 write their columns' rows (Index: the contract's index type, int or long long).
+template <typename Index>
+__device__ __forceinline__ void strip_store(Index* __restrict__ out, int const (&at)[kVec], long long cols,
                                             long long c0, bool vec, int tx, int ty) {
   if (ty != 0) return;
 #pragma unroll
   for (int e = 0; e < kVec; ++e) {
     long long const c = strip_column(c0, tx, e, vec);
-    if (c < cols) out[c] = at[e];
+    if (c < cols) out[c] = static_cast<Index>(at[e]);
   }
 }
 
@@ -331,7 +333,8 @@ __device__ __forceinline__ void merge4(float (&bv)[4], int (&br)[4], float4 v, i
 // (self-resetting, so back-to-back launches work). That block reads the strip's pairs from L2 as float4 /
 // int4 spread over all its threads (four pieces in flight each), merges them (any order: `beats` is a
 // total order), then merges its thread groups by a tree in shared memory and writes the rows.
-__device__ __forceinline__ void split_finish(int* __restrict__ out, float (&best)[kVec], int (&at)[kVec],
+template <typename Index>
+__device__ __forceinline__ void split_finish(Index* __restrict__ out, float (&best)[kVec], int (&at)[kVec],
                                              float* __restrict__ partial_values,
                                              int* __restrict__ partial_rows, unsigned int* tickets,
                                              StripValues& values, StripRows& rows, long long strip,
@@ -401,6 +404,6 @@ __device__ __forceinline__ void split_finish(int* __restrict__ out, float (&best
   for (int i = 0; i < 4; ++i) {
     int const slot = 4 * q + i;  // slot e * kLanes + tx of the strip's pairs
     long long const c = strip_column(c0, slot % kLanes, slot / kLanes, vec);
-    if (c < cols) out[c] = br[i];
+    if (c < cols) out[c] = static_cast<Index>(br[i]);
   }
 }

@@ -5,12 +5,10 @@
 // of `pieces` equal stretches of rows (the launch line picks pieces so that about GRID blocks run, at
 // least 64 rows each). Inside a block it is col_reduce_strip: contiguous 128-bit loads across the strip,
 // UNROLL rows in flight per thread, FP32 partial columns in registers, a fixed shared-memory tree. Each
-// block then stores its STRIP partial columns in a __device__ array, fences and draws a ticket from its
-// strip's __device__ counter with atomicInc, which wraps back to 0 when the strip's last block draws
-// (self-resetting, so back-to-back launches work); that block reads the strip's partials from L2 with
-// float4 loads spread over all its threads (several in flight each), combines them in a fixed order (per
-// thread, then a shared-memory tree) and writes the values rounded once to T. Deterministic, one kernel,
-// no float atomics; one piece means no ticket at all.
+// block then stores its STRIP partial columns in a __device__ array and draws a ticket from its strip's
+// __device__ counter (self-resetting); the strip's last block combines the pieces' partials in a fixed
+// order and writes the values rounded once to T (col_split.cuh). Deterministic, one kernel, no float
+// atomics; one piece means no ticket at all.
 //
 // Knobs: STRIP columns per block; BLOCK threads per block; UNROLL rows in flight per thread; GRID the
 // blocks aimed at (multiples of the H200's 132 SMs); HINT the loads' cache policy (2: L2 evict-first +
@@ -48,15 +46,12 @@ using T = {{T}};
 // kopt:include ../reduction/hinted_loads.cuh
 // kopt:include axis_op.cuh
 // kopt:include col_strip.cuh
+// kopt:include col_split.cuh
 
 // With pieces >= 2, pieces <= ceil_div(GRID, strips) gives strips < GRID and strips * pieces < 2 * GRID:
 // that many strips' partial columns and GRID counters are enough.
 __device__ __align__(16) float partials[2 * GRID * STRIP];
 __device__ unsigned int tickets[GRID];
-
-__device__ __forceinline__ float4 combine4(float4 a, float4 b) {
-  return make_float4(Op::combine(a.x, b.x), Op::combine(a.y, b.y), Op::combine(a.z, b.z), Op::combine(a.w, b.w));
-}
 
 }  // namespace col_reduce_split_rows
 
@@ -64,7 +59,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
   using namespace col_reduce_split_rows;
   __shared__ __align__(16) StripScratch scratch;
-  __shared__ bool last_piece;
   int const tx = static_cast<int>(threadIdx.x) % kLanes;
   int const ty = static_cast<int>(threadIdx.x) / kLanes;
   long long const strip = blockIdx.x;
@@ -84,58 +78,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     strip_store(out, acc, rows, cols, c0, vec, tx, ty);
     return;
   }
-  float* const strip_partials = partials + strip * pieces * STRIP;
-  if (ty == 0) {
-#pragma unroll
-    for (int e = 0; e < kVec; ++e) strip_partials[piece * STRIP + e * kLanes + tx] = acc[e];
-    __threadfence();  // the partials are visible device-wide before the ticket is drawn
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned int const drawn = atomicInc(&tickets[strip], pieces - 1u);
-    last_piece = drawn == pieces - 1u;
-  }
-  __syncthreads();
-  if (!last_piece) return;
-  __threadfence();
-  // The strip's last block reads the pieces' partial rows from L2 (other SMs wrote them) as float4s:
-  // thread (g, q) combines slots 4q .. 4q + 3 of pieces g, g + kGroups, ... with four independent loads
-  // in flight, then the groups are combined by a fixed tree in shared memory (deterministic).
-  constexpr int kQuads = STRIP / 4;          // float4s per piece
-  constexpr int kGroups = BLOCK / kQuads;    // at least 1: STRIP <= 4 * BLOCK
-  static_assert(kGroups >= 1 && kGroups * STRIP <= kRowLanes * STRIP, "the scratch holds the groups");
-  int const q = static_cast<int>(threadIdx.x) % kQuads;
-  unsigned int const g = threadIdx.x / kQuads;
-  float4 const* const quads = reinterpret_cast<float4 const*>(strip_partials);
-  float4 sum = make_float4(Op::identity(), Op::identity(), Op::identity(), Op::identity());
-  unsigned int p = g;
-#pragma unroll 1
-  for (; p + 3u * kGroups < pieces; p += 4u * kGroups) {
-    float4 v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = __ldcg(&quads[(p + u * kGroups) * kQuads + q]);
-#pragma unroll
-    for (int u = 0; u < 4; ++u) sum = combine4(sum, v[u]);
-  }
-#pragma unroll 1
-  for (; p < pieces; p += kGroups) sum = combine4(sum, __ldcg(&quads[p * kQuads + q]));
-  float4* const groups = reinterpret_cast<float4*>(&scratch[0][0]);  // [kGroups][kQuads]
-  groups[g * kQuads + q] = sum;
-  __syncthreads();
-#pragma unroll 1
-  for (unsigned int stride = kGroups / 2; stride > 0; stride >>= 1) {
-    if (g < stride) {
-      sum = combine4(sum, groups[(g + stride) * kQuads + q]);
-      groups[g * kQuads + q] = sum;
-    }
-    __syncthreads();
-  }
-  if (g != 0) return;
-  float const values[4] = {sum.x, sum.y, sum.z, sum.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    int const slot = 4 * q + i;  // slot e * kLanes + tx of the partial columns
-    long long const c = strip_column(c0, slot % kLanes, slot / kLanes, vec);
-    if (c < cols) out[c] = kopt_strategy::from_float<T>(Op::finish(values[i], static_cast<float>(rows), rows, cols));
-  }
+  split_finish(out, acc, partials + strip * pieces * STRIP, &tickets[strip], scratch, piece, pieces, rows, cols,
+               c0, vec, tx, ty);
 }

@@ -1,10 +1,10 @@
-// The column reductions' shared body (spliced into col_reduce_strip and col_reduce_split_rows by
-// `// kopt:include col_strip.cuh`, after axis_op.cuh and the knobs STRIP, BLOCK, UNROLL). A block owns a
-// strip of STRIP consecutive columns: kLanes = STRIP / kVec threads across it, each holding kVec columns
-// (one 16-byte pack of a row: the lanes' loads of one row are contiguous), and kRowLanes = BLOCK / kLanes
-// threads down it, thread (ty, tx) taking rows ty, ty + kRowLanes, ... with UNROLL independent loads in
-// flight. Each thread keeps kVec FP32 partial columns; the block's partials are combined over ty in
-// shared memory by a fixed tree.
+// The column reductions' shared body (spliced into col_reduce_strip, col_reduce_split_rows and
+// mid_reduce_split_rows by `// kopt:include col_strip.cuh`, after axis_op.cuh and the knobs STRIP, BLOCK,
+// UNROLL). A block owns a strip of STRIP consecutive columns: kLanes = STRIP / kVec threads across it,
+// each holding kVec columns (one 16-byte pack of a row: the lanes' loads of one row are contiguous), and
+// kRowLanes = BLOCK / kLanes threads down it, thread (ty, tx) taking rows ty, ty + kRowLanes, ... with
+// UNROLL independent loads in flight. Each thread keeps kVec FP32 partial columns; the block's partials are
+// combined over ty in shared memory by a fixed tree.
 //
 // A row starts at a 16-byte boundary only when cols is a multiple of kVec (and the matrix is aligned).
 // When it is not, the thread's columns are tx, tx + kLanes, ... instead (element loads, still one

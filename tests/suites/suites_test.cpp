@@ -93,7 +93,10 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "fft_inverse",
                                          "fft_split_inverse",
                                          "conv2d_nchw_bias",
-                                         "row_log_softmax"};
+                                         "row_log_softmax",
+                                         "mid_reduce",
+                                         "mid_argmax",
+                                         "mid_argmin"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
