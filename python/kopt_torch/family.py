@@ -2,8 +2,10 @@
 
 Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
 comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
-elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin over the
-last dimension), row_scan (cumsum over the last dimension), gemm (one product of two 2-D inputs), gemm_nt (`a @
+elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin, and
+max / min values, over the last dimension), col_reduce and mid_reduce (the same over the first or a middle
+dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over any dimension but the last),
+row_scan (cumsum over the last dimension; these reductions.py), gemm (one product of two 2-D inputs), gemm_nt (`a @
 b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two 3-D
 inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
 (over the last dimension, the module's own or written out; norms.py), attention (scaled_dot_product_attention, or
@@ -33,46 +35,15 @@ from .attention import attention_family
 from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
 from .norms import norm_family
+from .reductions import last_dim, reduction_family, rows_binding
 
 _SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
             F.log_softmax: "row_log_softmax"}
 _SOFTMAX_MODULES = {nn.Softmax: "row_softmax", nn.LogSoftmax: "row_log_softmax"}
-# Reductions over the last dimension: the row_reduce family's combine, identity and finish (`n`: the count).
-_REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
-               "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s")}
-_REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin"}
 
 
 def _operator_nodes(graph: Any) -> list[Any]:
     return [n for n in graph.nodes if n.op in ("call_function", "call_method", "call_module")]
-
-
-def _last_dim(dim: Any, ndim: int) -> bool:
-    return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
-
-
-def _rows_binding(ndim: int, rows: str, cols: str) -> dict[str, Binding]:
-    """A row-wise family's roles on the one input: its rows the product of the leading dimensions, its row
-    length the last dimension (names alone would not tell `batch_size` from `dim`)."""
-    return {"in": (0, None), rows: (0, tuple(range(ndim - 1))), cols: (0, (ndim - 1,))}
-
-
-def _axis_family(node: Any, name: str | None, ndim: int) -> FamilyGuess | None:
-    """row_reduce or row_scan for a reduction (keepdim or not: the same values in the same order) or a
-    cumulative sum over the last dimension, else None."""
-    dim = call_argument(node, 1, "dim")
-    if isinstance(dim, (list, tuple)) and len(dim) == 1:
-        dim = dim[0]
-    if ndim < 2 or not _last_dim(dim, ndim):
-        return None
-    if name in _REDUCTIONS:
-        combine, identity, finish = _REDUCTIONS[name]
-        return FamilyGuess("row_reduce", {"combine": combine, "identity": identity, "finish": finish},
-                           f"the module is one {name} over the last dimension", _rows_binding(ndim, "rows", "cols"))
-    if name == "cumsum":
-        return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension",
-                           _rows_binding(ndim, "rows", "cols"))
-    return None
 
 
 def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
@@ -345,12 +316,14 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return attention
     if (activation := _activation(traced, nodes, tensors)) is not None:
         return activation
+    if (reduction := reduction_family(nodes, tensors)) is not None:
+        return reduction
     if len(nodes) != 1 or len(tensors) != 1:
         return None
     node, ndim = nodes[0], tensors[0].dim()
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
-        if type(sub) in _SOFTMAX_MODULES and _last_dim(sub.dim, ndim) and ndim == 2:
+        if type(sub) in _SOFTMAX_MODULES and last_dim(sub.dim, ndim) and ndim == 2:
             return _softmax_guess(_SOFTMAX_MODULES[type(sub)])
         if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
             return _pool2d(sub, ndim)
@@ -358,10 +331,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     if node.op == "call_method":
         if str(node.target) in ("softmax", "log_softmax"):
             return _softmax_call(node, f"row_{node.target}", ndim)
-        return _axis_family(node, str(node.target), ndim)
+        return None
     target = node.target
-    if target in _REDUCTION_FUNCTIONS or target is torch.cumsum:
-        return _axis_family(node, _REDUCTION_FUNCTIONS.get(target, "cumsum"), ndim)
     if target in _SOFTMAX:
         return _softmax_call(node, _SOFTMAX[target], ndim)
     return None
@@ -370,14 +341,14 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
 def _softmax_guess(family: str) -> FamilyGuess:
     what = "log-softmax" if family == "row_log_softmax" else "softmax"
     return FamilyGuess(family, {}, f"the module is one {what} over the last of two dimensions",
-                       _rows_binding(2, "N", "C"))
+                       rows_binding(2, "N", "C"))
 
 
 def _softmax_call(node: Any, family: str, ndim: int) -> FamilyGuess | None:
     """row_softmax or row_log_softmax for a (log-)softmax call over the last of two dimensions, in FP32 or
     the input's precision (a `dtype` argument casts: no family)."""
     dim = call_argument(node, 1, "dim")
-    if ndim != 2 or not _last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
+    if ndim != 2 or not last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
             or set(node.kwargs) - {"dim", "_stacklevel", "dtype"} or len(node.args) > 2:
         return None
     return _softmax_guess(family)

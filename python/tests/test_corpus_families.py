@@ -28,6 +28,7 @@ SUITE = Path(__file__).resolve().parents[2] / "suites" / "pytorch"
 KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
 
 FAMILIES = {
+    "level1/argmax_dim": "mid_argmax",
     "level1/batched_matmul": "batched_gemm",
     "level1/conv2d": "conv2d_nchw_bias",
     "level1/cumsum": "row_scan",
@@ -40,6 +41,7 @@ FAMILIES = {
     "level1/matmul_skinny": "gemm",
     "level1/matmul_square": "gemm",
     "level1/matmul_transposed_b": "gemm_nt",
+    "level1/max_dim": "mid_reduce",
     "level1/max_pool2d": "pool2d",
     "level1/mean_dim": "row_reduce",
     "level1/relu": "activation",
@@ -49,6 +51,7 @@ FAMILIES = {
     "level1/silu": "activation",
     "level1/softmax": "row_softmax",
     "level1/sqrt": "activation",
+    "level1/sum_dim": "mid_reduce",
     "level1/tanh": "activation",
     "level1/transpose_copy": "transpose",
     "level2/attention_bmm_softmax": "attention",

@@ -164,11 +164,63 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(infer_family(_Call(lambda x: x.sum(dim=-1)), x3).params["combine"], "a + b")
         self.assertEqual(infer_family(_Call(lambda x: torch.amax(x, dim=-1)), x3).params["identity"], "-INFINITY")
         self.assertEqual(infer_family(_Call(lambda x: torch.cumsum(x, dim=2)), x3).family, "row_scan")
-        self.assertIsNone(infer_family(_Call(lambda x: torch.sum(x, dim=1)), x3))
+        self.assertEqual(infer_family(_Call(lambda x: torch.sum(x, dim=1)), x3).family, "mid_reduce", "not the last")
+        self.assertIsNone(infer_family(_Call(lambda x: torch.cumsum(x, dim=1)), x3), "a scan over the last only")
         # keepdim=True: the same values in the same order, only the shape gains a 1.
         kept = infer_family(_Call(lambda x: torch.sum(x, dim=2, keepdim=True)), x3)
         self.assertEqual((kept.family, kept.binding),
                          ("row_reduce", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}))
+
+    def test_reductions_over_the_first_or_a_middle_dimension(self):
+        x3 = [torch.randn(2, 4, 8)]
+        mid = {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1,)), "cols": (0, (2,))}
+        for fn in (lambda x: torch.sum(x, dim=1, keepdim=True), lambda x: x.sum(1), lambda x: torch.sum(x, (1,)),
+                   lambda x: x.sum(dim=-2, keepdim=False)):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.params, guess.binding),
+                             ("mid_reduce", {"combine": "a + b", "identity": "0.0f", "finish": "s"}, mid))
+        col = infer_family(_Call(lambda x: torch.mean(x, dim=0)), self.x)
+        self.assertEqual((col.family, col.params["finish"], col.binding),
+                         ("col_reduce", "s / n", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))}))
+        self.assertEqual(infer_family(_Call(lambda x: x.amin(0)), x3).binding["cols"], (0, (1, 2)))
+        # torch.max / torch.min over a dim, then the values: amax / amin.
+        for fn in (lambda x: torch.max(x, dim=1).values, lambda x: x.max(1)[0], lambda x: x.max(dim=-2).values):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.params["combine"], guess.params["identity"], guess.binding),
+                             ("mid_reduce", "fmaxf(a, b)", "-INFINITY", mid))
+        self.assertEqual(infer_family(_Call(lambda x: torch.min(x, 2)[0]), x3).family, "row_reduce")
+        self.assertEqual(infer_family(_Call(lambda x: x.min(dim=0).values), x3).params["combine"], "fminf(a, b)")
+        x4 = [torch.randn(2, 3, 4, 5)]
+        four = infer_family(_Call(lambda x: x.sum(dim=2)), x4)
+        self.assertEqual((four.family, four.binding),
+                         ("mid_reduce", {"in": (0, None), "batch": (0, (0, 1)), "rows": (0, (2,)), "cols": (0, (3,))}))
+        for fn in (lambda x: torch.sum(x, dim=(1, 2)),  # several dimensions
+                   lambda x: x.sum(),  # every element
+                   lambda x: torch.sum(x, dim=1, dtype=torch.float64),  # a cast
+                   lambda x: torch.max(x, dim=1),  # the (values, indices) pair itself
+                   lambda x: torch.max(x),  # every element
+                   lambda x: torch.max(x, dim=1).values * 2.0):  # a chain
+            with self.subTest(fn=fn):
+                self.assertIsNone(infer_family(_Call(fn), x4))
+        self.assertIsNone(infer_family(_Call(lambda x: x.sum(dim=1)), [torch.randint(0, 9, (2, 4, 8))]),
+                          "PyTorch sums integers into int64")
+
+    def test_argmax_and_argmin_over_any_dimension_but_the_last(self):
+        x3 = [torch.randn(2, 4, 8)]
+        mid = {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1,)), "cols": (0, (2,))}
+        for fn in (lambda x: torch.argmax(x, dim=1), lambda x: x.argmax(1, keepdim=True), lambda x: x.argmax(dim=-2),
+                   lambda x: torch.max(x, dim=1).indices, lambda x: x.max(1)[1]):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.params, guess.binding), ("mid_argmax", {}, mid))
+        first = infer_family(_Call(lambda x: torch.argmin(x, dim=0)), x3)
+        self.assertEqual((first.family, first.binding),
+                         ("mid_argmin", {"in": (0, None), "batch": 1, "rows": (0, (0,)), "cols": (0, (1, 2))}))
+        self.assertEqual(infer_family(_Call(lambda x: x.min(0).indices), self.x).family, "mid_argmin")
+        # Over the last dimension: row_argmax writes 32-bit indices, PyTorch's are int64.
+        for fn in (lambda x: torch.argmax(x, dim=-1), lambda x: x.argmin(2), lambda x: torch.max(x, 2).indices,
+                   lambda x: torch.argmax(x)):  # no dim: an index into the flattened input
+            with self.subTest(fn=fn):
+                self.assertIsNone(infer_family(_Call(fn), x3))
 
     def test_a_product_of_two_matrices_is_a_gemm(self):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])

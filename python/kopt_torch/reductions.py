@@ -1,0 +1,139 @@
+"""Family inference for a forward that reduces or scans its one floating-point input over one dimension
+(kopt_torch.family calls reduction_family).
+
+Over dimension d of an n-D input (n >= 2), the input is viewed as [outer, d, inner]: outer the product of the
+dimensions before d, inner the product of those after it.
+
+- Value reductions: torch.sum, torch.mean, torch.amax, torch.amin (function or method; `dim` an int or a 1-tuple,
+  negative or not; keepdim either way: the same values in the same order), and torch.max / torch.min over a `dim`
+  followed by `.values` or `[0]` (as amax / amin). Over the last dimension `row_reduce` (rows the leading
+  dimensions, cols the last); over the first `col_reduce` (rows d0, cols the rest); over any other `mid_reduce`
+  (batch the outer dimensions, rows d, cols the inner ones). Each with the family's `combine`, `identity` and
+  `finish` (`n` in `finish` is the count reduced).
+- Index reductions: torch.argmax / torch.argmin (function or method, `dim` given and not None, keepdim either way),
+  and torch.max / torch.min over a `dim` followed by `.indices` or `[1]`: `mid_argmax` / `mid_argmin` over any
+  dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first. Over the last dimension
+  no family: the library's row_argmax family writes 32-bit indices where PyTorch returns int64.
+- torch.cumsum over the last dimension: `row_scan`.
+
+A `dtype` argument (a cast), several dimensions, no dimension, or an integer input (whose sum PyTorch promotes to
+int64) gets no family. docs/pytorch.md, "Families".
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import torch
+
+from .elementwise import call_argument
+from .family_guess import Binding, FamilyGuess
+
+# Value reductions: the reduce families' combine, identity and finish (`n`: the count reduced).
+_REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
+               "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s")}
+_REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
+                        torch.cumsum: "cumsum", torch.argmax: "argmax", torch.argmin: "argmin"}
+# torch.max / torch.min over a dimension return (values, indices): what each of the two selects.
+_VALUES_INDICES = {"max": ("amax", "argmax"), "min": ("amin", "argmin")}
+_EXTREMA_FUNCTIONS = {torch.max: "max", torch.min: "min"}
+
+
+def last_dim(dim: Any, ndim: int) -> bool:
+    return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
+
+
+def rows_binding(ndim: int, rows: str, cols: str) -> dict[str, Binding]:
+    """A row-wise family's roles on the one input: its rows the product of the leading dimensions, its row
+    length the last dimension (names alone would not tell `batch_size` from `dim`)."""
+    return {"in": (0, None), rows: (0, tuple(range(ndim - 1))), cols: (0, (ndim - 1,))}
+
+
+def _call_name(node: Any, functions: dict[Any, str]) -> str | None:
+    if node.op == "call_method":
+        return str(node.target)
+    return functions.get(node.target) if node.op == "call_function" else None
+
+
+def _one_dim(node: Any, ndim: int) -> int | None:
+    """The one dimension (0 .. ndim-1) a call reduces over, when it reduces over exactly one in the input's own
+    precision (no `dtype` cast, no `out`, keepdim a constant); else None."""
+    if set(node.kwargs) - {"dim", "keepdim", "dtype"} or node.kwargs.get("dtype") is not None \
+            or len(node.args) > 3 or not isinstance(call_argument(node, 2, "keepdim", False), bool):
+        return None
+    dim = call_argument(node, 1, "dim")
+    if isinstance(dim, (list, tuple)) and len(dim) == 1:
+        dim = dim[0]
+    if not isinstance(dim, int) or isinstance(dim, bool) or not -ndim <= dim < ndim:
+        return None
+    return dim % ndim
+
+
+def _reduce_binding(d: int, ndim: int, batch_one: bool = False) -> dict[str, Binding]:
+    """mid_reduce's and mid_argmax's roles: batch the dimensions before d (the constant 1 when there are none
+    and `batch_one`), rows d, cols the dimensions after it."""
+    batch: Binding = (0, tuple(range(d))) if d > 0 or not batch_one else 1
+    return {"in": (0, None), "batch": batch, "rows": (0, (d,)), "cols": (0, tuple(range(d + 1, ndim)))}
+
+
+def _axis_family(name: str, d: int, ndim: int) -> FamilyGuess | None:
+    """The family of reduction or scan `name` over dimension d (normalised) of an ndim-D input, or None."""
+    last = d == ndim - 1
+    if name in _REDUCTIONS:
+        combine, identity, finish = _REDUCTIONS[name]
+        params = {"combine": combine, "identity": identity, "finish": finish}
+        if last:
+            return FamilyGuess("row_reduce", params, f"the module is one {name} over the last dimension",
+                               rows_binding(ndim, "rows", "cols"))
+        if d == 0:
+            return FamilyGuess("col_reduce", params, f"the module is one {name} over the first dimension",
+                               {"in": (0, None), "rows": (0, (0,)), "cols": (0, tuple(range(1, ndim)))})
+        return FamilyGuess("mid_reduce", params, f"the module is one {name} over dimension {d} of {ndim}",
+                           _reduce_binding(d, ndim))
+    if name in ("argmax", "argmin"):
+        if last:
+            return None  # row_argmax / row_argmin write 32-bit indices; PyTorch's are int64
+        where = "the first dimension" if d == 0 else f"dimension {d} of {ndim}"
+        return FamilyGuess(f"mid_{name}", {}, f"the module is one {name} over {where}",
+                           _reduce_binding(d, ndim, batch_one=True))
+    if name == "cumsum" and last:
+        return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension",
+                           rows_binding(ndim, "rows", "cols"))
+    return None
+
+
+def _selected(node: Any, call: Any) -> int | None:
+    """0 when `node` is `call.values` or `call[0]`, 1 when it is `call.indices` or `call[1]`, else None."""
+    if node.op != "call_function" or node.kwargs or len(node.args) != 2 or node.args[0] is not call:
+        return None
+    if node.target is getattr:
+        return {"values": 0, "indices": 1}.get(node.args[1])
+    if node.target is operator.getitem and node.args[1] in (0, 1) and not isinstance(node.args[1], bool):
+        return node.args[1]
+    return None
+
+
+def reduction_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """The family of a forward that is one reduction or scan of its one floating-point input over one of its
+    dimensions (`nodes`: the graph's operators; `tensors`: the example tensor inputs), or None."""
+    if len(tensors) != 1 or tensors[0].dim() < 2 or not tensors[0].is_floating_point() or not 1 <= len(nodes) <= 2:
+        return None
+    ndim, call = tensors[0].dim(), nodes[0]
+    if not call.args or getattr(call.args[0], "op", None) != "placeholder":
+        return None
+    output = next(n for n in call.graph.nodes if n.op == "output")
+    if output.args[0] is not nodes[-1]:
+        return None
+    if len(nodes) == 1:
+        name = _call_name(call, _REDUCTION_FUNCTIONS)
+        if name not in _REDUCTIONS and name not in ("cumsum", "argmax", "argmin"):
+            return None
+    else:  # torch.max / torch.min over a dim, then its values or its indices
+        extremum = _call_name(call, _EXTREMA_FUNCTIONS)
+        which = _selected(nodes[1], call)
+        if extremum not in _VALUES_INDICES or which is None:
+            return None
+        name = _VALUES_INDICES[extremum][which]
+    d = _one_dim(call, ndim)  # None without a dim: torch.max(x) is a maximum of everything
+    return _axis_family(name, d, ndim) if d is not None else None
