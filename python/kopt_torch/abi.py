@@ -17,7 +17,10 @@ constants, on the meta device where it can (no memory, no arithmetic), and deriv
 - the size cases ``problem``, ``small`` and ``odd`` (docs/pytorch.md), each kept only when the problem
   runs at its constants and every tensor is non-empty;
 - the flops of one forward (``torch.utils.flop_counter``) as a monomial over the size parameters, when
-  one fits every point.
+  one fits every point; a causal ``scaled_dot_product_attention`` counts half of its two products (the
+  counter counts the whole score matrix, but a kernel computes only the lower triangle: with the whole
+  matrix the speed-of-light bound would be twice too tight and refuse a good causal kernel as implausibly
+  fast).
 
 Evaluation order per point: the meta device; if the problem does not run on meta at its own constants,
 the CPU at "tiny" constants (every constant >= 32 divided by 16) and then the CPU at full size.
@@ -187,6 +190,27 @@ def evaluate_point(path: Path, values: Mapping[str, int], mode: str, reserved: s
         return _evaluate_point(path, values, mode, reserved, count_flops)
 
 
+class _CausalAttention(torch.overrides.TorchFunctionMode):
+    """Counts the flops of the upper half of every causal scaled_dot_product_attention's two products (Q K^T
+    and P V), which a causal kernel never computes: the forward's flops are the counter's less these."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skipped = 0
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        kwargs = kwargs or {}
+        if func is torch.nn.functional.scaled_dot_product_attention:
+            names = ("query", "key", "value", "attn_mask", "dropout_p", "is_causal")
+            bound = dict(zip(names, args)) | kwargs
+            q, k, v = bound.get("query"), bound.get("key"), bound.get("value")
+            tensors = all(isinstance(t, torch.Tensor) and t.dim() >= 2 for t in (q, k, v))
+            if bound.get("is_causal") is True and tensors:
+                rows, keys = q.numel() // q.shape[-1], k.shape[-2]
+                self.skipped += (2 * rows * keys * q.shape[-1] + 2 * rows * keys * v.shape[-1]) // 2
+        return func(*args, **kwargs)
+
+
 def _evaluate_point(path: Path, values: Mapping[str, int], mode: str, reserved: set[str],
                     count_flops: bool) -> Snapshot:
     problem = load_problem(path, dict(values))
@@ -210,10 +234,10 @@ def _evaluate_point(path: Path, values: Mapping[str, int], mode: str, reserved: 
                 if count_flops:
                     from torch.utils.flop_counter import FlopCounterMode
 
-                    counter = FlopCounterMode(display=False)
-                    with counter:
+                    counter, causal = FlopCounterMode(display=False), _CausalAttention()
+                    with counter, causal:
                         out = model(*inputs)
-                    flops = int(counter.get_total_flops())
+                    flops = max(int(counter.get_total_flops()) - causal.skipped, 0)
                 else:
                     out = model(*inputs)
         except ProblemError:

@@ -117,6 +117,14 @@ class AbiTest(unittest.TestCase):
         for c in ("problem", "small", "odd"):
             self._shape_ok(abi, c)
 
+    def test_causal_attention_counts_the_lower_triangle(self) -> None:
+        # The flop counter counts a causal attention's whole score matrix; a causal kernel computes half of it,
+        # so the work model (the speed-of-light bound) counts half: the corpus's causal and full sdpa problems.
+        corpus = Path(__file__).resolve().parents[2] / "suites" / "pytorch" / "level1"
+        self.assertEqual(derive_abi(corpus / "sdpa_causal.py").flops,
+                         "2*batch_size*num_heads*seq_len*seq_len*head_dim")
+        self.assertEqual(derive_abi(corpus / "sdpa.py").flops, "4*batch_size*num_heads*seq_len*seq_len*head_dim")
+
     def test_conv_stride2_output_is_a_quotient(self) -> None:
         abi = derive_abi(PROBLEMS / "conv_stride2.py")
         out = abi.tensors[-1]
