@@ -412,6 +412,28 @@ def fit_monomial(envs: list[dict[str, int]], ys: list[int], params: list[str],
     return "*".join(factors)
 
 
+def _flops_per_output(envs: list[dict[str, int]], ys: list[int], params: list[str], perturb: dict[str, list[int]],
+                      tensors: list[dict[str, Any]]) -> str | None:
+    """The flops as a monomial times the first output's element count, when the flops per output element fit a
+    monomial: a convolution's 2*Cin*K*K per output, its output's height and width being quotients such as
+    (height - kernel_size + 2*padding)/stride + 1 that no monomial gives. None when nothing fits."""
+    output = next((t for t in tensors if t["kind"] == "output"), None)
+    if output is None or not output["shape"]:
+        return None
+    try:
+        counts = [math.prod(kexpr.evaluate(d, env) for d in output["shape"]) for env in envs]
+    except ProblemError:  # a dimension over a parameter of its own, not in envs
+        return None
+    if any(c <= 0 or y % c for c, y in zip(counts, ys)):
+        return None
+    per_output = fit_monomial(envs, [y // c for c, y in zip(counts, ys)], params, perturb)
+    if per_output is None:
+        return None
+    factors = [] if per_output == "1" else [per_output]
+    factors += [str(d) if isinstance(d, int) or str(d).isidentifier() else f"({d})" for d in output["shape"]]
+    return "*".join(factors)
+
+
 # ----------------------------------------------------------------------------------------- the ABI
 
 
@@ -659,7 +681,10 @@ def derive_abi(path: str | Path, precision: str = "fp32", constants: Mapping[str
     if all(f is not None and f > 0 for f in fl):
         flops = fit_monomial(envs, fl, size_consts, perturb)  # type: ignore[arg-type]
         if flops is None:
-            notes.append("[work] flops omitted: the counted flops fit no monomial over the size parameters")
+            flops = _flops_per_output(envs, fl, size_consts, perturb, tensors)  # type: ignore[arg-type]
+        if flops is None:
+            notes.append("[work] flops omitted: the counted flops fit no monomial over the size parameters, "
+                         "nor one times the output's size")
     if flops is not None and not size_consts:
         flops = str(fl[0])
 

@@ -125,6 +125,14 @@ class AbiTest(unittest.TestCase):
                          "2*batch_size*num_heads*seq_len*seq_len*head_dim")
         self.assertEqual(derive_abi(corpus / "sdpa.py").flops, "4*batch_size*num_heads*seq_len*seq_len*head_dim")
 
+    def test_convolution_flops_are_per_output_element_times_the_output(self) -> None:
+        # 2*Cin*K*K per output element; the output's height and width are quotients no monomial gives.
+        corpus = Path(__file__).resolve().parents[2] / "suites" / "pytorch" / "level1"
+        self.assertEqual(derive_abi(corpus / "conv2d.py").flops,
+                         "2*in_channels*kernel_size*kernel_size*batch_size*out_channels"
+                         "*((height - kernel_size + 2*padding)/stride + 1)"
+                         "*((width - kernel_size + 2*padding)/stride + 1)")
+
     def test_conv_stride2_output_is_a_quotient(self) -> None:
         abi = derive_abi(PROBLEMS / "conv_stride2.py")
         out = abi.tensors[-1]
