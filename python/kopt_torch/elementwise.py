@@ -3,7 +3,9 @@
 The activation family's `op` is such an expression over `x` (the forward's one input), and the linear and
 convolution families' epilogue `op` one over `v` (the layer's result). An expression is built from the
 operators below, constants (module attributes are constants at trace time) and the one root value; anything
-else (a second tensor, a parameter, a reduction, a broadcast) makes it none. docs/pytorch.md, "Families".
+else (a second tensor, a parameter, a reduction, a broadcast) makes it none. The loss family's `map` is one over
+two roots, `x` and `y` (the forward's two inputs; losses.py reads it with node_expression). docs/pytorch.md,
+"Families".
 """
 
 from __future__ import annotations
@@ -124,19 +126,22 @@ def call_argument(node: Any, position: int, name: str, default: Any = None) -> A
 
 
 class _Translator:
-    """Turns the nodes between `root` and the output into one expression over `name`."""
+    """Turns the nodes between the roots (a dict node -> the name of its value) and a node into one expression
+    over the roots' names."""
 
-    def __init__(self, traced: Any, root: Any, name: str) -> None:
-        self.traced, self.root, self.name = traced, root, name
+    def __init__(self, traced: Any, roots: dict[Any, str]) -> None:
+        self.traced, self.roots = traced, roots
         self.terms: dict[Any, _Term | None] = {}
         self.steps: list[str] = []
+        self.used_roots: set[Any] = set()
 
     def term(self, a: Any) -> _Term | None:
         if not isinstance(a, torch.fx.Node):
             c = float_literal(a)
             return _Term(c) if c is not None else None
-        if a is self.root:
-            return _Term(self.name)
+        if a in self.roots:
+            self.used_roots.add(a)
+            return _Term(self.roots[a])
         if a not in self.terms:
             self.terms[a] = self._call(a)
         return self.terms[a]
@@ -270,6 +275,29 @@ class _Translator:
         return self._one(node, f"powf(x, {c})", f"pow {exponent}") if c is not None else None
 
 
+def operator_nodes(graph: Any) -> list[Any]:
+    """The graph's operator nodes (calls of functions, methods and modules), in order."""
+    return [n for n in graph.nodes if n.op in ("call_function", "call_method", "call_module")]
+
+
+def node_expression(traced: Any, node: Any, roots: dict[Any, str]) -> tuple[str, list[str], set[Any]] | None:
+    """The value of `node` as one C++ float expression over the names of `roots` (a dict node -> name), the
+    names of its steps in the order they are applied, and the nodes it reads (the operator nodes between the
+    roots and `node`, and the roots it uses); None unless each of those is an element-wise step of the roots
+    and constants, the value being a value (not a condition)."""
+    translator = _Translator(traced, roots)
+    result = translator.term(node)
+    if result is None or result.boolean:
+        return None
+    return result.text, translator.steps, set(translator.terms) | translator.used_roots
+
+
+def uses_every_operator(graph: Any, used: set[Any], but: Any = ()) -> bool:
+    """Whether every operator node of the graph is in `used`, except those in `but` (nodes outside the
+    expression: a reduction after it, a layer before it)."""
+    return all(n in used or n in but for n in operator_nodes(graph))
+
+
 def elementwise_expression(traced: Any, root: Any, name: str, before: int = 0) -> tuple[str, list[str]] | None:
     """The forward's output as one C++ float expression over `name` (the value of node `root`), and the names
     of its steps in the order they are applied; None unless every operator node of the graph after the first
@@ -278,11 +306,10 @@ def elementwise_expression(traced: Any, root: Any, name: str, before: int = 0) -
     output = next(n for n in traced.graph.nodes if n.op == "output")
     if not isinstance(output.args[0], torch.fx.Node):
         return None
-    translator = _Translator(traced, root, name)
-    result = translator.term(output.args[0])
-    if result is None or result.boolean:
+    expression = node_expression(traced, output.args[0], {root: name})
+    if expression is None:
         return None
-    operators = [n for n in traced.graph.nodes if n.op in ("call_function", "call_method", "call_module")]
-    if any(n is not root and n not in translator.terms for n in operators[before:]):
+    text, steps, used = expression
+    if not uses_every_operator(traced.graph, used, {root, *operator_nodes(traced.graph)[:before]}):
         return None  # a node the output does not use
-    return result.text, translator.steps
+    return text, steps

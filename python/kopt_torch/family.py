@@ -13,7 +13,8 @@ softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (Max
 dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
-with nothing after it).
+with nothing after it), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
+expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py).
 
 A problem whose forward is one operation the library has a family for gets that family (and the family's
 `[strategy_params]`, and a `[binding]` of the roles names alone would not decide), so that `kopt optimize`
@@ -34,6 +35,7 @@ import torch.nn.functional as F
 from .attention import attention_family
 from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
+from .losses import loss_family
 from .norms import norm_family
 from .reductions import last_dim, reduction_family, rows_binding
 
@@ -314,6 +316,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return FamilyGuess("gemm", {}, "the module is one product of two matrices")
     if (attention := attention_family(nodes, tensors)) is not None:
         return attention
+    if (loss := loss_family(traced, nodes, tensors)) is not None:
+        return loss
     if (activation := _activation(traced, nodes, tensors)) is not None:
         return activation
     if (reduction := reduction_family(nodes, tensors)) is not None:

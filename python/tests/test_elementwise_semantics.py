@@ -1,7 +1,7 @@
-"""The C++ expressions family inference writes (kopt_torch.elementwise) compute what the module computes: each
-op is compiled into a small host program with the system's C++ compiler, run over inputs of both signs, and
-compared with the module's own output in FP32. A wrong precedence, a lost parenthesis or a swapped operand
-fails here, on the CPU, before any kernel is built from it."""
+"""The C++ expressions family inference writes (kopt_torch.elementwise, kopt_torch.losses) compute what the
+module computes: each op is compiled into a small host program with the system's C++ compiler, run over inputs of
+both signs, and compared with the module's own output in FP32 (a loss's `finish` of the sum of its `map`). A wrong
+precedence, a lost parenthesis or a swapped operand fails here, on the CPU, before any kernel is built from it."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import unittest
 from pathlib import Path
 
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 
 from kopt_torch.family import infer_family
-from tests.test_family import _Call, _LinearThen
+from tests.test_family import _Call, _Call2, _LinearThen
 
 CXX = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
 
@@ -46,6 +47,20 @@ EPILOGUES = [
     _LinearThen(lambda y: y * torch.sigmoid(y)),
     _LinearThen(lambda y: torch.sigmoid(y / 4.0) - 0.5),
     _LinearThen(lambda y: 1.0 - F.gelu(y) * 2.0),
+]
+# Scalar losses of two inputs (the loss family's map and finish).
+LOSSES = [
+    _Call2(lambda p, t: torch.mean((p - t) ** 2)),  # the mean squared error written out
+    _Call2(lambda p, t: torch.mean(torch.clamp(1 - p * t, min=0))),  # hinge
+    _Call2(lambda p, t: (p - t).abs().sum()),  # l1, summed
+    nn.SmoothL1Loss(beta=0.5),
+    nn.SmoothL1Loss(),
+    _Call2(lambda p, t: F.smooth_l1_loss(t, p, beta=0.5, reduction="sum")),
+    _Call2(F.smooth_l1_loss),
+    nn.HuberLoss(delta=2.0),
+    _Call2(lambda p, t: F.huber_loss(p, t, delta=2.0, reduction="sum")),
+    nn.MSELoss(reduction="sum"),
+    _Call2(F.l1_loss),
 ]
 
 
@@ -96,6 +111,52 @@ int main() {{
             with self.subTest(op=g.params["op"]):
                 self.assertEqual(g.family, "linear")
                 torch.testing.assert_close(torch.tensor(got), m.fn(v).float(), rtol=1e-5, atol=1e-6)
+
+
+@unittest.skipIf(CXX is None, "no C++ compiler here")
+class LossSemanticsTest(unittest.TestCase):
+    def test_loss_maps_and_finishes_compute_what_the_module_computes(self) -> None:
+        # Both signs, differences from 0 to about 5: both branches of smooth_l1 (beta 0.5, 1) and huber (delta 2).
+        x = torch.linspace(-3.0, 3.0, 63).reshape(7, 9)
+        signs = torch.tensor([1.0, -1.0]).repeat(32)[:63]
+        y = (torch.linspace(2.5, -2.0, 63) * signs).reshape(7, 9)
+        guesses = [infer_family(m, [x, y]) for m in LOSSES]
+        for m, g in zip(LOSSES, guesses):
+            self.assertIsNotNone(g, m)
+            self.assertEqual(g.family, "loss")
+        funcs = "".join(f"static float m{i}(float x, float y) {{ return {g.params['map']}; }}\n"
+                        f"static float f{i}(float s, float n) {{ return {g.params['finish']}; }}\n"
+                        for i, g in enumerate(guesses))
+        table = ", ".join(f"{{m{i}, f{i}}}" for i in range(len(guesses)))
+        xs = ", ".join(f"{float(v)!r}f" for v in x.reshape(-1).tolist())
+        ys = ", ".join(f"{float(v)!r}f" for v in y.reshape(-1).tolist())
+        program = _PRELUDE + funcs + f"""
+struct Loss {{ float (*map)(float, float); float (*finish)(float, float); }};
+static const Loss kLosses[] = {{{table}}};
+static const float kX[] = {{{xs}}};
+static const float kY[] = {{{ys}}};
+int main() {{
+  int const n = sizeof(kX) / sizeof(kX[0]);
+  for (auto loss : kLosses) {{
+    double sum = 0.0;  // the exact sum, rounded once to FP32 as the library's strategies round it
+    for (int i = 0; i < n; ++i) sum += loss.map(kX[i], kY[i]);
+    std::printf("%.9g\\n", loss.finish(static_cast<float>(sum), static_cast<float>(n)));
+  }}
+}}
+"""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = Path(tmp) / "losses.cpp", Path(tmp) / "losses"
+            src.write_text(program)
+            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
+                                   text=True)
+            self.assertEqual(built.returncode, 0, built.stderr + program)
+            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        results = [float(v) for v in out.split()]
+        self.assertEqual(len(results), len(LOSSES))
+        for m, g, got in zip(LOSSES, guesses, results):
+            with self.subTest(map=g.params["map"], finish=g.params["finish"]):
+                want = m(x, y).float()
+                torch.testing.assert_close(torch.tensor(got), want, rtol=1e-5, atol=0.0)
 
 
 if __name__ == "__main__":

@@ -423,6 +423,64 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(nn.LayerNorm((2, 8)), x3), "not the trailing dimensions")
         self.assertIsNone(infer_family(nn.RMSNorm(8), x3), "eps None is the precision's own")
 
+    def test_scalar_losses_of_two_inputs(self):
+        pair = [torch.randn(4, 8), torch.randn(4, 8)]
+        binding = {"x": (0, None), "y": (1, None), "n": (0, (0, 1))}
+        smooth = "[](float z) { return z < 0.5f ? 0.5f * z * z / 0.5f : z - 0.5f * 0.5f; }(fabsf(x - y))"
+        smooth1 = "[](float z) { return z < 1.0f ? 0.5f * z * z / 1.0f : z - 0.5f * 1.0f; }(fabsf(x - y))"
+        huber = "[](float z) { return z < 2.0f ? 0.5f * z * z : 2.0f * (z - 0.5f * 2.0f); }(fabsf(x - y))"
+        cases = [
+            # An element-wise expression of both inputs, then a mean or a sum of every element.
+            (_Call2(lambda p, t: torch.mean((p - t) ** 2)), "[](float x) { return x * x; }(x - y)", "s / n"),
+            (_Call2(lambda p, t: ((p - t) * (p - t)).mean()), "(x - y) * (x - y)", "s / n"),
+            (_Call2(lambda p, t: torch.mean(torch.clamp(1 - p * t, min=0))), "fmaxf(1.0f - (x * y), 0.0f)", "s / n"),
+            (_Call2(lambda p, t: (p - t).abs().sum()), "[](float x) { return fabsf(x); }(x - y)", "s"),
+            (_Call2(lambda p, t: torch.sum(torch.abs(t - p))), "[](float x) { return fabsf(x); }(y - x)", "s"),
+            # PyTorch's losses, as functions (input and target in either order) and as modules.
+            (_Call2(F.mse_loss), "(x - y) * (x - y)", "s / n"),
+            (_Call2(lambda p, t: F.mse_loss(t, p, reduction="sum")), "(y - x) * (y - x)", "s"),
+            (nn.MSELoss(), "(x - y) * (x - y)", "s / n"),
+            (_Call2(lambda p, t: F.l1_loss(p, t)), "fabsf(x - y)", "s / n"),
+            (nn.L1Loss(reduction="sum"), "fabsf(x - y)", "s"),
+            (_Call2(lambda p, t: F.smooth_l1_loss(p, t, beta=0.5)), smooth, "s / n"),
+            (nn.SmoothL1Loss(beta=0.5), smooth, "s / n"),
+            (nn.SmoothL1Loss(), smooth1, "s / n"),
+            (_Call2(lambda p, t: F.smooth_l1_loss(p, t, beta=0.0, reduction="sum")), "fabsf(x - y)", "s"),
+            (_Call2(lambda p, t: F.huber_loss(p, t, delta=2.0)), huber, "s / n"),
+            (nn.HuberLoss(delta=2.0, reduction="sum"), huber, "s"),
+            (_Call2(F.huber_loss), "[](float z) { return z < 1.0f ? 0.5f * z * z : 1.0f * (z - 0.5f * 1.0f); }"
+                                   "(fabsf(x - y))", "s / n"),
+        ]
+        for model, loss_map, finish in cases:
+            with self.subTest(map=loss_map, finish=finish):
+                guess = infer_family(model, pair)
+                self.assertEqual((guess.family, guess.params, guess.binding),
+                                 ("loss", {"map": loss_map, "finish": finish}, binding))
+        sub_module = _Call2(nn.SmoothL1Loss(beta=0.5))  # a loss module inside the Model: a call_module node
+        self.assertEqual(infer_family(sub_module, pair).params["map"], smooth)
+        three = infer_family(nn.MSELoss(), [torch.randn(2, 3, 4), torch.randn(2, 3, 4)])
+        self.assertEqual(three.binding["n"], (0, (0, 1, 2)))
+        self.assertIn("smooth L1 loss (beta 0.5)", infer_family(nn.SmoothL1Loss(beta=0.5), pair).reason)
+        for model, inputs, why in (
+                (nn.MSELoss(), [torch.randn(4, 8), torch.randn(8)], "broadcasting"),
+                (_Call2(lambda p, t: torch.mean((p - t) ** 2)), [torch.randn(4, 1), torch.randn(1, 8)], "broadcasting"),
+                (nn.MSELoss(), [torch.randn(4, 8), torch.randn(8, 4)], "another shape, the same count"),
+                (nn.L1Loss(reduction="none"), pair, "reduction none: a tensor"),
+                (_Call2(lambda p, t: F.mse_loss(p, t, reduction="none")), pair, "reduction none: a tensor"),
+                (_Call2(lambda p, t: F.kl_div(p, t, reduction="batchmean")), pair, "batchmean: s / the first dim"),
+                (_Call2(lambda p, t: torch.mean((p - t) ** 2, dim=1)), pair, "a mean over a dimension"),
+                (_Call2(lambda p, t: (p - t).abs().sum(dim=-1)), pair, "a sum over a dimension"),
+                (_Call2(lambda p, t: torch.sum((p - t) ** 2, dtype=torch.float64)), pair, "a cast"),
+                (_Call2(lambda p, t: torch.mean(p * 2.0)), pair, "one input unused"),
+                (_Call2(lambda p, t: torch.mean((p - t) ** 2) * 2.0), pair, "something after the reduction"),
+                (_Call2(lambda p, t: torch.mean((p - t) ** 2) + t.sum()), pair, "a second reduction"),
+                (_Call2(lambda p, t: torch.amax((p - t) ** 2)), pair, "not a sum"),
+                (_Call2(lambda p, t: torch.mean(p > t)), pair, "a condition"),
+                (_Call2(lambda p, t: F.smooth_l1_loss(p, p)), pair, "one input twice"),
+                (nn.MSELoss(), [torch.randint(0, 9, (4, 8)), torch.randint(0, 9, (4, 8))], "integers")):
+            with self.subTest(why=why):
+                self.assertIsNone(infer_family(model, inputs))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,144 @@
+"""Family inference for a scalar loss of two tensors: the `loss` family (kopt_torch.family calls loss_family).
+
+The library's loss strategies compute `*out = finish(sum_i map(x[i], y[i]))` over two vectors of n elements
+(contract `void (T* out, const T* x, const T* y, int n)`): `map` a C++ float expression over x and y, `finish` one
+over s (the FP32 sum of map) and n (the element count as a float). A forward with exactly two floating-point
+tensor inputs of the same shape (no broadcasting: the contract reads both at the same index) gets the family
+when it is
+
+- an element-wise expression of both inputs (every operator of the graph in it, both inputs read) followed by
+  one full reduction, torch.mean(e) / e.mean() / torch.sum(e) / e.sum() with no dim and no dtype: `map` the
+  expression (elementwise.py's translation, over x the forward's first input and y its second), `finish`
+  `s / n` for the mean, `s` for the sum. torch.mean((p - t) ** 2), torch.mean(torch.clamp(1 - p * t, min=0))
+  (hinge), (p - t).abs().sum();
+- F.mse_loss, F.l1_loss, F.smooth_l1_loss (beta, default 1.0; beta 0 is l1), F.huber_loss (delta, default 1.0)
+  of the two inputs in either order, or the modules nn.MSELoss, nn.L1Loss, nn.SmoothL1Loss, nn.HuberLoss called
+  on them, with reduction "mean" or "sum" (and no weight, no legacy size_average / reduce): `map` as PyTorch
+  defines the loss (d = input - target: mse d * d, l1 |d|, smooth_l1 |d| < beta ? 0.5 |d|^2 / beta :
+  |d| - 0.5 beta, huber |d| < delta ? 0.5 |d|^2 : delta * (|d| - 0.5 delta)).
+
+The `[binding]` names x and y (the forward's inputs by position) and n (the product of every dimension of the
+first input). reduction="none" (a tensor, not a scalar) and anything else get no family; so does KL divergence
+with reduction="batchmean" (the sum divided by the first dimension alone: `finish` can only use s and n, the
+count of every element). docs/pytorch.md, "Families".
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .elementwise import float_literal, node_expression, uses_every_operator
+from .family_guess import FamilyGuess
+
+_FINISH = {"mean": "s / n", "sum": "s"}
+_FULL_REDUCTION_FUNCTIONS = {torch.mean: "mean", torch.sum: "sum"}
+_FULL_REDUCTION_METHODS = {"mean": "mean", "sum": "sum"}
+_LOSS_FUNCTIONS = {F.mse_loss: "mse", F.l1_loss: "l1", F.smooth_l1_loss: "smooth_l1", F.huber_loss: "huber"}
+_LOSS_MODULES = {nn.MSELoss: "mse", nn.L1Loss: "l1", nn.SmoothL1Loss: "smooth_l1", nn.HuberLoss: "huber"}
+_WORDS = {"mse": "mean squared error", "l1": "L1 loss", "smooth_l1": "smooth L1 loss", "huber": "Huber loss"}
+
+
+def _loss_map(kind: str, d: str, constant: Any) -> str | None:
+    """PyTorch's per-element loss `kind` of the difference `d` (a C++ expression: input - target) as one C++
+    float expression, `constant` smooth_l1's beta or huber's delta; None for a constant PyTorch refuses or a
+    C++ float cannot hold."""
+    if kind == "mse":
+        return f"({d}) * ({d})"
+    if kind == "l1" or (kind == "smooth_l1" and constant == 0):
+        return f"fabsf({d})"
+    c = float_literal(constant)
+    if c is None or constant < 0 or (kind == "huber" and constant == 0):
+        return None
+    if kind == "smooth_l1":
+        body = f"z < {c} ? 0.5f * z * z / {c} : z - 0.5f * {c}"
+    else:
+        body = f"z < {c} ? 0.5f * z * z : {c} * (z - 0.5f * {c})"
+    return f"[](float z) {{ return {body}; }}(fabsf({d}))"
+
+
+def _bound(fn: Any, node: Any) -> dict[str, Any] | None:
+    """The call's arguments by parameter name, defaults included, or None when they do not fit `fn`."""
+    try:
+        bound = inspect.signature(fn).bind(*node.args, **node.kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _named_loss(traced: Any, node: Any) -> tuple[str, Any, Any, str, Any] | None:
+    """(kind, input, target, reduction, beta or delta) when `node` is one of the losses above, called as a
+    function or as a module; else None."""
+    if node.op == "call_function" and node.target in _LOSS_FUNCTIONS:
+        args = _bound(node.target, node)
+        if args is None or args.get("weight") is not None or args.get("size_average") is not None \
+                or args.get("reduce") is not None:
+            return None
+        kind = _LOSS_FUNCTIONS[node.target]
+        reduction = args["reduction"]
+        constant = args.get("beta", args.get("delta"))
+    elif node.op == "call_module" and type(sub := traced.get_submodule(node.target)) in _LOSS_MODULES:
+        args = _bound(sub.forward, node)
+        if args is None:
+            return None
+        kind = _LOSS_MODULES[type(sub)]
+        reduction = sub.reduction
+        constant = getattr(sub, "beta", getattr(sub, "delta", None))
+    else:
+        return None
+    return kind, args["input"], args["target"], reduction, constant
+
+
+def _same_shape_pair(traced: Any, tensors: list[Any]) -> list[Any] | None:
+    """The two placeholders when the forward takes exactly two floating-point tensors of one shape, else None."""
+    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) != 2 or len(tensors) != 2 or any(not t.is_floating_point() for t in tensors) \
+            or tensors[0].dim() < 1 or tuple(tensors[0].shape) != tuple(tensors[1].shape):
+        return None
+    return placeholders
+
+
+def loss_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """loss for a scalar loss of the forward's two same-shape floating-point inputs (`nodes`: the graph's
+    operators; `tensors`: the example tensor inputs), or None."""
+    placeholders = _same_shape_pair(traced, tensors)
+    if placeholders is None or not nodes:
+        return None
+    output = next(n for n in traced.graph.nodes if n.op == "output")
+    last = output.args[0]
+    if last is not nodes[-1]:
+        return None
+    names = {placeholders[0]: "x", placeholders[1]: "y"}
+    binding = {"x": (0, None), "y": (1, None), "n": (0, tuple(range(tensors[0].dim())))}
+    if len(nodes) == 1 and (named := _named_loss(traced, last)) is not None:
+        kind, a, b, reduction, constant = named
+        if reduction not in _FINISH or not ((a is placeholders[0] and b is placeholders[1])
+                                            or (a is placeholders[1] and b is placeholders[0])):
+            return None
+        loss_map = _loss_map(kind, f"{names[a]} - {names[b]}", constant)
+        if loss_map is None:
+            return None
+        what = _WORDS[kind] if kind not in ("smooth_l1", "huber") else \
+            f"{_WORDS[kind]} ({'beta' if kind == 'smooth_l1' else 'delta'} {constant})"
+        return FamilyGuess("loss", {"map": loss_map, "finish": _FINISH[reduction]},
+                           f"the module is one {what} of its two inputs, reduction {reduction}", binding)
+    # An element-wise expression of both inputs, then its mean or its sum over every element.
+    reduction = _FULL_REDUCTION_METHODS.get(str(last.target)) if last.op == "call_method" else \
+        _FULL_REDUCTION_FUNCTIONS.get(last.target) if last.op == "call_function" else None
+    if reduction is None or len(last.args) != 1 or last.kwargs or not isinstance(last.args[0], torch.fx.Node):
+        return None  # a dim (over part of the elements) or a dtype (a cast): no family
+    expression = node_expression(traced, last.args[0], names)
+    if expression is None:
+        return None
+    loss_map, steps, used = expression
+    if not set(placeholders) <= used or not uses_every_operator(traced.graph, used, {last}):
+        return None
+    return FamilyGuess("loss", {"map": loss_map, "finish": _FINISH[reduction]},
+                       f"the module is the {reduction} of an element-wise expression of its two inputs "
+                       f"({', '.join(steps)})", binding)
+
