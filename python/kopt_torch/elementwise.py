@@ -20,6 +20,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from .activations import parametrized_activation
+
 # One-argument activations: a C++ expression in float over `x`.
 GELU_ERF = "0.5f * x * (1.0f + erff(x * 0.70710678118654752f))"
 GELU_TANH = "0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)))"
@@ -44,6 +46,13 @@ _MORE_OPS = {
     "relu6": "fminf(fmaxf(x, 0.0f), 6.0f)",
     "hardsigmoid": "fminf(fmaxf(x / 6.0f + 0.5f, 0.0f), 1.0f)",
     "hardswish": "x * fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f",
+    "erf": "erff(x)",
+    "expm1": "expm1f(x)",
+    "log1p": "log1pf(x)",
+    "floor": "floorf(x)",
+    "ceil": "ceilf(x)",
+    "trunc": "truncf(x)",
+    "round": "rintf(x)",
 }
 ACTIVATION_MODULES = {nn.ReLU: "relu", nn.SiLU: "silu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh"}
 _MORE_MODULES = {nn.ReLU6: "relu6", nn.Hardsigmoid: "hardsigmoid", nn.Hardswish: "hardswish"}
@@ -52,7 +61,9 @@ ACTIVATION_FUNCTIONS = {torch.relu: "relu", F.relu: "relu", F.silu: "silu", torc
                         torch.exp: "exp", torch.abs: "abs"}
 _MORE_FUNCTIONS = {torch.rsqrt: "rsqrt", torch.log: "log", torch.sin: "sin", torch.cos: "cos", torch.neg: "neg",
                    operator.neg: "neg", torch.reciprocal: "reciprocal", torch.square: "square", F.relu6: "relu6",
-                   F.hardsigmoid: "hardsigmoid", F.hardswish: "hardswish"}
+                   F.hardsigmoid: "hardsigmoid", F.hardswish: "hardswish", torch.erf: "erf", torch.expm1: "expm1",
+                   torch.log1p: "log1p", torch.floor: "floor", torch.ceil: "ceil", torch.trunc: "trunc",
+                   torch.round: "round"}
 # Arithmetic and comparisons: the operator's C++ symbol, for function and method calls.
 _ARITHMETIC = {operator.mul: "*", torch.mul: "*", "mul": "*", operator.add: "+", torch.add: "+", "add": "+",
                operator.sub: "-", torch.sub: "-", "sub": "-", operator.truediv: "/", torch.div: "/", "div": "/"}
@@ -164,6 +175,8 @@ class _Translator:
         if node.op == "call_method" and key in _IDENTITY_METHODS and len(node.args) == 1 and not node.kwargs:
             return self.term(node.args[0])
         if (activation := activation_op(self.traced, node)) is not None:
+            return self._one(node, *activation)
+        if (activation := parametrized_activation(self.traced, node)) is not None:
             return self._one(node, *activation)
         if node.op == "call_module":
             return self._module(node)

@@ -4,12 +4,12 @@
 Over dimension d of an n-D input (n >= 2), the input is viewed as [outer, d, inner]: outer the product of the
 dimensions before d, inner the product of those after it.
 
-- Value reductions: torch.sum, torch.mean, torch.amax, torch.amin (function or method; `dim` an int or a 1-tuple,
-  negative or not; keepdim either way: the same values in the same order), and torch.max / torch.min over a `dim`
-  followed by `.values` or `[0]` (as amax / amin). Over the last dimension `row_reduce` (rows the leading
-  dimensions, cols the last); over the first `col_reduce` (rows d0, cols the rest); over any other `mid_reduce`
-  (batch the outer dimensions, rows d, cols the inner ones). Each with the family's `combine`, `identity` and
-  `finish` (`n` in `finish` is the count reduced).
+- Value reductions: torch.sum, torch.mean, torch.amax, torch.amin, torch.prod (function or method; `dim` an int
+  or a 1-tuple, negative or not; keepdim either way: the same values in the same order), and torch.max /
+  torch.min over a `dim` followed by `.values` or `[0]` (as amax / amin). Over the last dimension
+  `row_reduce` (rows the leading dimensions, cols the last); over the first `col_reduce` (rows d0, cols the
+  rest); over any other `mid_reduce` (batch the outer dimensions, rows d, cols the inner ones). Each with the
+  family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced).
 - Index reductions: torch.argmax / torch.argmin (function or method, `dim` given and not None, keepdim either way),
   and torch.max / torch.min over a `dim` followed by `.indices` or `[1]`: `mid_argmax` / `mid_argmin` over any
   dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first. Over the last dimension
@@ -32,9 +32,10 @@ from .family_guess import Binding, FamilyGuess
 
 # Value reductions: the reduce families' combine, identity and finish (`n`: the count reduced).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
-               "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s")}
+               "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s"),
+               "prod": ("a * b", "1.0f", "s")}
 _REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
-                        torch.cumsum: "cumsum", torch.argmax: "argmax", torch.argmin: "argmin"}
+                        torch.prod: "prod", torch.cumsum: "cumsum", torch.argmax: "argmax", torch.argmin: "argmin"}
 # torch.max / torch.min over a dimension return (values, indices): what each of the two selects.
 _VALUES_INDICES = {"max": ("amax", "argmax"), "min": ("amin", "argmin")}
 _EXTREMA_FUNCTIONS = {torch.max: "max", torch.min: "min"}

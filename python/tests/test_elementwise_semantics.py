@@ -42,6 +42,20 @@ MODULES = [
     _Call(lambda x: 2.0 - x / 3.0),
     _Call(lambda x: F.hardswish(x) + F.relu6(x * 4.0)),
     _Call(lambda x: torch.abs(x).sqrt()),
+    # Activations with constants of their own (kopt_torch.activations), and rounding and special functions.
+    _Call(lambda x: F.elu(x, alpha=0.7)),
+    _Call(lambda x: F.celu(x, 1.5)),
+    _Call(lambda x: torch.selu(x)),
+    _Call(lambda x: F.softplus(x, beta=2.0, threshold=3.0)),
+    _Call(lambda x: F.softsign(x) + F.mish(x)),
+    _Call(lambda x: F.logsigmoid(x * 4.0)),
+    _Call(lambda x: F.hardshrink(x, 0.8) + F.softshrink(x, lambd=0.3)),
+    _Call(lambda x: F.tanhshrink(x) - F.threshold(x, 0.5, -2.0)),
+    _Call(lambda x: torch.erf(x) + torch.expm1(x) + torch.log1p(torch.abs(x))),
+    _Call(lambda x: torch.floor(x * 2.0) + torch.ceil(x) + torch.trunc(x) + torch.round(x * 3.0)),
+    nn.Sequential(nn.ELU(0.5), nn.SELU(), nn.Softplus(beta=0.5, threshold=10.0), nn.Mish(), nn.LogSigmoid(),
+                  nn.Hardshrink(0.2), nn.Softshrink(0.4), nn.Tanhshrink(), nn.Threshold(0.1, 20.0), nn.Softsign(),
+                  nn.CELU(2.0)),
 ]
 EPILOGUES = [
     _LinearThen(lambda y: y * torch.sigmoid(y)),

@@ -183,6 +183,13 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((col.family, col.params["finish"], col.binding),
                          ("col_reduce", "s / n", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))}))
         self.assertEqual(infer_family(_Call(lambda x: x.amin(0)), x3).binding["cols"], (0, (1, 2)))
+        # A product over a dimension (KernelBench's product reduction): combine a * b from 1.
+        for fn, family in ((lambda x: torch.prod(x, dim=1), "mid_reduce"), (lambda x: x.prod(-1), "row_reduce"),
+                           (lambda x: x.prod(0), "col_reduce")):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.params["combine"], guess.params["identity"]),
+                             (family, "a * b", "1.0f"))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.prod(x)), x3), "the product of every element")
         # torch.max / torch.min over a dim, then the values: amax / amin.
         for fn in (lambda x: torch.max(x, dim=1).values, lambda x: x.max(1)[0], lambda x: x.max(dim=-2).values):
             guess = infer_family(_Call(fn), x3)
