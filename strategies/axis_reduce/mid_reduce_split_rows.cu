@@ -48,6 +48,7 @@ using T = {{T}};
 // kopt:include axis_op.cuh
 // kopt:include col_strip.cuh
 // kopt:include col_split.cuh
+// kopt:include mid_block.cuh
 
 // With pieces >= 2, pieces <= ceil_div(GRID, batch * strips) gives batch * strips < GRID and
 // batch * strips * pieces < 2 * GRID: that many strips' partial columns and GRID counters are enough.
@@ -60,31 +61,25 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int batch, int rows, int cols) {
   using namespace mid_reduce_split_rows;
   __shared__ __align__(16) StripScratch scratch;
-  unsigned int const strips = cols > 0 ? (static_cast<unsigned int>(cols) + STRIP - 1u) / STRIP : 1u;
-  unsigned int const slab = blockIdx.x / strips;  // 32-bit division, once per block
-  if (slab >= static_cast<unsigned int>(batch)) return;  // an empty batch (the grid's one block)
-  long long const strip = blockIdx.x;              // the strip's index over all slabs (its ticket)
-  long long const c0 = static_cast<long long>(blockIdx.x - slab * strips) * STRIP;
-  T const* const slab_in = in + static_cast<long long>(slab) * rows * cols;
-  T* const slab_out = out + static_cast<long long>(slab) * cols;
+  MidBlock b;
+  if (!mid_block(batch, cols, b)) return;
+  T const* const slab_in = in + b.slab * rows * cols;
+  T* const slab_out = out + b.slab * cols;
   int const tx = static_cast<int>(threadIdx.x) % kLanes;
   int const ty = static_cast<int>(threadIdx.x) / kLanes;
-  unsigned int const pieces = gridDim.y;
-  long long const piece = blockIdx.y;
-  long long const chunk = (static_cast<unsigned int>(rows) + pieces - 1u) / pieces;  // 32-bit division
-  long long const r0 = piece * chunk;
-  long long const r1 = r0 + chunk < rows ? r0 + chunk : rows;
+  mid_rows(rows, b);
   // A slab starts on a 16-byte boundary whenever its rows do (cols a multiple of the pack).
   bool const vec = cols % kVec == 0 && kopt_strategy::aligned_to(in, 16u);
   float acc[kVec];
 #pragma unroll
   for (int e = 0; e < kVec; ++e) acc[e] = Op::identity();
-  if (r0 < r1) strip_accumulate(acc, slab_in, r0, r1, cols, c0, vec, tx, ty, evict_first_policy());
+  if (b.r0 < b.r1) strip_accumulate(acc, slab_in, b.r0, b.r1, cols, b.c0, vec, tx, ty, evict_first_policy());
   strip_combine(acc, scratch, tx, ty);
+  unsigned int const pieces = gridDim.y;
   if (pieces == 1) {
-    strip_store(slab_out, acc, rows, cols, c0, vec, tx, ty);
+    strip_store(slab_out, acc, rows, cols, b.c0, vec, tx, ty);
     return;
   }
-  split_finish(slab_out, acc, partials + strip * pieces * STRIP, &tickets[strip], scratch, piece, pieces, rows,
-               cols, c0, vec, tx, ty);
+  split_finish(slab_out, acc, partials + b.strip * pieces * STRIP, &tickets[b.strip], scratch, b.piece, pieces,
+               rows, cols, b.c0, vec, tx, ty);
 }
