@@ -31,4 +31,5 @@
 #define KOPT_MAX_THREADS THREADS
 // kopt:include rows_common.cuh
 // kopt:include online_softmax_rows.cuh
+// kopt:include cross_entropy_row.cuh
 // kopt:include cross_entropy_rows.cuh

@@ -96,7 +96,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "row_log_softmax",
                                          "mid_reduce",
                                          "mid_argmax",
-                                         "mid_argmin"};
+                                         "mid_argmin",
+                                         "cross_entropy_mean"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
