@@ -14,7 +14,9 @@ dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own param
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
 with nothing after it), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
-expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py).
+expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py),
+cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
+indices; losses.py).
 
 A problem whose forward is one operation the library has a family for gets that family (and the family's
 `[strategy_params]`, and a `[binding]` of the roles names alone would not decide), so that `kopt optimize`
@@ -35,7 +37,7 @@ import torch.nn.functional as F
 from .attention import attention_family
 from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
-from .losses import loss_family
+from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
 from .reductions import last_dim, reduction_family, rows_binding
 
@@ -318,6 +320,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return attention
     if (loss := loss_family(traced, nodes, tensors)) is not None:
         return loss
+    if (cross_entropy := cross_entropy_family(traced, nodes, tensors)) is not None:
+        return cross_entropy
     if (activation := _activation(traced, nodes, tensors)) is not None:
         return activation
     if (reduction := reduction_family(nodes, tensors)) is not None:

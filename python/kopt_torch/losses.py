@@ -20,7 +20,15 @@ when it is
 The `[binding]` names x and y (the forward's inputs by position) and n (the product of every dimension of the
 first input). reduction="none" (a tensor, not a scalar) and anything else get no family; so does KL divergence
 with reduction="batchmean" (the sum divided by the first dimension alone: `finish` can only use s and n, the
-count of every element). docs/pytorch.md, "Families".
+count of every element).
+
+cross_entropy_family: F.cross_entropy(logits, targets) or nn.CrossEntropyLoss() with PyTorch's defaults (reduction
+"mean", no weight, ignore_index -100, no label smoothing) on 2-D floating-point logits [N, C] and 1-D integer
+class targets [N] gets `cross_entropy_mean` (contract `void (T* loss, const T* logits, const I* labels, int N,
+int C)`: the mean over the rows whose label is not -100 of each row's loss), its `[binding]` naming logits,
+labels, N and C by the forward's inputs (in whichever order the forward takes them). Any other reduction, a
+weight, label smoothing, another ignore_index, class-probability targets or logits of another rank get no
+family. docs/pytorch.md, "Families".
 """
 
 from __future__ import annotations
@@ -142,3 +150,47 @@ def loss_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
                        f"the module is the {reduction} of an element-wise expression of its two inputs "
                        f"({', '.join(steps)})", binding)
 
+
+
+def _cross_entropy_call(traced: Any, node: Any) -> tuple[Any, Any, dict[str, Any]] | None:
+    """(input, target, the loss's settings) when `node` is F.cross_entropy or an nn.CrossEntropyLoss module, else
+    None. The settings: weight, size_average, reduce, ignore_index, reduction, label_smoothing."""
+    if node.op == "call_function" and node.target is F.cross_entropy:
+        args = _bound(F.cross_entropy, node)
+        if args is None:
+            return None
+        return args["input"], args["target"], args
+    if node.op == "call_module" and type(sub := traced.get_submodule(node.target)) is nn.CrossEntropyLoss:
+        args = _bound(sub.forward, node)
+        if args is None:
+            return None
+        settings = {"weight": sub.weight, "size_average": None, "reduce": None, "ignore_index": sub.ignore_index,
+                    "reduction": sub.reduction, "label_smoothing": sub.label_smoothing}
+        return args["input"], args["target"], settings
+    return None
+
+
+def cross_entropy_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """cross_entropy_mean for one F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults of the forward's
+    two inputs: 2-D floating-point logits [N, C] and 1-D integer class indices [N], in either order; else None."""
+    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    if len(nodes) != 1 or len(placeholders) != 2 or len(tensors) != 2:
+        return None
+    output = next(n for n in traced.graph.nodes if n.op == "output")
+    if output.args[0] is not nodes[0] or (call := _cross_entropy_call(traced, nodes[0])) is None:
+        return None
+    logits, targets, settings = call
+    if logits not in placeholders or targets not in placeholders or logits is targets:
+        return None
+    if settings["weight"] is not None or settings["size_average"] is not None or settings["reduce"] is not None \
+            or settings["reduction"] != "mean" or settings["ignore_index"] != -100 \
+            or settings["label_smoothing"] != 0.0:
+        return None
+    li, ti = placeholders.index(logits), placeholders.index(targets)
+    x, t = tensors[li], tensors[ti]
+    if not x.is_floating_point() or x.dim() != 2 or t.is_floating_point() or t.is_complex() \
+            or t.dtype == torch.bool or t.dim() != 1 or t.shape[0] != x.shape[0]:
+        return None  # class probabilities, other ranks, or targets that do not match the rows
+    return FamilyGuess("cross_entropy_mean", {},
+                       "the module is one cross-entropy loss of logits against class indices, reduction mean",
+                       {"logits": (li, None), "labels": (ti, None), "N": (li, (0,)), "C": (li, (1,))})

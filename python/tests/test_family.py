@@ -488,6 +488,46 @@ class FamilyTest(unittest.TestCase):
             with self.subTest(why=why):
                 self.assertIsNone(infer_family(model, inputs))
 
+    def test_mean_cross_entropy_of_logits_and_class_indices(self):
+        logits, targets = torch.randn(4, 7), torch.randint(0, 7, (4,))
+        binding = {"logits": (0, None), "labels": (1, None), "N": (0, (0,)), "C": (0, (1,))}
+        for model in (nn.CrossEntropyLoss(), _Call2(F.cross_entropy), _Call2(nn.CrossEntropyLoss()),
+                      _Call2(lambda x, t: F.cross_entropy(x, t, reduction="mean", ignore_index=-100)),
+                      _Call2(lambda x, t: F.cross_entropy(input=x, target=t, label_smoothing=0.0)),
+                      nn.CrossEntropyLoss(ignore_index=-100, reduction="mean")):
+            with self.subTest(model=model):
+                guess = infer_family(model, [logits, targets])
+                self.assertEqual((guess.family, guess.params, guess.binding), ("cross_entropy_mean", {}, binding))
+        # The targets first, as the forward takes them: bound by what is passed where.
+        first = infer_family(_Call2(lambda t, x: F.cross_entropy(x, t)), [targets, logits])
+        self.assertEqual((first.family, first.binding),
+                         ("cross_entropy_mean", {"logits": (1, None), "labels": (0, None), "N": (1, (0,)),
+                                                 "C": (1, (1,))}))
+        self.assertEqual(infer_family(nn.CrossEntropyLoss(), [logits, targets.int()]).family, "cross_entropy_mean")
+        self.assertEqual(infer_family(nn.CrossEntropyLoss(), [logits.bfloat16(), targets]).family,
+                         "cross_entropy_mean")
+        pair = [logits, targets]
+        for model, inputs, why in (
+                (nn.CrossEntropyLoss(reduction="sum"), pair, "reduction sum"),
+                (nn.CrossEntropyLoss(reduction="none"), pair, "reduction none: a tensor"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, reduction="sum")), pair, "reduction sum"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, reduction="none")), pair, "reduction none"),
+                (nn.CrossEntropyLoss(weight=torch.ones(7)), pair, "class weights"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, weight=torch.ones(7))), pair, "class weights"),
+                (nn.CrossEntropyLoss(label_smoothing=0.1), pair, "label smoothing"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, label_smoothing=0.1)), pair, "label smoothing"),
+                (nn.CrossEntropyLoss(ignore_index=0), pair, "another ignore_index"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, ignore_index=-1)), pair, "another ignore_index"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t, size_average=False)), pair, "legacy size_average"),
+                (nn.CrossEntropyLoss(), [logits, torch.softmax(torch.randn(4, 7), 1)], "class probabilities"),
+                (nn.CrossEntropyLoss(), [torch.randn(4, 7, 3), torch.randint(0, 7, (4, 3))], "3-D logits"),
+                (nn.CrossEntropyLoss(), [torch.randn(7), torch.tensor(3)], "one sample, 1-D logits"),
+                (_Call2(lambda x, t: F.cross_entropy(x, t) * 2.0), pair, "something after the loss"),
+                (_Call2(lambda x, t: F.cross_entropy(x * 2.0, t)), pair, "something before the loss"),
+                (_Call3(lambda x, t, u: F.cross_entropy(x, t)), [logits, targets, targets], "a third input")):
+            with self.subTest(why=why):
+                self.assertIsNone(infer_family(model, inputs))
+
 
 if __name__ == "__main__":
     unittest.main()
