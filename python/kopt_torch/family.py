@@ -207,6 +207,26 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
                        binding)
 
 
+def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """gemm for one product (matmul, mm, @) of the two inputs, the first a matrix or a stack of them (a 3-D or 4-D
+    tensor times a matrix: its leading dimensions are rows of one matrix, M their product), the second a matrix."""
+    if len(nodes) != 1 or len(tensors) != 2 or nodes[0].op != "call_function" or nodes[0].target not in _MATMUL \
+            or len(nodes[0].args) != 2 or nodes[0].kwargs:
+        return None
+    placeholders = [n for n in nodes[0].graph.nodes if n.op == "placeholder"]
+    if list(nodes[0].args) != placeholders[:2]:
+        return None
+    a, b = tensors
+    if b.dim() != 2 or a.dim() < 2 or (a.dim() > 2 and nodes[0].target is torch.mm):
+        return None
+    if a.dim() == 2:
+        return FamilyGuess("gemm", {}, "the module is one product of two matrices")
+    return FamilyGuess("gemm", {}, f"the module is one product of a {a.dim()}-D tensor and a matrix (its leading "
+                       "dimensions are the rows of one matrix)",
+                       {"A": (0, None), "B": (1, None), "M": (0, tuple(range(a.dim() - 1))),
+                        "K": (0, (a.dim() - 1,)), "N": (1, (1,))})
+
+
 def _batched_gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     """batched_gemm for torch.bmm (or matmul, @) of the two 3-D inputs: C[i] = A[i] @ B[i]."""
     if len(nodes) != 1 or len(tensors) != 2 or any(t.dim() != 3 for t in tensors):
@@ -312,10 +332,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
                   lambda: norm_family(traced, nodes, tensors)):
         if (guess := match()) is not None:
             return guess
-    if len(nodes) == 1 and len(tensors) == 2 and nodes[0].op == "call_function" \
-            and nodes[0].target in _MATMUL and all(t.dim() == 2 for t in tensors) \
-            and all(a.op == "placeholder" for a in nodes[0].args[:2]):
-        return FamilyGuess("gemm", {}, "the module is one product of two matrices")
+    if (gemm := _gemm(nodes, tensors)) is not None:
+        return gemm
     if (attention := attention_family(nodes, tensors)) is not None:
         return attention
     if (loss := loss_family(traced, nodes, tensors)) is not None:

@@ -235,6 +235,14 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(2, 8, 3)]))
         self.assertEqual(infer_family(_Call2(lambda a, b: a @ b), [torch.randn(4, 8), torch.randn(8, 3)]).family,
                          "gemm")
+        # A stack of matrices times one matrix (KernelBench's 3-D tensor-matrix product): one GEMM, M the product of
+        # the leading dimensions.
+        for shape, leading in (((2, 4, 8), (0, 1)), ((2, 3, 4, 8), (0, 1, 2))):
+            guess = infer_family(_Call2(torch.matmul), [torch.randn(*shape), torch.randn(8, 3)])
+            self.assertEqual((guess.family, guess.binding),
+                             ("gemm", {"A": (0, None), "B": (1, None), "M": (0, leading), "K": (0, (len(shape) - 1,)),
+                                       "N": (1, (1,))}))
+        self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(8, 3), torch.randn(2, 3, 5)]))
 
     def test_a_product_with_the_second_matrix_transposed_is_a_gemm_nt(self):
         ab = [torch.randn(4, 8), torch.randn(3, 8)]
