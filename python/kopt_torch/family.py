@@ -35,6 +35,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .attention import attention_family
+from .einsum import einsum_family
 from .elementwise import call_argument, elementwise_expression
 from .family_guess import Binding, FamilyGuess
 from .losses import cross_entropy_family, loss_family
@@ -332,7 +333,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
                   lambda: norm_family(traced, nodes, tensors)):
         if (guess := match()) is not None:
             return guess
-    if (gemm := _gemm(nodes, tensors)) is not None:
+    if (gemm := _gemm(nodes, tensors) or einsum_family(nodes, tensors)) is not None:
         return gemm
     if (attention := attention_family(nodes, tensors)) is not None:
         return attention

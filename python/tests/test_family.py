@@ -244,6 +244,24 @@ class FamilyTest(unittest.TestCase):
                                        "N": (1, (1,))}))
         self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(8, 3), torch.randn(2, 3, 5)]))
 
+    def test_an_einsum_that_is_a_matrix_product(self):
+        def guess(equation, *shapes):
+            return infer_family(_Call2(lambda a, b: torch.einsum(equation, a, b)), [torch.randn(*s) for s in shapes])
+
+        four = guess("bijl,lk->bijk", (2, 3, 4, 8), (8, 5))  # KernelBench's 4-D tensor-matrix product
+        self.assertEqual((four.family, four.binding["M"], four.binding["K"], four.binding["N"]),
+                         ("gemm", (0, (0, 1, 2)), (0, (3,)), (1, (1,))))
+        self.assertEqual(guess("ik, kj -> ij", (4, 8), (8, 5)).family, "gemm")
+        self.assertEqual(guess("mk,nk->mn", (4, 8), (5, 8)).family, "gemm_nt")
+        self.assertEqual(guess("bik,bkj->bij", (2, 4, 8), (2, 8, 5)).family, "batched_gemm")
+        for equation, shapes in (("ik,kj->ji", ((4, 8), (8, 5))),  # the output transposed
+                                 ("ik,kj->i", ((4, 8), (8, 5))),  # a further sum
+                                 ("ik,jk->ji", ((4, 8), (5, 8))),
+                                 ("bik,bkj->bji", ((2, 4, 8), (2, 8, 5))),
+                                 ("...k,kj->...j", ((2, 4, 8), (8, 5)))):  # an ellipsis
+            with self.subTest(equation=equation):
+                self.assertIsNone(guess(equation, *shapes))
+
     def test_a_product_with_the_second_matrix_transposed_is_a_gemm_nt(self):
         ab = [torch.randn(4, 8), torch.randn(3, 8)]
         for fn in (lambda a, b: a @ b.T, lambda a, b: torch.matmul(a, b.t()), lambda a, b: torch.mm(a, b.transpose(0, 1)),
