@@ -12,8 +12,8 @@ dimensions before d, inner the product of those after it.
   family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced).
 - Index reductions: torch.argmax / torch.argmin (function or method, `dim` given and not None, keepdim either way),
   and torch.max / torch.min over a `dim` followed by `.indices` or `[1]`: `mid_argmax` / `mid_argmin` over any
-  dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first. Over the last dimension
-  no family: the library's row_argmax family writes 32-bit indices where PyTorch returns int64.
+  dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first; over the last
+  `row_argmax` / `row_argmin` (rows the leading dimensions, cols the last; indices of the task's type, int64).
 - torch.cumsum over the last dimension: `row_scan`.
 
 A `dtype` argument (a cast), several dimensions, no dimension, or an integer input (whose sum PyTorch promotes to
@@ -94,7 +94,8 @@ def _axis_family(name: str, d: int, ndim: int) -> FamilyGuess | None:
                            _reduce_binding(d, ndim))
     if name in ("argmax", "argmin"):
         if last:
-            return None  # row_argmax / row_argmin write 32-bit indices; PyTorch's are int64
+            return FamilyGuess(f"row_{name}", {}, f"the module is one {name} over the last dimension",
+                               rows_binding(ndim, "rows", "cols"))
         where = "the first dimension" if d == 0 else f"dimension {d} of {ndim}"
         return FamilyGuess(f"mid_{name}", {}, f"the module is one {name} over {where}",
                            _reduce_binding(d, ndim, batch_one=True))

@@ -212,7 +212,7 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(_Call(lambda x: x.sum(dim=1)), [torch.randint(0, 9, (2, 4, 8))]),
                           "PyTorch sums integers into int64")
 
-    def test_argmax_and_argmin_over_any_dimension_but_the_last(self):
+    def test_argmax_and_argmin_over_any_dimension(self):
         x3 = [torch.randn(2, 4, 8)]
         mid = {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1,)), "cols": (0, (2,))}
         for fn in (lambda x: torch.argmax(x, dim=1), lambda x: x.argmax(1, keepdim=True), lambda x: x.argmax(dim=-2),
@@ -223,11 +223,13 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((first.family, first.binding),
                          ("mid_argmin", {"in": (0, None), "batch": 1, "rows": (0, (0,)), "cols": (0, (1, 2))}))
         self.assertEqual(infer_family(_Call(lambda x: x.min(0).indices), self.x).family, "mid_argmin")
-        # Over the last dimension: row_argmax writes 32-bit indices, PyTorch's are int64.
-        for fn in (lambda x: torch.argmax(x, dim=-1), lambda x: x.argmin(2), lambda x: torch.max(x, 2).indices,
-                   lambda x: torch.argmax(x)):  # no dim: an index into the flattened input
-            with self.subTest(fn=fn):
-                self.assertIsNone(infer_family(_Call(fn), x3))
+        # Over the last dimension: row_argmax / row_argmin (their index type is the task's: PyTorch's int64).
+        rows = {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}
+        for fn, family in ((lambda x: torch.argmax(x, dim=-1), "row_argmax"), (lambda x: x.argmin(2), "row_argmin"),
+                           (lambda x: torch.max(x, 2).indices, "row_argmax")):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.binding), (family, rows))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.argmax(x)), x3), "an index into the flattened input")
 
     def test_a_product_of_two_matrices_is_a_gemm(self):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])

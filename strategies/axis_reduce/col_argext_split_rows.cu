@@ -72,7 +72,7 @@ __device__ unsigned int tickets[GRID];
 }  // namespace col_argext_split_rows
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
+    {{ENTRY}}({{I}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
   using namespace col_argext_split_rows;
   __shared__ __align__(16) StripValues values;
   __shared__ __align__(16) StripRows at_rows;

@@ -57,7 +57,7 @@ using T = {{T}};
 }  // namespace col_argext_strip
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
+    {{ENTRY}}({{I}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
   using namespace col_argext_strip;
   __shared__ StripValues values;
   __shared__ StripRows at_rows;

@@ -58,7 +58,7 @@ using T = {{T}};
 }  // namespace row_argext_warp_per_row
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}(int* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
+    {{ENTRY}}({{I}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
   using namespace row_argext_warp_per_row;
   constexpr int kRowsPerBlock = BLOCK / kRowLanes;
   int const lane = static_cast<int>(threadIdx.x) % kRowLanes;  // the thread's place in its row
@@ -117,5 +117,5 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
       }
     }
   }
-  if (live && lane == 0) out[row] = b.column;
+  if (live && lane == 0) out[row] = static_cast<{{I}}>(b.column);
 }
