@@ -2,7 +2,7 @@
 
 Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
 comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
-elementwise.py), row_softmax (softmax over the last of two dimensions), row_reduce (sum, mean, amax, amin, and
+elementwise.py), row_softmax (softmax over the last dimension), row_reduce (sum, mean, amax, amin, and
 max / min values, over the last dimension), col_reduce and mid_reduce (the same over the first or a middle
 dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over any dimension but the last),
 row_scan (cumsum over the last dimension; these reductions.py), gemm (one product of two 2-D inputs), gemm_nt (`a @
@@ -350,8 +350,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     node, ndim = nodes[0], tensors[0].dim()
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
-        if type(sub) in _SOFTMAX_MODULES and last_dim(sub.dim, ndim) and ndim == 2:
-            return _softmax_guess(_SOFTMAX_MODULES[type(sub)])
+        if type(sub) in _SOFTMAX_MODULES and last_dim(sub.dim, ndim) and ndim >= 2:
+            return _softmax_guess(_SOFTMAX_MODULES[type(sub)], ndim)
         if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
             return _pool2d(sub, ndim)
         return None
@@ -365,17 +365,18 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     return None
 
 
-def _softmax_guess(family: str) -> FamilyGuess:
+def _softmax_guess(family: str, ndim: int) -> FamilyGuess:
+    """The rows are the product of the leading dimensions (one for a matrix), the row length the last one."""
     what = "log-softmax" if family == "row_log_softmax" else "softmax"
-    return FamilyGuess(family, {}, f"the module is one {what} over the last of two dimensions",
-                       rows_binding(2, "N", "C"))
+    return FamilyGuess(family, {}, f"the module is one {what} over the last dimension",
+                       rows_binding(ndim, "N", "C"))
 
 
 def _softmax_call(node: Any, family: str, ndim: int) -> FamilyGuess | None:
-    """row_softmax or row_log_softmax for a (log-)softmax call over the last of two dimensions, in FP32 or
-    the input's precision (a `dtype` argument casts: no family)."""
+    """row_softmax or row_log_softmax for a (log-)softmax call over the last dimension of a matrix or a stack of
+    them, in FP32 or the input's precision (a `dtype` argument casts: no family)."""
     dim = call_argument(node, 1, "dim")
-    if ndim != 2 or not last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
+    if ndim < 2 or not last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
             or set(node.kwargs) - {"dim", "_stacklevel", "dtype"} or len(node.args) > 2:
         return None
-    return _softmax_guess(family)
+    return _softmax_guess(family, ndim)

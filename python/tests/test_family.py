@@ -140,13 +140,13 @@ class FamilyTest(unittest.TestCase):
         self.assertIn("erff", infer_family(nn.GELU(), self.x).params["op"])
         self.assertIn("tanhf", infer_family(_GeluTanh(), self.x).params["op"])
 
-    def test_softmax_over_the_last_of_two_dimensions_only(self):
+    def test_softmax_over_the_last_dimension_only(self):
         self.assertEqual(infer_family(nn.Softmax(dim=1), self.x).family, "row_softmax")
         self.assertEqual(infer_family(_Call(lambda x: F.softmax(x, dim=-1)), self.x).family, "row_softmax")
         self.assertIsNone(infer_family(_Softmax0(), self.x))
         self.assertIsNone(infer_family(nn.Softmax(dim=1), [torch.randn(2, 3, 4)]))
 
-    def test_log_softmax_over_the_last_of_two_dimensions(self):
+    def test_log_softmax_over_the_last_dimension(self):
         for model in (nn.LogSoftmax(dim=1), _Call(lambda x: torch.log_softmax(x, dim=1)),
                       _Call(lambda x: F.log_softmax(x, dim=-1)), _Call(lambda x: x.log_softmax(-1))):
             self.assertEqual(infer_family(model, self.x).family, "row_log_softmax")
@@ -155,7 +155,10 @@ class FamilyTest(unittest.TestCase):
                                                                         "C": (0, (1,))}))
         self.assertIsNone(infer_family(_Call(lambda x: torch.log_softmax(x, dim=0)), self.x))
         self.assertIsNone(infer_family(_Call(lambda x: F.log_softmax(x, dim=-1, dtype=torch.float64)), self.x))
-        self.assertIsNone(infer_family(nn.LogSoftmax(dim=2), [torch.randn(2, 3, 4)]))
+        # A stack of matrices: its rows are the product of the leading dimensions.
+        stacked = infer_family(nn.LogSoftmax(dim=2), [torch.randn(2, 3, 4)])
+        self.assertEqual((stacked.family, stacked.binding),
+                         ("row_log_softmax", {"in": (0, None), "N": (0, (0, 1)), "C": (0, (2,))}))
 
     def test_reductions_and_scans_over_the_last_dimension(self):
         x3 = [torch.randn(2, 4, 8)]
