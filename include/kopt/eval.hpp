@@ -267,6 +267,11 @@ class Evaluator {
   // Builds `task`'s reference and baseline now (into the compile cache) and waits for them, after any
   // prepare() in flight. Error: one of them does not compile (invalid_spec, with nvcc's diagnostics).
   Status build_trusted_code(TaskSpec const& task);
+  // Uses `other`'s PyTorch reference processes (docs/pytorch.md) from now on, and starts new ones where both
+  // see them: the timing tiers of one search (KoptCandidateEvaluator) share one process per task instead of
+  // each starting Python, torch and CUDA and compiling torch.compile again. Only for evaluators of one device
+  // used from one thread at a time; false (nothing shared) when the two evaluate on different devices.
+  bool share_torch_references(Evaluator const& other);
   // Runs `candidate` once on one size case (trial-0 inputs) under Nsight Compute, which profiles the
   // kernels launched inside that call only (an NVTX range), clocks left alone (--clock-control none).
   // Error: kopt could not run it (no ncu, the worker failed); a candidate that does not compile or

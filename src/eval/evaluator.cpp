@@ -130,13 +130,19 @@ Result<TaskCheckReport> check_torch_task(Evaluator::Impl& impl, TaskSpec const& 
 }  // namespace
 
 Result<TorchReference*> Evaluator::Impl::torch_reference(TaskSpec const& task) {
-  auto it = torch.find(task.dir);
-  if (it == torch.end()) {
+  auto it = torch->find(task.dir);
+  if (it == torch->end()) {
     auto started = TorchReference::start(task, options.device, compiler->options().cache_dir);
     if (!started) return started.error();
-    it = torch.emplace(task.dir, std::move(*started)).first;
+    it = torch->emplace(task.dir, std::move(*started)).first;
   }
   return it->second.get();
+}
+
+bool Evaluator::share_torch_references(Evaluator const& other) {
+  if (other.impl_->options.device != impl_->options.device) return false;
+  impl_->torch = other.impl_->torch;
+  return true;
 }
 
 Evaluator::Evaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -25,8 +25,10 @@ struct Evaluator::Impl {
   EvaluationPlace place;  // where its evaluations run (this host, the worker's GPU)
   std::filesystem::path worker_path;
   std::thread preparing;  // prepare(): the next task's reference and baseline, building
-  // The PyTorch reference processes of the tasks that have one (docs/pytorch.md), by task folder.
-  std::map<std::filesystem::path, std::unique_ptr<TorchReference>> torch;
+  // The PyTorch reference processes of the tasks that have one (docs/pytorch.md), by task folder; shared with
+  // the other tiers' evaluators of a search (share_torch_references).
+  using TorchReferences = std::map<std::filesystem::path, std::unique_ptr<TorchReference>>;
+  std::shared_ptr<TorchReferences> torch = std::make_shared<TorchReferences>();
 
   // The task's PyTorch reference, started at its first use.
   Result<TorchReference*> torch_reference(TaskSpec const& task);

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -136,6 +139,54 @@ TEST(TorchBridgeSetup, BuildTrustedCodeDoesTheReferenceWorkBeforeTheSearch) {
   ASSERT_EQ(candidate.status, CandidateStatus::ok) << describe(candidate);
   EXPECT_LT(candidate.phases.reference_ms, 0.1 * setup_ms)
       << "the evaluation after build_trusted_code redid the reference's work (setup " << setup_ms << " ms)";
+}
+
+// The PyTorch reference processes (`python -m kopt_torch serve ...`) that are children of this test process.
+int reference_processes() {
+  int count = 0;
+  std::error_code ec;
+  for (auto const& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    std::string const pid = entry.path().filename().string();
+    if (pid.empty() || !std::all_of(pid.begin(), pid.end(),
+                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      continue;
+    std::ifstream cmdline(entry.path() / "cmdline", std::ios::binary);
+    std::string const args{std::istreambuf_iterator<char>(cmdline), std::istreambuf_iterator<char>()};
+    if (args.find("kopt_torch") == std::string::npos || args.find("serve") == std::string::npos) continue;
+    std::ifstream status(entry.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("PPid:", 0) == 0 && std::stol(line.substr(5)) == static_cast<long>(::getpid())) ++count;
+    }
+  }
+  return count;
+}
+
+// A search's two tiers share one reference process per task (Evaluator::share_torch_references): the confirm
+// evaluation starts no second Python, torch and CUDA (docs/pytorch.md, "Time accounting").
+TEST(TorchBridgeSetup, TheTiersShareOneReferenceProcess) {
+  ImportedTask const imported = import_problem(source_path("suites/pytorch/level1/relu.py"));
+  if (!imported.skip_reason.empty()) GTEST_SKIP() << imported.skip_reason;
+  ASSERT_TRUE(imported.failure.empty()) << imported.failure;
+  auto task = load_task(imported.dir);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  EvalOptions screen_options = gpu_test_options();
+  auto screen = Evaluator::create(screen_options);
+  if (gpu_missing(screen)) GTEST_SKIP() << "no CUDA GPU: " << screen.error().message;
+  ASSERT_TRUE(screen.ok()) << screen.error().message;
+  EvalOptions confirm_options = gpu_test_options();
+  confirm_options.tier = TimingTier::confirm;
+  confirm_options.seed.reset();
+  auto confirm = Evaluator::create(confirm_options);
+  ASSERT_TRUE(confirm.ok()) << confirm.error().message;
+  ASSERT_TRUE((*confirm)->share_torch_references(**screen));
+  int const before = reference_processes();
+  ASSERT_TRUE((*screen)->build_trusted_code(*task).ok());
+  auto const kernel = torch_kernels_dir() / "relu_vectorized.cu";
+  auto report = (*confirm)->evaluate(*task, {CandidateSource{"relu_vectorized.cu", kernel, ""}});
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  ASSERT_EQ(report->candidates.size(), 1u);
+  EXPECT_EQ(report->candidates.front().status, CandidateStatus::ok) << describe(report->candidates.front());
+  EXPECT_EQ(reference_processes() - before, 1) << "the confirm tier started a reference process of its own";
 }
 
 std::string test_name(::testing::TestParamInfo<std::filesystem::path> const& info) {
