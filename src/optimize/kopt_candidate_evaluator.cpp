@@ -25,7 +25,8 @@ struct KoptCandidateEvaluator::Impl {
     if (!created) return created.error();
     Evaluator* evaluator = created->get();
     // The tiers share a PyTorch task's reference process: one Python, torch and CUDA start-up per task, and
-    // the confirm tier finds what the screen tier's setup already computed (docs/pytorch.md, "Time accounting").
+    // the confirm tier finds what the screen tier's setup already computed (docs/pytorch.md, "Time
+    // accounting").
     if (!evaluators.empty()) evaluator->share_torch_references(*evaluators.begin()->second);
     evaluators.emplace(tier, std::move(*created));
     return evaluator;
