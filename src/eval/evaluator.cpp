@@ -66,6 +66,14 @@ std::string progress_text(json const& event) {
   return progress ? progress->what : std::string();
 }
 
+// Whether a PyTorch task's evaluation times torch.compile (decided 2026-12-06, docs/pytorch.md "Time
+// accounting"): at the confirm tier only. A search ranks its candidates against eager and `kopt bench` takes
+// both baselines from the confirm tier: the screen tier's compile and its samples were seconds per size case
+// of a corpus run that nothing read.
+bool times_torch_compile(EvalOptions const& o) {
+  return o.time_baseline && o.tier == TimingTier::confirm;
+}
+
 // A PyTorch task's reply with PyTorch's timings as its reference (eager) and baseline (torch.compile),
 // for every size case the candidate was timed on: the worker times only the candidate then.
 Result<json> with_torch_timings(json const& reply, TaskSpec const& task, TorchReference& torch,
@@ -286,7 +294,7 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     if (torch != nullptr && !reply->worker_died && !reply->client_timeout) {
       step(i, plan.name + ": timing PyTorch eager and torch.compile");
       auto const t_reference = Clock::now();
-      auto timed = with_torch_timings(reply->body, task, *torch, opts.tier, opts.time_baseline,
+      auto timed = with_torch_timings(reply->body, task, *torch, opts.tier, times_torch_compile(opts),
                                       2 * report.device.l2_bytes);
       if (!timed) return timed.error();
       cr.phases.reference_ms += ms_since(t_reference);
@@ -333,8 +341,9 @@ Status Evaluator::build_trusted_code(TaskSpec const& task) {
   if (!trusted) return trusted.error();
   if (!task.reference.is_torch()) return Ok{};
   // A PyTorch task's reference is a process: started now, with the outputs of this evaluator's trials
-  // (when its seed is fixed, as the screen tier's is) and eager and torch.compile timed on every timed size
-  // case, so that a search's clock counts none of it (docs/pytorch.md, "Time accounting").
+  // (when its seed is fixed, as the screen tier's is) and eager (and, at the confirm tier, torch.compile)
+  // timed on every timed size case, so that a search's clock counts none of it (docs/pytorch.md, "Time
+  // accounting").
   auto const& opts = impl_->options;
   auto torch = impl_->torch_reference(task);
   if (!torch) return torch.error();
@@ -344,7 +353,7 @@ Status Evaluator::build_trusted_code(TaskSpec const& task) {
   }
   for (SizeCase const* size : sizes) {
     if (size->verify_only) continue;
-    auto timed = (*torch)->timings(*size, opts.tier, 2 * impl_->device.l2_bytes, opts.time_baseline);
+    auto timed = (*torch)->timings(*size, opts.tier, 2 * impl_->device.l2_bytes, times_torch_compile(opts));
     if (!timed) return timed.error();
   }
   return Ok{};

@@ -1,8 +1,8 @@
 // The PyTorch bridge on the GPU (docs/pytorch.md): each kernel in tests/gpu/torch/ is evaluated against the
 // PyTorch problem its header names (imported into a fresh task folder by kopt_torch's importer) and must
-// get the verdict its header expects. The honest ones must also come back with PyTorch eager and
-// torch.compile timed beside them. Without a GPU, or without a Python that has torch, the tests report
-// SKIPPED.
+// get the verdict its header expects. The honest ones must also come back with PyTorch eager timed beside
+// them (and torch.compile at the confirm tier). Without a GPU, or without a Python that has torch, the tests
+// report SKIPPED.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -92,16 +92,16 @@ TEST_P(TorchBridgeTest, GetsTheVerdictItsHeaderExpects) {
   EXPECT_EQ(to_string(candidate.status), to_string(header->expect)) << "defeats: " << header->defeats << "\n"
                                                                     << describe(candidate);
   if (candidate.status != CandidateStatus::ok) return;
-  // Verified: every timed size case has PyTorch eager as its reference timing, torch.compile as its
-  // baseline, and a speedup over eager.
+  // Verified: every timed size case has PyTorch eager as its reference timing and a speedup over eager; at
+  // the screen tier no torch.compile timing (the confirm tier's, TheTiersShareOneReferenceProcess).
   for (auto const& size : candidate.sizes) {
     if (size.verify_only) continue;
     ASSERT_TRUE(size.candidate.has_value()) << size.size << "\n" << describe(candidate);
     ASSERT_TRUE(size.reference.has_value()) << size.size << ": no PyTorch eager timing\n"
                                             << describe(candidate);
     EXPECT_GT(size.reference->us.median, 0.0);
-    EXPECT_TRUE(size.baseline.has_value()) << size.size << ": no torch.compile timing\n"
-                                           << describe(candidate);
+    EXPECT_FALSE(size.baseline.has_value()) << size.size << ": torch.compile timed at the screen tier\n"
+                                            << describe(candidate);
     // At the problem's own size the hidden kernel takes tens of microseconds, far above the detection's
     // threshold (docs/timing.md, "Work on other streams"); a few microseconds of hidden work are not.
     if (GetParam().filename() == "relu_side_stream.cu" && size.size == "problem") {
@@ -111,9 +111,9 @@ TEST_P(TorchBridgeTest, GetsTheVerdictItsHeaderExpects) {
 }
 
 // A search calls build_trusted_code before its clock starts: for a PyTorch task that starts the reference
-// process, computes the screen trials' outputs and times eager and torch.compile, so that the evaluation
-// after it finds all of that done (reference_ms: cache lookups and file names, not a Python start or a
-// torch.compile; docs/pytorch.md, "Time accounting").
+// process, computes the screen trials' outputs and times eager (torch.compile at the confirm tier), so that
+// the evaluation after it finds all of that done (reference_ms: cache lookups and file names, not a Python
+// start; docs/pytorch.md, "Time accounting").
 TEST(TorchBridgeSetup, BuildTrustedCodeDoesTheReferenceWorkBeforeTheSearch) {
   ImportedTask const imported = import_problem(source_path("suites/pytorch/level1/relu.py"));
   if (!imported.skip_reason.empty()) GTEST_SKIP() << imported.skip_reason;
@@ -185,8 +185,17 @@ TEST(TorchBridgeSetup, TheTiersShareOneReferenceProcess) {
   auto report = (*confirm)->evaluate(*task, {CandidateSource{"relu_vectorized.cu", kernel, ""}});
   ASSERT_TRUE(report.ok()) << report.error().message;
   ASSERT_EQ(report->candidates.size(), 1u);
-  EXPECT_EQ(report->candidates.front().status, CandidateStatus::ok) << describe(report->candidates.front());
+  auto const& candidate = report->candidates.front();
+  EXPECT_EQ(candidate.status, CandidateStatus::ok) << describe(candidate);
   EXPECT_EQ(reference_processes() - before, 1) << "the confirm tier started a reference process of its own";
+  // The confirm tier times torch.compile beside eager on every timed size case (the screen tier does not).
+  for (auto const& size : candidate.sizes) {
+    if (size.verify_only) continue;
+    EXPECT_TRUE(size.reference.has_value()) << size.size << ": no PyTorch eager timing\n"
+                                            << describe(candidate);
+    EXPECT_TRUE(size.baseline.has_value()) << size.size << ": no torch.compile timing\n"
+                                           << describe(candidate);
+  }
 }
 
 std::string test_name(::testing::TestParamInfo<std::filesystem::path> const& info) {
