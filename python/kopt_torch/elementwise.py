@@ -82,13 +82,16 @@ def float_literal(c: Any) -> str | None:
     return repr(float(c)) + "f"
 
 
+_LITERAL = re.compile(r"-?[0-9][0-9.e+-]*f")
+
+
 def _is_name(e: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*", e) is not None
 
 
 def _operand(e: str) -> str:
     """`e` as an operand of a binary operator: parenthesized unless it is a name or a literal."""
-    return e if _is_name(e) or re.fullmatch(r"-?[0-9][0-9.e+-]*f", e) else f"({e})"
+    return e if _is_name(e) or _LITERAL.fullmatch(e) else f"({e})"
 
 
 def apply_op(op_over_x: str, e: str) -> str:
@@ -238,10 +241,17 @@ class _Translator:
         self.steps.append("where")
         return _Term(f"({cond.text}) ? {_operand(a.text)} : {_operand(b.text)}")
 
+    def _constant(self, v: Any) -> str | None:
+        """A number as a C++ float literal: a Python number, or a root that stands for a fixed input's value."""
+        if isinstance(v, torch.fx.Node):
+            text = self.roots.get(v)
+            return text if text is not None and _LITERAL.fullmatch(text) else None
+        return float_literal(v)
+
     def _bounded(self, node: Any, lo: Any, hi: Any, step: str) -> _Term | None:
         e = self._value(node.args[0]) if node.args else None
-        lo_c = None if lo is None else float_literal(lo)
-        hi_c = None if hi is None else float_literal(hi)
+        lo_c = None if lo is None else self._constant(lo)
+        hi_c = None if hi is None else self._constant(hi)
         if e is None or (lo is None and hi is None) or (lo is not None and lo_c is None) \
                 or (hi is not None and hi_c is None):
             return None
@@ -311,15 +321,16 @@ def uses_every_operator(graph: Any, used: set[Any], but: Any = ()) -> bool:
     return all(n in used or n in but for n in operator_nodes(graph))
 
 
-def elementwise_expression(traced: Any, root: Any, name: str, before: int = 0) -> tuple[str, list[str]] | None:
+def elementwise_expression(traced: Any, root: Any, name: str, before: int = 0,
+                           constants: dict[Any, str] | None = None) -> tuple[str, list[str]] | None:
     """The forward's output as one C++ float expression over `name` (the value of node `root`), and the names
     of its steps in the order they are applied; None unless every operator node of the graph after the first
     `before` ones is an element-wise step of `root` and constants that the output uses, the output being a
-    value (not a condition)."""
+    value (not a condition). `constants`: other placeholders with a fixed value (a C++ float literal)."""
     output = next(n for n in traced.graph.nodes if n.op == "output")
     if not isinstance(output.args[0], torch.fx.Node):
         return None
-    expression = node_expression(traced, output.args[0], {root: name})
+    expression = node_expression(traced, output.args[0], {**(constants or {}), root: name})
     if expression is None:
         return None
     text, steps, used = expression

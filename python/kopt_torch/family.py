@@ -36,7 +36,7 @@ import torch.nn.functional as F
 
 from .attention import attention_family
 from .einsum import einsum_family
-from .elementwise import call_argument, elementwise_expression
+from .elementwise import call_argument, elementwise_expression, float_literal
 from .family_guess import Binding, FamilyGuess
 from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
@@ -294,13 +294,26 @@ def _embedding(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess
                         "dim": (table, (1,))}, gathered=(table,))
 
 
-def _activation(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess | None:
     """activation for a forward that is element-wise on its one floating-point input (named activations,
-    arithmetic and comparisons with constants, where, clamp ...), its `op` one expression over x."""
-    if not nodes or len(tensors) != 1 or not tensors[0].is_floating_point():
+    arithmetic and comparisons with constants, where, clamp ...), its `op` one expression over x. A number among
+    the forward's inputs (KernelBench's matrix-scalar product passes `s = 3.14` from get_inputs) is a constant
+    of the op: the importer keeps such an input fixed, the value get_inputs gives, in every trial."""
+    tensors = [(i, x) for i, x in enumerate(inputs) if isinstance(x, torch.Tensor)]
+    if not nodes or len(tensors) != 1 or not tensors[0][1].is_floating_point():
         return None
     placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
-    expression = elementwise_expression(traced, placeholders[0], "x")
+    if len(placeholders) != len(inputs):
+        return None
+    constants = {}
+    for i, value in enumerate(inputs):
+        if i == tensors[0][0]:
+            continue
+        literal = float_literal(value)
+        if literal is None:
+            return None
+        constants[placeholders[i]] = literal
+    expression = elementwise_expression(traced, placeholders[tensors[0][0]], "x", constants=constants)
     if expression is None:
         return None
     op, steps = expression
@@ -341,7 +354,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return loss
     if (cross_entropy := cross_entropy_family(traced, nodes, tensors)) is not None:
         return cross_entropy
-    if (activation := _activation(traced, nodes, tensors)) is not None:
+    if (activation := _activation(traced, nodes, inputs)) is not None:
         return activation
     if (reduction := reduction_family(nodes, tensors)) is not None:
         return reduction

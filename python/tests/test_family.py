@@ -140,6 +140,14 @@ class FamilyTest(unittest.TestCase):
         self.assertIn("erff", infer_family(nn.GELU(), self.x).params["op"])
         self.assertIn("tanhf", infer_family(_GeluTanh(), self.x).params["op"])
 
+    def test_a_number_among_the_inputs_is_a_constant_of_the_op(self):
+        # KernelBench's matrix-scalar product: get_inputs gives [A, 3.14]; the importer keeps the number fixed.
+        guess = infer_family(_Call2(lambda a, s: a * s), [torch.randn(4, 8), 3.14])
+        self.assertEqual((guess.family, guess.params["op"]), ("activation", "x * 3.14f"))
+        guess = infer_family(_Call2(lambda s, a: torch.clamp(a, min=s)), [0.5, torch.randn(4, 8)])
+        self.assertEqual((guess.family, guess.params["op"]), ("activation", "fmaxf(x, 0.5f)"))
+        self.assertIsNone(infer_family(_Call2(lambda a, s: a * s), [torch.randn(4, 8), True]), "a flag, not a number")
+
     def test_softmax_over_the_last_dimension_only(self):
         self.assertEqual(infer_family(nn.Softmax(dim=1), self.x).family, "row_softmax")
         self.assertEqual(infer_family(_Call(lambda x: F.softmax(x, dim=-1)), self.x).family, "row_softmax")
