@@ -210,7 +210,8 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
 
 def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     """gemm for one product (matmul, mm, @) of the two inputs, the first a matrix or a stack of them (a 3-D or 4-D
-    tensor times a matrix: its leading dimensions are rows of one matrix, M their product), the second a matrix."""
+    tensor times a matrix: its leading dimensions are rows of one matrix, M their product), the second a matrix;
+    gemv when the second is a vector or a one-column matrix and the first a matrix."""
     if len(nodes) != 1 or len(tensors) != 2 or nodes[0].op != "call_function" or nodes[0].target not in _MATMUL \
             or len(nodes[0].args) != 2 or nodes[0].kwargs:
         return None
@@ -218,6 +219,10 @@ def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     if list(nodes[0].args) != placeholders[:2]:
         return None
     a, b = tensors
+    if a.dim() == 2 and (b.dim() == 1 or (b.dim() == 2 and b.shape[1] == 1)) and nodes[0].target is not torch.mm:
+        # A matrix times a vector (or a one-column matrix, KernelBench's matrix-vector product): gemv.
+        return FamilyGuess("gemv", {}, "the module is one product of a matrix and a vector",
+                           {"A": (0, None), "x": (1, None), "M": (0, (0,)), "N": (0, (1,))})
     if b.dim() != 2 or a.dim() < 2 or (a.dim() > 2 and nodes[0].target is torch.mm):
         return None
     if a.dim() == 2:

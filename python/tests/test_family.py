@@ -256,6 +256,11 @@ class FamilyTest(unittest.TestCase):
                              ("gemm", {"A": (0, None), "B": (1, None), "M": (0, leading), "K": (0, (len(shape) - 1,)),
                                        "N": (1, (1,))}))
         self.assertIsNone(infer_family(_Call2(torch.matmul), [torch.randn(8, 3), torch.randn(2, 3, 5)]))
+        # A matrix times a vector or a one-column matrix (KernelBench's matrix-vector product): gemv.
+        for b in (torch.randn(8), torch.randn(8, 1)):
+            guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), b])
+            self.assertEqual((guess.family, guess.binding),
+                             ("gemv", {"A": (0, None), "x": (1, None), "M": (0, (0,)), "N": (0, (1,))}))
 
     def test_an_einsum_that_is_a_matrix_product(self):
         def guess(equation, *shapes):
