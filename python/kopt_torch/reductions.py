@@ -14,7 +14,7 @@ dimensions before d, inner the product of those after it.
   and torch.max / torch.min over a `dim` followed by `.indices` or `[1]`: `mid_argmax` / `mid_argmin` over any
   dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first; over the last
   `row_argmax` / `row_argmin` (rows the leading dimensions, cols the last; indices of the task's type, int64).
-- torch.cumsum over the last dimension: `row_scan`.
+- torch.cumsum over the last dimension: `row_scan`; over the first: `col_scan` (rows d0, cols the rest).
 
 A `dtype` argument (a cast), several dimensions, no dimension, or an integer input (whose sum PyTorch promotes to
 int64) gets no family. docs/pytorch.md, "Families".
@@ -102,6 +102,9 @@ def _axis_family(name: str, d: int, ndim: int) -> FamilyGuess | None:
     if name == "cumsum" and last:
         return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension",
                            rows_binding(ndim, "rows", "cols"))
+    if name == "cumsum" and d == 0:
+        return FamilyGuess("col_scan", {}, "the module is one cumulative sum over the first dimension",
+                           {"in": (0, None), "rows": (0, (0,)), "cols": (0, tuple(range(1, ndim)))})
     return None
 
 

@@ -201,6 +201,11 @@ class FamilyTest(unittest.TestCase):
             self.assertEqual((guess.family, guess.params["combine"], guess.params["identity"]),
                              (family, "a * b", "1.0f"))
         self.assertIsNone(infer_family(_Call(lambda x: torch.prod(x)), x3), "the product of every element")
+        # A cumulative sum over the first dimension: col_scan; over a middle one: none.
+        scan = infer_family(_Call(lambda x: torch.cumsum(x, dim=0)), x3)
+        self.assertEqual((scan.family, scan.binding),
+                         ("col_scan", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1, 2))}))
+        self.assertIsNone(infer_family(_Call(lambda x: x.cumsum(1)), x3))
         # torch.max / torch.min over a dim, then the values: amax / amin.
         for fn in (lambda x: torch.max(x, dim=1).values, lambda x: x.max(1)[0], lambda x: x.max(dim=-2).values):
             guess = infer_family(_Call(fn), x3)
