@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from .elementwise import call_argument, float_literal
 from .family_guess import Binding, FamilyGuess
+from .graph import graph_inputs, output_node
 
 _MATMUL = {torch.matmul, torch.bmm, operator.matmul}
 _SOFTMAX = {torch.softmax, F.softmax, "softmax"}
@@ -94,12 +95,12 @@ def _written_out(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     ndim = tensors[0].dim()
     if ndim < 3 or any(t.shape != tensors[0].shape for t in tensors):
         return None
-    output = next(n for n in nodes[0].graph.nodes if n.op == "output")
+    output = output_node(nodes[0].graph)
     last = output.args[0]
     if not _is_product(last):
         return None
     probs, v = last.args
-    placeholders = [n for n in nodes[0].graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(nodes[0].graph)
     if v is not placeholders[2] or getattr(probs, "op", None) not in ("call_function", "call_method"):
         return None
     key = str(probs.target) if probs.op == "call_method" else probs.target

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from .family_guess import FamilyGuess
+from .graph import graph_inputs
 
 
 def _parse(equation: str) -> tuple[str, str, str] | None:
@@ -40,7 +41,7 @@ def einsum_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     if node.kwargs or len(args) not in (2, 3) or not isinstance(args[0], str):
         return None
     operands = args[1] if len(args) == 2 and isinstance(args[1], (list, tuple)) else args[1:]
-    placeholders = [n for n in node.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(node.graph)
     if list(operands) != placeholders[:2]:
         return None
     parsed = _parse(args[0])

@@ -21,6 +21,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .activations import parametrized_activation
+from .graph import operator_nodes, output_node
 
 # One-argument activations: a C++ expression in float over `x`.
 GELU_ERF = "0.5f * x * (1.0f + erff(x * 0.70710678118654752f))"
@@ -298,11 +299,6 @@ class _Translator:
         return self._one(node, f"powf(x, {c})", f"pow {exponent}") if c is not None else None
 
 
-def operator_nodes(graph: Any) -> list[Any]:
-    """The graph's operator nodes (calls of functions, methods and modules), in order."""
-    return [n for n in graph.nodes if n.op in ("call_function", "call_method", "call_module")]
-
-
 def node_expression(traced: Any, node: Any, roots: dict[Any, str]) -> tuple[str, list[str], set[Any]] | None:
     """The value of `node` as one C++ float expression over the names of `roots` (a dict node -> name), the
     names of its steps in the order they are applied, and the nodes it reads (the operator nodes between the
@@ -327,7 +323,7 @@ def elementwise_expression(traced: Any, root: Any, name: str, before: int = 0,
     of its steps in the order they are applied; None unless every operator node of the graph after the first
     `before` ones is an element-wise step of `root` and constants that the output uses, the output being a
     value (not a condition). `constants`: other placeholders with a fixed value (a C++ float literal)."""
-    output = next(n for n in traced.graph.nodes if n.op == "output")
+    output = output_node(traced.graph)
     if not isinstance(output.args[0], torch.fx.Node):
         return None
     expression = node_expression(traced, output.args[0], {**(constants or {}), root: name})

@@ -38,6 +38,7 @@ from .attention import attention_family
 from .einsum import einsum_family
 from .elementwise import call_argument, elementwise_expression, float_literal
 from .family_guess import Binding, FamilyGuess
+from .graph import graph_inputs, operator_nodes
 from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
 from .reductions import last_dim, reduction_family, rows_binding
@@ -45,10 +46,6 @@ from .reductions import last_dim, reduction_family, rows_binding
 _SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
             F.log_softmax: "row_log_softmax"}
 _SOFTMAX_MODULES = {nn.Softmax: "row_softmax", nn.LogSoftmax: "row_log_softmax"}
-
-
-def _operator_nodes(graph: Any) -> list[Any]:
-    return [n for n in graph.nodes if n.op in ("call_function", "call_method", "call_module")]
 
 
 def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
@@ -107,7 +104,7 @@ def _gemm_nt(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     transpose, product = nodes
     if product.op != "call_function" or product.target not in _MATMUL or len(product.args) != 2 or product.kwargs:
         return None
-    placeholders = [n for n in product.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(product.graph)
     a, b = product.args
     if a is not placeholders[0] or b is not transpose or not _is_transpose_of_placeholder(b) \
             or b.args[0] is not placeholders[1]:
@@ -215,7 +212,7 @@ def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     if len(nodes) != 1 or len(tensors) != 2 or nodes[0].op != "call_function" or nodes[0].target not in _MATMUL \
             or len(nodes[0].args) != 2 or nodes[0].kwargs:
         return None
-    placeholders = [n for n in nodes[0].graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(nodes[0].graph)
     if list(nodes[0].args) != placeholders[:2]:
         return None
     a, b = tensors
@@ -241,7 +238,7 @@ def _batched_gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     if node.op != "call_function" or node.target not in (*_MATMUL, torch.bmm) or len(node.args) != 2 \
             or node.kwargs:
         return None
-    placeholders = [n for n in node.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(node.graph)
     if list(node.args) != placeholders[:2]:
         return None
     return FamilyGuess("batched_gemm", {}, "the module is one batched product of two stacks of matrices (bmm)",
@@ -307,7 +304,7 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
     tensors = [(i, x) for i, x in enumerate(inputs) if isinstance(x, torch.Tensor)]
     if not nodes or len(tensors) != 1 or not tensors[0][1].is_floating_point():
         return None
-    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(traced.graph)
     if len(placeholders) != len(inputs):
         return None
     constants = {}
@@ -343,7 +340,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         traced = torch.fx.symbolic_trace(model)
     except Exception:  # noqa: BLE001 - a module fx cannot trace simply gets no family
         return None
-    nodes = _operator_nodes(traced.graph)
+    nodes = operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     for match in (lambda: _linear_chain(traced, nodes, tensors), lambda: _conv_chain(traced, nodes, tensors),
                   lambda: _gemm_nt(nodes, tensors), lambda: _batched_gemm(nodes, tensors),

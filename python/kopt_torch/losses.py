@@ -42,6 +42,7 @@ import torch.nn.functional as F
 
 from .elementwise import float_literal, node_expression, uses_every_operator
 from .family_guess import FamilyGuess
+from .graph import graph_inputs, output_node
 
 _FINISH = {"mean": "s / n", "sum": "s"}
 _FULL_REDUCTION_FUNCTIONS = {torch.mean: "mean", torch.sum: "sum"}
@@ -104,7 +105,7 @@ def _named_loss(traced: Any, node: Any) -> tuple[str, Any, Any, str, Any] | None
 
 def _same_shape_pair(traced: Any, tensors: list[Any]) -> list[Any] | None:
     """The two placeholders when the forward takes exactly two floating-point tensors of one shape, else None."""
-    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(traced.graph)
     if len(placeholders) != 2 or len(tensors) != 2 or any(not t.is_floating_point() for t in tensors) \
             or tensors[0].dim() < 1 or tuple(tensors[0].shape) != tuple(tensors[1].shape):
         return None
@@ -117,7 +118,7 @@ def loss_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     placeholders = _same_shape_pair(traced, tensors)
     if placeholders is None or not nodes:
         return None
-    output = next(n for n in traced.graph.nodes if n.op == "output")
+    output = output_node(traced.graph)
     last = output.args[0]
     if last is not nodes[-1]:
         return None
@@ -151,7 +152,6 @@ def loss_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
                        f"({', '.join(steps)})", binding)
 
 
-
 def _cross_entropy_call(traced: Any, node: Any) -> tuple[Any, Any, dict[str, Any]] | None:
     """(input, target, the loss's settings) when `node` is F.cross_entropy or an nn.CrossEntropyLoss module, else
     None. The settings: weight, size_average, reduce, ignore_index, reduction, label_smoothing."""
@@ -173,10 +173,10 @@ def _cross_entropy_call(traced: Any, node: Any) -> tuple[Any, Any, dict[str, Any
 def cross_entropy_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     """cross_entropy_mean for one F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults of the forward's
     two inputs: 2-D floating-point logits [N, C] and 1-D integer class indices [N], in either order; else None."""
-    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    placeholders = graph_inputs(traced.graph)
     if len(nodes) != 1 or len(placeholders) != 2 or len(tensors) != 2:
         return None
-    output = next(n for n in traced.graph.nodes if n.op == "output")
+    output = output_node(traced.graph)
     if output.args[0] is not nodes[0] or (call := _cross_entropy_call(traced, nodes[0])) is None:
         return None
     logits, targets, settings = call

@@ -17,6 +17,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .family_guess import FamilyGuess
+from .graph import graph_inputs, output_node
 
 _MUL = {operator.mul, torch.mul, "mul"}
 _DIV = {operator.truediv, torch.div, "div"}
@@ -157,8 +158,8 @@ def _product(factors: list[Tree]) -> Tree:
 
 def _written_rmsnorm(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     """RMSNorm written out: x * rsqrt(mean(x^2 over the last dimension, keepdim) + eps) * weight."""
-    output = next(n for n in traced.graph.nodes if n.op == "output")
-    x = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    output = output_node(traced.graph)
+    x = graph_inputs(traced.graph)
     if len(x) != 1 or not isinstance(output.args[0], torch.fx.Node):
         return None
     tree = _tree(output.args[0], tensors[0].dim())

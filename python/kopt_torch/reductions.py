@@ -29,6 +29,7 @@ import torch
 
 from .elementwise import call_argument
 from .family_guess import Binding, FamilyGuess
+from .graph import output_node
 
 # Value reductions: the reduce families' combine, identity and finish (`n`: the count reduced).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
@@ -127,7 +128,7 @@ def reduction_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None
     ndim, call = tensors[0].dim(), nodes[0]
     if not call.args or getattr(call.args[0], "op", None) != "placeholder":
         return None
-    output = next(n for n in call.graph.nodes if n.op == "output")
+    output = output_node(call.graph)
     if output.args[0] is not nodes[-1]:
         return None
     if len(nodes) == 1:
