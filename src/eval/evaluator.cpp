@@ -292,7 +292,8 @@ Result<EvalReport> Evaluator::evaluate(TaskSpec const& task, std::vector<Candida
     cr.phases.worker_ms = ms_since(t_worker);
     if (!reply) return reply.error();
     if (torch != nullptr && !reply->worker_died && !reply->client_timeout) {
-      step(i, plan.name + ": timing PyTorch eager and torch.compile");
+      step(i, plan.name + (times_torch_compile(opts) ? ": timing PyTorch eager and torch.compile"
+                                                     : ": timing PyTorch eager"));
       auto const t_reference = Clock::now();
       auto timed = with_torch_timings(reply->body, task, *torch, opts.tier, times_torch_compile(opts),
                                       2 * report.device.l2_bytes);

@@ -8,9 +8,8 @@
 #include "toolchain/executable_file.hpp"
 
 namespace kopt {
-namespace {
 
-Result<std::filesystem::path> package_root_folder() {
+Result<std::filesystem::path> find_torch_package() {
   DataFolder const folder{"python",
                           "kopt_torch/__init__.py",
                           "KOPT_PYTHON_PACKAGE",
@@ -19,8 +18,6 @@ Result<std::filesystem::path> package_root_folder() {
                           "set KOPT_PYTHON_PACKAGE to the folder that holds kopt_torch/"};
   return find_data_folder(folder, std::nullopt);
 }
-
-}  // namespace
 
 ProcessSpec TorchPython::command(std::vector<std::string> const& args) const {
   ProcessSpec spec;
@@ -36,7 +33,7 @@ ProcessSpec TorchPython::command(std::vector<std::string> const& args) const {
 }
 
 Result<TorchPython> find_torch_python() {
-  auto root = package_root_folder();
+  auto root = find_torch_package();
   if (!root) return root.error();
   TorchPython found{{}, *root, {}};
   if (char const* env = std::getenv("KOPT_PYTHON"); env != nullptr && *env != '\0') {
@@ -63,10 +60,6 @@ Result<TorchPython> find_torch_python() {
       "no Python for the PyTorch bridge: KOPT_PYTHON is not set, " +
           (root->parent_path() / ".venv/bin/python3").string() +
           " does not exist and python3 is not on PATH; run scripts/setup.sh or set KOPT_PYTHON");
-}
-
-Result<std::filesystem::path> find_torch_package() {
-  return package_root_folder();
 }
 
 }  // namespace kopt

@@ -117,7 +117,6 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
     counted_rows += __ldcg(&block_counts[b]);
   }
   total = kopt_strategy::warp_sum(total);
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) counted_rows += __shfl_xor_sync(0xffffffffu, counted_rows, offset);
+  counted_rows = __reduce_add_sync(0xffffffffu, counted_rows);  // sm_80+, as the strategy's min_arch
   if (threadIdx.x == 0) loss[0] = from_float<{{T}}>(total / static_cast<float>(counted_rows));
 }
