@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -160,3 +161,26 @@ class ImporterTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
+
+
+@unittest.skipIf(KOPT is None, "kopt is not built here (ctest sets KOPT_BINARY_DIR)")
+class ImporterDigestTest(unittest.TestCase):
+    def test_kopt_reuses_what_this_importer_wrote(self) -> None:
+        # The importer records its digest in torch_abi.json (Python); kopt reuses a folder only when its own
+        # digest of kopt_torch/*.py (C++) is the same: a second `--import-only` must keep the folder as it is.
+        with tempfile.TemporaryDirectory() as tmp:
+            problem = CORPUS / "level1" / "relu.py"
+            run = [str(KOPT), "bench", str(problem), "--import-only", "--tasks", tmp, "--precision", "fp32",
+                   "--json"]
+            env = {**os.environ, "KOPT_PYTHON": sys.executable}
+            first = subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(first.returncode, 0, first.stdout + first.stderr)
+            task_dir = Path(json.loads(first.stdout)["problems"][0]["task_dir"])
+            written = (task_dir / "task.toml").stat().st_mtime_ns
+            second = subprocess.run(run, capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(second.returncode, 0, second.stdout + second.stderr)
+            self.assertEqual((task_dir / "task.toml").stat().st_mtime_ns, written,
+                             "kopt imported again what this importer had just written: the two digests differ")
