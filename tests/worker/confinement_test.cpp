@@ -412,13 +412,26 @@ TEST_F(ConfinementTest, ConfinesThreadsStartedBeforeIt) {
   auto const report = in_child([&](Reporter& r) {
     std::mutex mutex;
     std::condition_variable cv;
+    bool parked = false;
     bool go = false;
     std::thread early([&] {
       std::unique_lock lock(mutex);
+      parked = true;
+      cv.notify_one();
       cv.wait(lock, [&] { return go; });
       r.call("early_thread_home", create_file(planted));
       r.call("early_thread_scratch", create_file(scratch() / "from-thread"));
     });
+    // The watch's supervisor is forked in prepare() and allocates after the fork. glibc's malloc is
+    // fork-safe (its fork handler holds every arena lock across the fork); clang 14's ASan allocator is
+    // not: a thread still starting (allocating) at the fork left the supervisor waiting on a lock no one
+    // would release, and the early thread's watched open() waiting on the supervisor (CI, 2026-12-06,
+    // 6 hangs in 40 runs under load). So the thread is parked before the fork (kopt-worker itself runs on
+    // glibc's malloc).
+    {
+      std::unique_lock lock(mutex);
+      cv.wait(lock, [&] { return parked; });
+    }
     Confinement confinement = Confinement::prepare(options());
     confinement.apply({});
     r.line("missing", static_cast<int>(confinement.missing().size()));
