@@ -5,6 +5,7 @@
 #   (a deliberate syntax error: its text is the test) and strategies/ (templates with {{placeholders}}, not
 #   C++ until instantiated: clang-format would split the braces; formatted by hand);
 #   ShellCheck at severity warning on scripts/*.sh and .ci/run (when it is installed);
+#   pyflakes on the PyTorch bridge (python/: unused imports, undefined names; when it is installed);
 #   scripts/check_banned.sh: no std::regex under src/, include/, fuzz/ and bench/ (RE2 instead);
 #   clang-tidy on src/**/*.cpp (.clang-tidy in the repository root: a deny-list) and tests/**/*.cpp
 #   (tests/.clang-tidy: the bug-finding core), using <build dir>/compile_commands.json: the sources are
@@ -17,7 +18,8 @@
 #   --build-dir  where compile_commands.json is (default: build)
 #   --exclude    skip files under PATH (relative to the repository root); repeatable
 #   --all        exclude nothing (clears the default exclusions and KOPT_LINT_EXCLUDE)
-# Environment: CLANG_FORMAT, CLANG_TIDY, SHELLCHECK (default: clang-format, clang-tidy, shellcheck on PATH);
+# Environment: CLANG_FORMAT, CLANG_TIDY, SHELLCHECK, PYFLAKES (default: clang-format, clang-tidy, shellcheck,
+#   pyflakes3 on PATH);
 #   KOPT_LINT_EXCLUDE: space-separated paths to skip, default: nothing (modules
 #   still being written); set it to "" (or pass --all) to lint everything, as CI eventually must.
 set -euo pipefail
@@ -88,6 +90,19 @@ if command -v "$shellcheck" >/dev/null; then
   fi
 else
   echo "shellcheck: not installed, scripts not checked (apt-get install shellcheck)"
+fi
+
+# --- pyflakes -------------------------------------------------------------------------------------
+# The PyTorch bridge (python/kopt_torch and its tests): names used but never defined, imports never used.
+# Debian's python3-pyflakes installs pyflakes3.
+pyflakes="${PYFLAKES:-pyflakes3}"
+if command -v "$pyflakes" >/dev/null; then
+  echo "pyflakes: checking python/ ($("$pyflakes" --version))"
+  if ! (cd "$root" && "$pyflakes" python); then
+    failed+=("pyflakes")
+  fi
+else
+  echo "pyflakes: not installed, python/ not checked (apt-get install python3-pyflakes)"
 fi
 
 # --- banned constructs ----------------------------------------------------------------------------

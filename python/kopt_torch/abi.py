@@ -41,7 +41,7 @@ import torch
 
 from . import expr as kexpr
 from .errors import ProblemError
-from .problem import load_problem, one_line, problem_constants
+from .problem import Problem, host_device, load_problem, one_line, problem_constants
 
 SCHEMA = "kopt.torch_abi/1"
 
@@ -215,42 +215,48 @@ def _evaluate_point(path: Path, values: Mapping[str, int], mode: str, reserved: 
                     count_flops: bool) -> Snapshot:
     problem = load_problem(path, dict(values))
     try:
-        device = "meta" if mode == "meta" else None
-        if mode == "cpu":
-            torch.manual_seed(0)
-        if device:
-            with torch.device(device):
-                model = problem.make_model()
-                inputs = problem.inputs()
-        else:
-            model = problem.make_model()
-            inputs = problem.inputs()
-        for i, v in enumerate(inputs):
-            if isinstance(v, torch.Tensor) and mode == "meta" and v.device.type != "meta":
-                raise ProblemError(f"{path}: get_inputs()[{i}] is on {v.device}, not on the meta device")
-        flops: int | None = None
-        try:
-            with torch.no_grad():
-                if count_flops:
-                    from torch.utils.flop_counter import FlopCounterMode
-
-                    counter, causal = FlopCounterMode(display=False), _CausalAttention()
-                    with counter, causal:
-                        out = model(*inputs)
-                    flops = max(int(counter.get_total_flops()) - causal.skipped, 0)
-                else:
-                    out = model(*inputs)
-        except ProblemError:
-            raise
-        except Exception as e:
-            raise ProblemError(f"{path}: Model.forward raised {one_line(e)}") from None
-        outputs = _outputs(out, path)
-        tensors, fixed = abi_tensors(path, model, inputs, outputs, reserved, problem.Model)
-        for t in tensors:
-            kopt_dtype(t.torch_dtype, "fp32", f"{path}: {t.kind} '{t.name}'")
-        return Snapshot(dict(values), tensors, fixed, flops, mode, list(problem.notes))
+        with host_device("meta" if mode == "meta" else "cpu"):
+            return _evaluate_loaded(problem, path, values, mode, reserved, count_flops)
     finally:
         problem.unload()
+
+
+def _evaluate_loaded(problem: Problem, path: Path, values: Mapping[str, int], mode: str, reserved: set[str],
+                     count_flops: bool) -> Snapshot:
+    device = "meta" if mode == "meta" else None
+    if mode == "cpu":
+        torch.manual_seed(0)
+    if device:
+        with torch.device(device):
+            model = problem.make_model()
+            inputs = problem.inputs()
+    else:
+        model = problem.make_model()
+        inputs = problem.inputs()
+    for i, v in enumerate(inputs):
+        if isinstance(v, torch.Tensor) and mode == "meta" and v.device.type != "meta":
+            raise ProblemError(f"{path}: get_inputs()[{i}] is on {v.device}, not on the meta device")
+    flops: int | None = None
+    try:
+        with torch.no_grad():
+            if count_flops:
+                from torch.utils.flop_counter import FlopCounterMode
+
+                counter, causal = FlopCounterMode(display=False), _CausalAttention()
+                with counter, causal:
+                    out = model(*inputs)
+                flops = max(int(counter.get_total_flops()) - causal.skipped, 0)
+            else:
+                out = model(*inputs)
+    except ProblemError:
+        raise
+    except Exception as e:
+        raise ProblemError(f"{path}: Model.forward raised {one_line(e)}") from None
+    outputs = _outputs(out, path)
+    tensors, fixed = abi_tensors(path, model, inputs, outputs, reserved, problem.Model)
+    for t in tensors:
+        kopt_dtype(t.torch_dtype, "fp32", f"{path}: {t.kind} '{t.name}'")
+    return Snapshot(dict(values), tensors, fixed, flops, mode, list(problem.notes))
 
 
 # ----------------------------------------------------------------------------------------- fitting

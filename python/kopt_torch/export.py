@@ -35,7 +35,6 @@ import ast
 import datetime
 import hashlib
 import inspect
-import json
 import re
 import sys
 import tomllib

@@ -35,7 +35,7 @@ from . import expr as kexpr
 from .abi import ELEMENT_SIZE, C_TYPE, Abi, derive_abi
 from .errors import ProblemError
 from .family import FamilyGuess, infer_family
-from .problem import load_problem, one_line
+from .problem import host_device, load_problem, one_line
 
 SUMMARY_SCHEMA = "kopt.torch_import/1"
 TOLERANCE = {"f32": (1e-4, 1e-4), "bf16": (1e-2, 2e-2)}
@@ -241,8 +241,14 @@ def _bound_expr(samples: list[tuple[dict[str, int], int, int]], params: list[str
 
 def import_problem(problem_path: str | Path, out_dir: str | Path, precision: str = "fp32",
                    name: str | None = None, family: str | None = None, force: bool = False) -> dict[str, Any]:
-    """Write a kopt task folder for a PyTorch problem and return a summary (`kopt.torch_import/1`)."""
-    problem_path = Path(problem_path)
+    """Write a kopt task folder for a PyTorch problem and return a summary (`kopt.torch_import/1`). The
+    problem's code runs on the CPU (or the meta device), what it asks for on the GPU included."""
+    with host_device("cpu"):
+        return _import_problem(Path(problem_path), out_dir, precision, name, family, force)
+
+
+def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, name: str | None,
+                    family: str | None, force: bool) -> dict[str, Any]:
     out_dir = Path(out_dir)
     if precision not in ("fp32", "bf16"):
         raise ProblemError(f"--precision {precision}: expected fp32 or bf16")

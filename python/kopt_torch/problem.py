@@ -110,6 +110,39 @@ def one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {msg[0]}" if msg else type(e).__name__
 
 
+class _HostDevice(torch.overrides.TorchFunctionMode):
+    """A problem's own code run where the importer evaluates it (the meta device or the CPU, on a machine that
+    may have no GPU): a tensor the code asks for on the GPU (``device="cuda"`` in a factory call, ``.cuda()``,
+    ``.to("cuda")``, as KernelBench's attention problems write their inputs) is made on that device instead."""
+
+    def __init__(self, device: str | torch.device) -> None:
+        super().__init__()
+        self.device = torch.device(device)
+
+    def _host(self, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (str, int, torch.device)):
+            return value
+        try:
+            return self.device if torch.device(value).type == "cuda" else value
+        except (RuntimeError, TypeError):
+            return value
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        kwargs = dict(kwargs or {})
+        if "device" in kwargs:
+            kwargs["device"] = self._host(kwargs["device"])
+        if func is torch.Tensor.cuda:
+            return args[0].to(self.device)
+        if func is torch.Tensor.to:
+            args = tuple(self._host(a) if i else a for i, a in enumerate(args))
+        return func(*args, **kwargs)
+
+
+def host_device(device: str | torch.device) -> _HostDevice:
+    """Context manager: the problem code run inside makes on `device` what it asks for on the GPU."""
+    return _HostDevice(device)
+
+
 @dataclass
 class Problem:
     """A loaded problem: the executed module and its entry points, at given constants."""
@@ -155,7 +188,7 @@ class Problem:
             if device is None:
                 model = self.Model(*init)
             else:
-                with torch.device(device):
+                with torch.device(device), host_device(device):
                     model = self.Model(*init)
         except Exception as e:
             raise ProblemError(f"{self.path}: Model(*get_init_inputs()) raised {one_line(e)}") from None

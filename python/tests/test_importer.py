@@ -122,6 +122,18 @@ class ImporterTest(unittest.TestCase):
         self.assertEqual((task["family"], task["binding"]["eps"], task["binding"]["gamma"]),
                          ("layernorm", 1e-5, "norm_weight"))
 
+    def test_a_problem_that_asks_for_the_gpu_imports_without_one(self) -> None:
+        # device="cuda" in get_inputs (as KernelBench's attention problem writes its inputs), .cuda() and
+        # .to("cuda") in the constructor: the importer evaluates them on the meta device or the CPU. Before,
+        # this machine's import failed with "Found no NVIDIA driver".
+        summary, task, abi, _ = self._import("cuda_inputs")
+        self.assertEqual(summary["size_params"], ["batch", "features"])
+        self.assertEqual(task["entry"]["signature"],
+                         'extern "C" void forward(const float* a, const float* b, const float* scale, '
+                         'const float* shift, float* out, int batch, int features)')
+        self.assertEqual([t["kind"] for t in abi["tensors"]], ["input", "input", "parameter", "buffer", "output"])
+        self.assertEqual(task["buffers"]["out"]["length"], "batch*features")
+
     def test_refuses_non_empty_folder_unless_forced(self) -> None:
         out = self.tmp / "t"
         out.mkdir()
