@@ -21,6 +21,12 @@ namespace {
 
 constexpr int kIdentityBonus = 100;            // the task's entry is the contract itself
 constexpr std::size_t kMaxAssignments = 4096;  // complete assignments looked at per element type
+// Partial assignments (nodes of the search) per element type. A contract with many sizes whose buffers'
+// lengths name most of them (conv2d_nchw_strided: thirteen, y's length twelve) is pruned by those lengths
+// only when the last of them is assigned: its tree has millions of nodes short of the first complete
+// assignment, and `kopt strategies` spun for minutes. The roles' own names are tried first, so the binding a
+// task names is among the first found; the cap ends the rest.
+constexpr std::size_t kMaxNodes = std::size_t{1} << 15;
 
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -264,7 +270,8 @@ class BindingEnumerator {
   }
 
   void descend(std::size_t depth, std::vector<StrategyBinding>& out) {
-    if (considered_ >= kMaxAssignments) return;
+    if (considered_ >= kMaxAssignments || visited_ >= kMaxNodes) return;
+    ++visited_;
     if (depth == order_.size()) {
       ++considered_;
       finish(out);
@@ -278,8 +285,14 @@ class BindingEnumerator {
       add_size_variables(role, options);
     }
     if (options.empty() && reason_.empty()) reason_ = no_candidate_reason(index);
-    // A parameter with the role's name is tried first: when the cap on assignments is reached, the
-    // likely ones have been seen.
+    // A parameter with the role's name is tried first, then, for a size, the launcher's next integer after
+    // the one the previous size took (launchers list a geometry in the contract's order under names of
+    // their own: kernel_h, stride_h, pad_h for KH, SH, PH): when a cap is reached, the likely ones have been
+    // seen.
+    if (auto const after = previous_size_position(depth); !role.is_pointer && after) {
+      std::stable_partition(options.begin(), options.end(),
+                            [&](RoleBinding const& o) { return position_of(o.parameter) == *after + 1; });
+    }
     std::stable_partition(options.begin(), options.end(),
                           [&](RoleBinding const& o) { return same_name(role.name, o.parameter); });
     for (RoleBinding const& option : options) {
@@ -305,6 +318,23 @@ class BindingEnumerator {
       if (copied) current_[*copied].copied = false;
       assigned_[index] = false;
     }
+  }
+
+  // The position in the launcher of a task parameter (npos for a value that is not one).
+  std::size_t position_of(std::string const& parameter) const {
+    auto const& params = task_.signature.params;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (params[i].name == parameter) return i;
+    }
+    return std::string::npos;
+  }
+
+  // The launcher position of the parameter the integer role before `depth` took (none when there is no such
+  // role, or it took a value): the next position is the next size's likely one.
+  std::optional<std::size_t> previous_size_position(std::size_t depth) const {
+    if (depth == 0 || contract_.params[order_[depth - 1]].is_pointer) return std::nullopt;
+    std::size_t const at = position_of(current_[order_[depth - 1]].parameter);
+    return at == std::string::npos ? std::nullopt : std::optional<std::size_t>(at);
   }
 
   // Whether role `index` may take the task's buffer `parameter`, which one other role holds already: the
@@ -603,10 +633,21 @@ class BindingEnumerator {
     return true;
   }
 
-  static std::optional<std::int64_t> role_value(RoleBinding const& r, ScalarEnv const& env) {
+  // An expression of the search (a length, a role's value, an offset), parsed once per enumeration: the
+  // search evaluates the same few texts at every one of its nodes.
+  Expr const* parsed(std::string const& text) const {
+    auto it = parsed_.find(text);
+    if (it == parsed_.end()) {
+      auto expr = Expr::parse(text);
+      it = parsed_.emplace(text, expr ? std::optional<Expr>(std::move(*expr)) : std::nullopt).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+  std::optional<std::int64_t> role_value(RoleBinding const& r, ScalarEnv const& env) const {
     std::string const& text = r.parameter.empty() ? r.value : r.parameter;
-    auto expr = Expr::parse(text);
-    if (!expr) return std::nullopt;
+    Expr const* expr = parsed(text);
+    if (expr == nullptr) return std::nullopt;
     auto value = expr->evaluate(env);
     if (!value) return std::nullopt;
     return *value;
@@ -639,7 +680,9 @@ class BindingEnumerator {
       if (!value) return std::nullopt;
       roles[role.name] = *value;
     }
-    auto const want = Expr::parse(length->second).value().evaluate(roles);
+    Expr const* length_expr = parsed(length->second);
+    if (length_expr == nullptr) return std::nullopt;
+    auto const want = length_expr->evaluate(roles);
     auto const have = buffer->length.evaluate(envs_[s]);
     if (!want || !have) return std::nullopt;
     return std::pair{*want, *have * buffer->lanes};
@@ -655,14 +698,15 @@ class BindingEnumerator {
     auto const span = role_span(i, s);
     std::int64_t start = 0;
     if (!r.offset.empty()) {
-      auto offset = Expr::parse(r.offset);
-      auto value = offset ? offset->evaluate(envs_[s]) : Result<std::int64_t>(std::int64_t{-1});
+      Expr const* offset = parsed(r.offset);
+      auto value = offset != nullptr ? offset->evaluate(envs_[s]) : Result<std::int64_t>(std::int64_t{-1});
       start = value ? *value : -1;
     }
     if (span && r.offset.empty() && span->first == span->second) return std::nullopt;
     // The offset counts the buffer's elements (C's `x + start`), the span its scalars.
     if (span && !r.offset.empty() && start >= 0 && start * buffer->lanes + span->first <= span->second)
       return std::nullopt;
+    if (!first_rejection_.empty()) return std::string();  // only the first rejection's text is kept
     return fmt::format(
         "with {}, role '{}' covers {} elements{} where the task's '{}' has {} (size case '{}')",
         describe_current(), r.role.name, span ? std::to_string(span->first) : "?",
@@ -757,6 +801,8 @@ class BindingEnumerator {
   std::vector<std::vector<std::string>> length_roles_;  // per pointer role: the roles its length names
   std::map<std::string, std::vector<std::size_t>, std::less<>> used_;  // task buffer -> the roles holding it
   std::size_t considered_ = 0;
+  std::size_t visited_ = 0;  // nodes of the search, against kMaxNodes
+  mutable std::map<std::string, std::optional<Expr>, std::less<>> parsed_;  // parsed()'s expressions
   std::string reason_;
   bool task_updates_ = false;  // the task has an inout buffer: updated roles take only those
   std::string first_rejection_;

@@ -29,14 +29,14 @@ class EntryReader {
 
   std::optional<LibraryStrategy> read() {
     static std::set<std::string, std::less<>> const known{
-        "name",     "families", "template",  "signature",   "lengths",     "params",
-        "defaults", "in_place", "updates",   "unread",      "defines",     "dtypes",
-        "min_arch", "arch",     "addresses", "description", "applies_when"};
+        "name",     "families", "template", "signature", "lengths",     "params",
+        "defaults", "in_place", "updates",  "unread",    "defines",     "launch",
+        "dtypes",   "min_arch", "arch",     "addresses", "description", "applies_when"};
     for (auto const& [key, node] : table_) {
       if (!known.contains(key.str()))
         fail(std::string(key.str()), "is not a known field",
              "one of name, families, template, signature, lengths, params, defaults, in_place, updates, "
-             "unread, defines, dtypes, min_arch, arch, addresses, description, applies_when");
+             "unread, defines, launch, dtypes, min_arch, arch, addresses, description, applies_when");
     }
     LibraryStrategy s;
     s.manifest = manifest_;
@@ -85,6 +85,7 @@ class EntryReader {
       s.template_path = manifest_.parent_path() / template_file;
       if (auto body = read_text_file(s.template_path)) {
         s.template_text = expand_includes(*body, s.template_path);
+        replace_launch(s);
         // A knob is set by the tuner's -D flag: a define of the same name would override it unseen.
         for (auto const& [name, value] : s.defines) {
           RE2 const knob("//[ \\t]*kopt:knob[ \\t]+" + RE2::QuoteMeta(name) + "\\b", RE2::Latin1);
@@ -379,6 +380,30 @@ class EntryReader {
     }
     if (required && out.empty()) fail(key, "is empty", "at least one entry");
     return out;
+  }
+
+  // `launch = "grid=(..) block=(..) kernel={{ENTRY}}"`: the template's `// kopt:launch` line for this
+  // strategy. One template serves contracts whose sizes sit at other positions (conv2d_nchw and
+  // conv2d_nchw_strided: {{ARGi}} of the grid differ) with its code switched by `defines`.
+  void replace_launch(LibraryStrategy& s) {
+    if (table_.get("launch") == nullptr) return;
+    std::string const launch =
+        text("launch", false, "a launch line such as \"grid=(..) block=(..) kernel={{ENTRY}}\"");
+    static RE2 const annotation(R"((?m)^[ \t]*//[ \t]*kopt:launch\b[^\n]*)", RE2::Latin1);
+    std::string replaced = s.template_text;
+    std::string rewrite = "// kopt:launch ";
+    for (char const c : launch)
+      rewrite += c == '\\' ? std::string("\\\\") : std::string(1, c);  // RE2's escape
+    int const lines = RE2::GlobalReplace(&replaced, annotation, rewrite);
+    if (launch.empty() || launch.find("grid=") == std::string::npos) {
+      fail("launch", "'" + launch + "' gives no grid",
+           "a launch line such as \"grid=(..) block=(..) kernel={{ENTRY}}\"");
+    } else if (lines != 1) {
+      fail("launch", fmt::format("the template has {} `// kopt:launch` lines", lines),
+           "a template with exactly one launch line to replace");
+    } else {
+      s.template_text = std::move(replaced);
+    }
   }
 
   // A line `// kopt:include FILE` is replaced by FILE's text (relative to the template; one level: an

@@ -361,6 +361,62 @@ applies_when = "y"
   EXPECT_EQ(plain->find("#define"), std::string::npos) << *plain;
 }
 
+// `launch` replaces the template's launch line for one strategy (conv2d_nchw_strided: the same template, its
+// sizes at other positions); a line without a grid, or a template with no launch line, is refused at load.
+TEST_F(LibraryFixture, ALaunchFieldReplacesTheTemplatesLaunchLine) {
+  std::string const valid = R"kopt([[strategy]]
+name = "map_wide"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+launch = "grid=(ceil_div({{ARG3}}, 4 * BLOCK)) block=(BLOCK)"
+params = ["op"]
+description = "x"
+applies_when = "y"
+)kopt";
+  write_file(dir.path() / "lib" / "maps" / "scalar.cu", "__device__ int scalar_{{ENTRY}};\n");
+  write_file(dir.path() / "lib" / "launch" / "strategies.toml", valid + R"kopt(
+[[strategy]]
+name = "map_no_grid"
+families = ["elementwise"]
+template = "../maps/plain_map2.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+launch = "block=(BLOCK)"
+params = ["op"]
+description = "x"
+applies_when = "y"
+
+[[strategy]]
+name = "map_no_line"
+families = ["elementwise"]
+template = "../maps/scalar.cu"
+signature = "void (T* c, const T* a, const T* b, int n)"
+launch = "grid=(1) block=(32)"
+description = "x"
+applies_when = "y"
+)kopt");
+  auto library = load_strategy_library(dir.path() / "lib");
+  ASSERT_FALSE(library);
+  auto const& m = library.error().message;
+  EXPECT_NE(m.find("strategy[1].launch: 'block=(BLOCK)' gives no grid"), std::string::npos) << m;
+  EXPECT_NE(m.find("strategy[2].launch: the template has 0 `// kopt:launch` lines"), std::string::npos) << m;
+  EXPECT_EQ(m.find("strategy[0]"), std::string::npos) << m;
+
+  write_file(dir.path() / "lib" / "launch" / "strategies.toml", valid);
+  auto loaded = load_strategy_library(dir.path() / "lib");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto text = instantiate_strategy(*loaded, *loaded->find("map_wide"), task, 90);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_NE(text->find("// kopt:launch grid=(ceil_div(count, 4 * BLOCK)) block=(BLOCK)\n"), std::string::npos)
+      << *text;
+  EXPECT_EQ(text->find("grid=(ceil_div(count, BLOCK))"), std::string::npos) << *text;
+  // The strategy without it keeps the template's line.
+  auto plain = instantiate_strategy(*loaded, *loaded->find("plain_map2"), task, 90);
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_NE(plain->find("// kopt:launch grid=(ceil_div(count, BLOCK)) block=(BLOCK)"), std::string::npos)
+      << *plain;
+}
+
 // Text that toml++ 3.3 must not see (a non-ASCII character outside a string reaches undefined behaviour
 // in it; docs/fuzzing.md) is refused before parsing, with the manifest, line and column.
 TEST_F(LibraryFixture, AManifestToml33CannotReadIsRefusedBeforeParsing) {
