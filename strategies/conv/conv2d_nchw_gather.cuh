@@ -1,40 +1,91 @@
 // The implicit-GEMM view of a multi-channel NCHW convolution shared by conv2d_nchw_implicit_gemm and
 // conv2d_nchw_implicit_gemm_mma (include lines, docs/strategies.md). The product is taken transposed,
 //   Y'[co][m] = sum_k W[co][k] * X'[k][m],
-// rows co < Cout (an output channel: W is the row-major Cout x Cin*K*K weight tensor as it lies in memory)
-// and columns m < N*Ho*Wo (an output pixel: image n = m / (Ho*Wo), position p = m % (Ho*Wo)), so that for
-// one channel consecutive columns are consecutive outputs y[n][co][p]. X' is never built: its element
-// (k, m), k = (ci*K + ky)*K + kx, is x[n][ci][oy + ky - pad][ox + kx - pad], 0 in the padding and past
-// k = Cin*K*K, gathered on the fly. A thread gathers a fixed pair of adjacent pixels (their image and window
-// origin worked out once) at consecutive reduction indices, walked by a (ci, ky, kx) cursor with two
-// conditional carries per step instead of divisions.
+// rows co < Cout (an output channel: W is the row-major Cout x Cin*KH*KW weight tensor as it lies in
+// memory) and columns m < N*Ho*Wo (an output pixel: image n = m / (Ho*Wo), position p = m % (Ho*Wo)), so
+// that for one channel consecutive columns are consecutive outputs y[n][co][p]. X' is never built: its
+// element (k, m), k = (ci*KH + ky)*KW + kx, is x[n][ci][oy*SH - PH + ky*DH][ox*SW - PW + kx*DW], 0 in the
+// padding and past k = Cin*KH*KW, gathered on the fly. A thread gathers a fixed pair of adjacent pixels
+// (their image and window origin worked out once) at consecutive reduction indices, walked by a
+// (ci, ky, kx) cursor with two conditional carries per step instead of divisions.
+// The conv2d_nchw families pass a square K x K filter, stride 1, dilation 1 and `pad` on every side
+// (geometry()'s first form: the constants fold, the code is that of a square convolution);
+// KOPT_CONV_STRIDED (conv2d_nchw_strided) passes nn.Conv2d's whole geometry (its second form).
 
 #ifndef KOPT_CONV_BIAS
 #define KOPT_CONV_BIAS 0
+#endif
+#ifndef KOPT_CONV_STRIDED
+#define KOPT_CONV_STRIDED 0
 #endif
 
 namespace conv_nchw_gather {
 
 using Elem = {{T}};
 
-// The sizes of one call, with the output extents (Ho = H + 2*pad - K + 1) and the GEMM's.
+// The sizes of one call, with the output extents (Ho = (H + 2*PH - DH*(KH - 1) - 1) / SH + 1) and the
+// GEMM's.
 struct Geometry {
-  int Cin, Cout, H, W, K, pad, Ho, Wo;
+  int Cin, Cout, H, W;
+  int KH, KW;  // filter rows and columns
+  int SH, SW;  // strides
+  int PH, PW;  // zero padding above and below, left and right
+  int DH, DW;  // dilations
+  int Ho, Wo;
   int plane;         // H * W
   int out_plane;     // Ho * Wo
-  int taps;          // Cin * K * K, the reduction length
+  int taps;          // Cin * KH * KW, the reduction length
   long long pixels;  // N * Ho * Wo
   long long image;   // Cin * H * W, elements of one input image
 };
 
+// An output extent: floor((in + 2*pad - dil*(k - 1) - 1) / stride) + 1, and 0 where no window fits (a
+// negative numerator, which C++'s division would round towards 0).
+__device__ __forceinline__ int out_extent(int in, int k, int stride, int pad, int dil) {
+  int const span = in + 2 * pad - dil * (k - 1) - 1;
+  return span < 0 || stride <= 0 ? 0 : span / stride + 1;
+}
+
+__device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, int W, int KH, int KW, int SH,
+                                             int SW, int PH, int PW, int DH, int DW) {
+  Geometry g;
+  g.Cin = Cin;
+  g.Cout = Cout;
+  g.H = H;
+  g.W = W;
+  g.KH = KH;
+  g.KW = KW;
+  g.SH = SH;
+  g.SW = SW;
+  g.PH = PH;
+  g.PW = PW;
+  g.DH = DH;
+  g.DW = DW;
+  g.Ho = out_extent(H, KH, SH, PH, DH);
+  g.Wo = out_extent(W, KW, SW, PW, DW);
+  g.plane = H * W;
+  g.out_plane = g.Ho * g.Wo;
+  g.taps = Cin > 0 && KH > 0 && KW > 0 ? Cin * KH * KW : 0;
+  g.pixels = static_cast<long long>(N) * g.out_plane;
+  g.image = static_cast<long long>(Cin) * H * W;
+  return g;
+}
+
+// A square K x K filter, stride 1, dilation 1, `pad` on every side (the conv2d_nchw families).
 __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, int W, int K, int pad) {
   Geometry g;
   g.Cin = Cin;
   g.Cout = Cout;
   g.H = H;
   g.W = W;
-  g.K = K;
-  g.pad = pad;
+  g.KH = K;
+  g.KW = K;
+  g.SH = 1;
+  g.SW = 1;
+  g.PH = pad;
+  g.PW = pad;
+  g.DH = 1;
+  g.DW = 1;
   g.Ho = H + 2 * pad - K + 1;
   g.Wo = W + 2 * pad - K + 1;
   g.plane = H * W;
@@ -50,30 +101,30 @@ __device__ __forceinline__ bool has_outputs(Geometry const& g, int N) {
   return N > 0 && g.Cout > 0 && g.Ho > 0 && g.Wo > 0;
 }
 
-// A reduction index k = (ci*K + ky)*K + kx split into its input channel, filter row and filter column.
+// A reduction index k = (ci*KH + ky)*KW + kx split into its input channel, filter row and filter column.
 struct Tap {
   int ci, ky, kx;
 };
 
-// k as (ci, ky, kx); for a step d the parts are its own (ky, kx < K), so adding it (advance) needs one
-// carry into ky and one into ci.
-__device__ __forceinline__ Tap split(int k, int K) {
-  int const kk = K * K;
+// k as (ci, ky, kx); for a step d the parts are its own (ky < KH, kx < KW), so adding it (advance) needs
+// one carry into ky and one into ci.
+__device__ __forceinline__ Tap split(int k, int KH, int KW) {
+  int const kk = KH * KW;
   int const r = k % kk;
-  return Tap{k / kk, r / K, r % K};
+  return Tap{k / kk, r / KW, r % KW};
 }
 
-__device__ __forceinline__ void advance(Tap& t, Tap const& step, int K) {
+__device__ __forceinline__ void advance(Tap& t, Tap const& step, int KH, int KW) {
   t.kx += step.kx;
   int carry = 0;
-  if (t.kx >= K) {
-    t.kx -= K;
+  if (t.kx >= KW) {
+    t.kx -= KW;
     carry = 1;
   }
-  t.ky += step.ky + carry;  // at most 2K - 1
+  t.ky += step.ky + carry;  // at most 2KH - 1
   carry = 0;
-  if (t.ky >= K) {
-    t.ky -= K;
+  if (t.ky >= KH) {
+    t.ky -= KH;
     carry = 1;
   }
   t.ci += step.ci + carry;
@@ -98,13 +149,13 @@ __device__ __forceinline__ Pixel pixel(Elem const* x, Geometry const& g, long lo
   int const p = static_cast<int>(m - n * g.out_plane);
   int const oy = p / g.Wo;
   int const ox = p - oy * g.Wo;
-  return Pixel{x + n * g.image, oy - g.pad, ox - g.pad};
+  return Pixel{x + n * g.image, oy * g.SH - g.PH, ox * g.SW - g.PW};
 }
 
 // X'[k][m] for the tap t of pixel px: the input value, or 0 in the padding and past the last channel.
 __device__ __forceinline__ Elem tap(Pixel const& px, Tap const& t, Geometry const& g) {
-  int const iy = px.iy0 + t.ky;
-  int const ix = px.ix0 + t.kx;
+  int const iy = px.iy0 + t.ky * g.DH;
+  int const ix = px.ix0 + t.kx * g.DW;
   bool const inside = t.ci < g.Cin && static_cast<unsigned>(iy) < static_cast<unsigned>(g.H) &&
                       static_cast<unsigned>(ix) < static_cast<unsigned>(g.W);
   return inside ? px.image[static_cast<long long>(t.ci) * g.plane + iy * g.W + ix]

@@ -119,7 +119,7 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ w
   for (int i = 0; i < kRows; ++i) {
     s.b[i][0] = kopt_strategy::to_float(conv_nchw_gather::tap(p0, t, g));
     s.b[i][1] = kopt_strategy::to_float(conv_nchw_gather::tap(p1, t, g));
-    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, g.K);
+    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, g.KH, g.KW);
   }
 }
 
@@ -174,7 +174,12 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[TM][TN], Tiles const
 // clang-format off
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
     {{ENTRY}}({{T}}* __restrict__ y, const {{T}}* __restrict__ x, const {{T}}* __restrict__ w, int N,
-                int Cin, int Cout, int H, int W, int K, int pad
+                int Cin, int Cout, int H, int W,
+#if KOPT_CONV_STRIDED
+                int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
+#else
+                int K, int pad
+#endif
 #if KOPT_CONV_BIAS
                 , const {{T}}* __restrict__ bias
 #endif
@@ -187,7 +192,12 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   conv_nchw_gather::Epilogue const epilogue{};
 #endif
   using conv_nchw_gather::Tap;
+#if KOPT_CONV_STRIDED
+  conv_nchw_gather::Geometry const g =
+      conv_nchw_gather::geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
+#else
   conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry(N, Cin, Cout, H, W, K, pad);
+#endif
   if (!conv_nchw_gather::has_outputs(g, N)) return;
   __shared__ __align__(16) Tiles tiles;
 
@@ -202,10 +212,12 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   int const row0 = (tid / kPairs) * kRows;
   conv_nchw_gather::Pixel const p0 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair);
   conv_nchw_gather::Pixel const p1 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair + 1);
-  int const Ks = K > 0 ? K : 1;  // no taps at all when K <= 0; the cursors are then never used
-  Tap const one = conv_nchw_gather::split(1, Ks);
-  Tap const slice_step = conv_nchw_gather::split(BK, Ks);
-  Tap first = conv_nchw_gather::split(row0, Ks);  // the cursor of k0 + row0
+  // No taps at all when a filter extent is <= 0; the cursors are then never used.
+  int const KHs = g.KH > 0 ? g.KH : 1;
+  int const KWs = g.KW > 0 ? g.KW : 1;
+  Tap const one = conv_nchw_gather::split(1, KHs, KWs);
+  Tap const slice_step = conv_nchw_gather::split(BK, KHs, KWs);
+  Tap first = conv_nchw_gather::split(row0, KHs, KWs);  // the cursor of k0 + row0
 
   // Uniform per block: a W row starts on a vector boundary when Cin*K*K is a multiple of kVec.
   bool const w_vec = g.taps % kVec == 0 && kopt_strategy::aligned_to(w, kVec * sizeof(Elem));
@@ -228,7 +240,7 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   for (int k0 = 0; k0 < g.taps; k0 += BK) {
     bool const has_next = k0 + BK < g.taps;
     if (has_next) {
-      conv_nchw_gather::advance(first, slice_step, Ks);
+      conv_nchw_gather::advance(first, slice_step, KHs, KWs);
       load_slice(staged, w, g, co0, k0 + BK, w_vec, p0, p1, first, one);
     }
     multiply_slice(acc, tiles, buf, ty, tx);

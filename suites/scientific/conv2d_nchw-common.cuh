@@ -1,4 +1,5 @@
-// Shared by conv2d_nchw-f32 and conv2d_nchw-bf16: a CNN layer's forward convolution over NCHW tensors,
+// Shared by conv2d_nchw-*, conv2d_nchw_bias_relu-* and conv2d_nchw_strided-*: a CNN layer's forward
+// convolution over NCHW tensors,
 //   y[n][co][oy][ox] = sum_{ci < Cin, ky < K, kx < K} x[n][ci][oy + ky - pad][ox + kx - pad] *
 //   w[co][ci][ky][kx]
 // x: N x Cin x H x W, w: Cout x Cin x K x K, y: N x Cout x Ho x Wo with Ho = H + 2*pad - K + 1 (likewise Wo),
@@ -28,13 +29,30 @@
 #include "../algebra/cublas-handle.cuh"
 #include "element.cuh"
 
+// nn.Conv2d's geometry (groups 1): a KH x KW filter, strides, zero padding and dilations per axis. The
+// square conv2d_nchw tasks use K x K, stride 1, `pad` on every side, dilation 1.
+struct Conv2dGeometry {
+  int KH, KW, SH, SW, PH, PW, DH, DW;
+  // floor((in + 2*pad - dil*(k - 1) - 1) / stride) + 1, 0 where no window fits.
+  __host__ __device__ static int extent(int in, int k, int stride, int pad, int dil) {
+    int const span = in + 2 * pad - dil * (k - 1) - 1;
+    return span < 0 || stride <= 0 ? 0 : span / stride + 1;
+  }
+  __host__ __device__ int out_h(int H) const { return extent(H, KH, SH, PH, DH); }
+  __host__ __device__ int out_w(int W) const { return extent(W, KW, SW, PW, DW); }
+};
+
+inline Conv2dGeometry square_conv(int K, int pad) {
+  return Conv2dGeometry{K, K, 1, 1, pad, pad, 1, 1};
+}
+
 // conv2d_nchw_bias_relu-*: with `bias` (length Cout) the output is max(conv + bias[co], 0), nn.Conv2d with
 // its bias and a ReLU after it; the reference adds the bias in double before the one rounding.
 template <typename T>
 __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H,
-                                             int W, int K, int pad, const T* bias) {
-  int const Ho = H + 2 * pad - K + 1;
-  int const Wo = W + 2 * pad - K + 1;
+                                             int W, Conv2dGeometry g, const T* bias) {
+  int const Ho = g.out_h(H);
+  int const Wo = g.out_w(W);
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= total) return;
@@ -44,14 +62,15 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
   long long const n = i / (static_cast<long long>(Wo) * Ho * Cout);
   double sum = 0.0;
   for (int ci = 0; ci < Cin; ++ci) {
-    for (int ky = 0; ky < K; ++ky) {
-      int const iy = oy + ky - pad;
+    for (int ky = 0; ky < g.KH; ++ky) {
+      int const iy = oy * g.SH - g.PH + ky * g.DH;
       if (iy < 0 || iy >= H) continue;
-      for (int kx = 0; kx < K; ++kx) {
-        int const ix = ox + kx - pad;
+      for (int kx = 0; kx < g.KW; ++kx) {
+        int const ix = ox * g.SW - g.PW + kx * g.DW;
         if (ix < 0 || ix >= W) continue;
-        sum += scientific_suite::to_double(x[((n * Cin + ci) * H + iy) * W + ix]) *
-               scientific_suite::to_double(w[((static_cast<long long>(co) * Cin + ci) * K + ky) * K + kx]);
+        sum +=
+            scientific_suite::to_double(x[((n * Cin + ci) * H + iy) * W + ix]) *
+            scientific_suite::to_double(w[((static_cast<long long>(co) * Cin + ci) * g.KH + ky) * g.KW + kx]);
       }
     }
   }
@@ -63,14 +82,20 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
 }
 
 template <typename T>
-void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                           int pad, const T* bias = nullptr) {
-  int const Ho = H + 2 * pad - K + 1;
-  int const Wo = W + 2 * pad - K + 1;
+void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
+                           Conv2dGeometry g, const T* bias = nullptr) {
+  int const Ho = g.out_h(H);
+  int const Wo = g.out_w(W);
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   conv2d_nchw_reference_kernel<T>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, K, pad, bias);
+      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias);
+}
+
+template <typename T>
+void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
+                           int pad, const T* bias = nullptr) {
+  conv2d_nchw_reference(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias);
 }
 
 // The baseline's epilogue pass for conv2d_nchw_bias_relu-*: y = max(y + bias[co], 0) in FP32, one rounding.
@@ -84,24 +109,25 @@ __global__ void conv2d_nchw_bias_relu_kernel(T* y, const T* bias, int Cout, int 
   }
 }
 
-// col[n][k][p] for every image n, tap k < Cin*K*K and output position p < Ho*Wo (0 in the padding): positions
-// along x of the grid (coalesced reads and writes), taps along y, images along z (grid-stride beyond 65535).
+// col[n][k][p] for every image n, tap k < Cin*KH*KW and output position p < Ho*Wo (0 in the padding):
+// positions along x of the grid (coalesced reads and writes), taps along y, images along z (grid-stride
+// beyond 65535).
 template <typename T>
-__global__ void conv2d_nchw_im2col_kernel(T* col, const T* x, int N, int Cin, int H, int W, int K, int pad,
+__global__ void conv2d_nchw_im2col_kernel(T* col, const T* x, int N, int Cin, int H, int W, Conv2dGeometry g,
                                           int Ho, int Wo) {
   int const plane = Ho * Wo;
-  int const taps = Cin * K * K;
+  int const taps = Cin * g.KH * g.KW;
   int const p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (p >= plane) return;
   int const oy = p / Wo;
   int const ox = p - oy * Wo;
   for (int n = static_cast<int>(blockIdx.z); n < N; n += static_cast<int>(gridDim.z)) {
     for (int k = static_cast<int>(blockIdx.y); k < taps; k += static_cast<int>(gridDim.y)) {
-      int const ci = k / (K * K);
-      int const ky = (k / K) % K;
-      int const kx = k % K;
-      int const iy = oy + ky - pad;
-      int const ix = ox + kx - pad;
+      int const ci = k / (g.KH * g.KW);
+      int const ky = (k / g.KW) % g.KH;
+      int const kx = k % g.KW;
+      int const iy = oy * g.SH - g.PH + ky * g.DH;
+      int const ix = ox * g.SW - g.PW + kx * g.DW;
       bool const inside = iy >= 0 && iy < H && ix >= 0 && ix < W;
       col[(static_cast<long long>(n) * taps + k) * plane + p] =
           inside ? x[((static_cast<long long>(n) * Cin + ci) * H + iy) * W + ix]
@@ -132,12 +158,12 @@ inline cublasStatus_t conv2d_nchw_gemm(cublasHandle_t handle, __nv_bfloat16* y, 
 }
 
 template <typename T>
-void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                                 int pad, const T* bias = nullptr) {
-  int const Ho = H + 2 * pad - K + 1;
-  int const Wo = W + 2 * pad - K + 1;
+void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
+                                 Conv2dGeometry g, const T* bias = nullptr) {
+  int const Ho = g.out_h(H);
+  int const Wo = g.out_w(W);
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
-  int const taps = Cin > 0 && K > 0 ? Cin * K * K : 0;
+  int const taps = Cin > 0 && g.KH > 0 && g.KW > 0 ? Cin * g.KH * g.KW : 0;
   int const plane = Ho * Wo;
   if (taps == 0) {  // an empty sum: y = 0
     cudaMemsetAsync(y, 0, sizeof(T) * static_cast<std::size_t>(N) * Cout * plane, cudaStreamPerThread);
@@ -150,7 +176,7 @@ void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, i
     dim3 const grid(static_cast<unsigned>((plane + 255) / 256),
                     static_cast<unsigned>(taps < 65535 ? taps : 65535),
                     static_cast<unsigned>(N < 65535 ? N : 65535));
-    conv2d_nchw_im2col_kernel<T><<<grid, 256, 0, cudaStreamPerThread>>>(col, x, N, Cin, H, W, K, pad, Ho, Wo);
+    conv2d_nchw_im2col_kernel<T><<<grid, 256, 0, cudaStreamPerThread>>>(col, x, N, Cin, H, W, g, Ho, Wo);
     cublasStatus_t const status = conv2d_nchw_gemm(handle, y, w, col, Cout, plane, taps, N);
     if (status != CUBLAS_STATUS_SUCCESS)
       std::fprintf(stderr, "baseline_cublas.cu: strided-batched GEMM failed (%d)\n",
@@ -161,4 +187,10 @@ void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, i
     conv2d_nchw_bias_relu_kernel<T><<<static_cast<unsigned>(total / 256 < 8192 ? (total + 255) / 256 : 8192),
                                       256, 0, cudaStreamPerThread>>>(y, bias, Cout, plane, total);
   }
+}
+
+template <typename T>
+void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
+                                 int pad, const T* bias = nullptr) {
+  conv2d_nchw_baseline_cublas(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias);
 }

@@ -97,7 +97,9 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "mid_reduce",
                                          "mid_argmax",
                                          "mid_argmin",
-                                         "cross_entropy_mean"};
+                                         "cross_entropy_mean",
+                                         "conv2d_nchw_strided",
+                                         "conv2d_nchw_strided_bias"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
