@@ -13,7 +13,7 @@ softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (Max
 dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
-with nothing after it), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
+with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
 expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py),
 cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
 indices; losses.py).
@@ -158,15 +158,26 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
                        {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
 
 
-def _conv_padding(sub: nn.Conv2d) -> int | None:
-    """The one zero padding of every side that conv2d_nchw's contract takes, or None."""
-    k = sub.kernel_size[0]
+def _conv_geometry(sub: nn.Conv1d | nn.Conv2d) -> tuple[int, int, int, int, int, int] | None:
+    """nn.Conv2d's (or nn.Conv1d's, as one row: H = 1) strides, zero padding and dilations per axis, (SH, SW, PH,
+    PW, DH, DW), or None where the padding is not the same on both sides of an axis ("same" with an even
+    dilated filter pads one side more)."""
+    two = type(sub) is nn.Conv2d
+    stride = tuple(sub.stride) if two else (1, sub.stride[0])
+    dilation = tuple(sub.dilation) if two else (1, sub.dilation[0])
+    kernel = tuple(sub.kernel_size) if two else (1, sub.kernel_size[0])
     if sub.padding == "valid":
-        return 0
-    if sub.padding == "same":
-        return k // 2 if k % 2 == 1 else None
-    p = sub.padding
-    return p[0] if isinstance(p, tuple) and len(p) == 2 and p[0] == p[1] and isinstance(p[0], int) else None
+        padding: tuple[int, ...] = (0, 0)
+    elif sub.padding == "same":
+        spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
+        if any(span % 2 for span in spans):
+            return None
+        padding = tuple(span // 2 for span in spans)
+    else:
+        padding = tuple(sub.padding) if two else (0, sub.padding[0])
+    if not all(isinstance(v, int) for v in (*stride, *padding, *dilation)):
+        return None
+    return (stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1])
 
 
 def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
@@ -174,35 +185,49 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     square kernel, zero padding the same on every side) followed by element-wise operators, each on the
     previous one's result alone, fused into `op` over v (the convolution plus the bias); without a bias and with
     nothing after it, conv2d_nchw. Every role but the output is pinned: the input's dimensions are N, Cin, H, W,
-    the weight's Cout and K, the padding a constant."""
-    if not nodes or len(tensors) != 1 or tensors[0].dim() != 4:
+    the weight's Cout and K, the padding a constant. Any other geometry of one group (rectangular filters,
+    strides, padding per axis, dilations), and nn.Conv1d on a 3-D input as one row of height 1, gets
+    conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding."""
+    if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
     if first.op != "call_module" or len(first.args) != 1 or first.kwargs \
             or getattr(first.args[0], "op", None) != "placeholder":
         return None
     sub = traced.get_submodule(first.target)
-    if type(sub) is not nn.Conv2d or sub.groups != 1 or sub.stride != (1, 1) or sub.dilation != (1, 1) \
-            or sub.kernel_size[0] != sub.kernel_size[1] or sub.padding_mode != "zeros":
+    two = type(sub) is nn.Conv2d
+    if type(sub) not in (nn.Conv1d, nn.Conv2d) or tensors[0].dim() != (4 if two else 3) or sub.groups != 1 \
+            or sub.padding_mode != "zeros":
         return None
-    pad = _conv_padding(sub)
-    if pad is None:
+    geometry = _conv_geometry(sub)
+    if geometry is None:
         return None
     weight = f"{first.target}.weight"
     binding: dict[str, Binding] = {
-        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)), "H": (0, (2,)), "W": (0, (3,)),
-        "Cout": (weight, (0,)), "K": (weight, (2,)), "pad": pad}
+        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)), "Cout": (weight, (0,))}
+    square = two and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
+        and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
+    if square:
+        binding |= {"H": (0, (2,)), "W": (0, (3,)), "K": (weight, (2,)), "pad": geometry[2]}
+        family = "conv2d_nchw"
+    else:
+        sh, sw, ph, pw, dh, dw = geometry
+        binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
+            {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
+        binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
+        family = "conv2d_nchw_strided"
+    what = "convolution" if two else "1-D convolution (one row of height 1)"
     if sub.bias is None:
         if len(nodes) != 1:
             return None
-        return FamilyGuess("conv2d_nchw", {}, "the module is a convolution without a bias", binding)
+        return FamilyGuess(family, {}, f"the module is a {what} without a bias", binding)
     chain = _epilogue_chain(traced, nodes)
     if chain is None:
         return None
     expr, after = chain
     binding["bias"] = (f"{first.target}.bias", None)
-    return FamilyGuess("conv2d_nchw_bias", {"op": expr}, f"the module is a convolution with a bias{after}",
-                       binding)
+    return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias",
+                       {"op": expr}, f"the module is a {what} with a bias{after}", binding)
 
 
 def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
@@ -329,7 +354,7 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
 # so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
 # F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
 # reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv2d, nn.LayerNorm, nn.RMSNorm, nn.Embedding)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.LayerNorm, nn.RMSNorm, nn.Embedding)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:

@@ -31,6 +31,7 @@ FAMILIES = {
     "level1/argmax_dim": "mid_argmax",
     "level1/batched_matmul": "batched_gemm",
     "level1/conv2d": "conv2d_nchw_bias",
+    "level1/conv2d_stride2": "conv2d_nchw_strided_bias",
     "level1/cross_entropy_loss": "cross_entropy_mean",
     "level1/cumsum": "row_scan",
     "level1/embedding": "gather_rows",

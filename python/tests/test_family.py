@@ -344,10 +344,39 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((plain.family, plain.params), ("conv2d_nchw", {}))
         self.assertNotIn("bias", plain.binding)
         self.assertIsNone(infer_family(_ConvThen(torch.relu, bias=False), image), "no bias-less epilogue family")
-        self.assertIsNone(infer_family(_ConvThen(stride=2), image), "the contract's stride is 1")
-        self.assertIsNone(infer_family(_ConvThen(padding=(1, 0)), image), "one padding on every side")
         self.assertIsNone(infer_family(_ConvPlusParameter(), image),
                           "a parameter after the ReLU is no constant")
+
+    def test_any_other_convolution_geometry_gets_the_strided_family(self):
+        image = [torch.randn(2, 3, 9, 7)]
+        strided = infer_family(_ConvThen(torch.relu, stride=2), image)
+        self.assertEqual((strided.family, strided.params),
+                         ("conv2d_nchw_strided_bias", {"op": "v > 0.0f ? v : 0.0f"}))
+        self.assertEqual(strided.binding, {"x": (0, None), "w": ("conv.weight", None), "N": (0, (0,)),
+                                           "Cin": (0, (1,)), "Cout": ("conv.weight", (0,)), "H": (0, (2,)),
+                                           "W": (0, (3,)), "KH": ("conv.weight", (2,)),
+                                           "KW": ("conv.weight", (3,)), "SH": 2, "SW": 2, "PH": 1, "PW": 1,
+                                           "DH": 1, "DW": 1, "bias": ("conv.bias", None)})
+        per_axis = infer_family(_ConvThen(padding=(1, 0), bias=False), image)
+        self.assertEqual((per_axis.family, per_axis.binding["PH"], per_axis.binding["PW"]),
+                         ("conv2d_nchw_strided", 1, 0))
+        rect = infer_family(nn.Conv2d(3, 4, (3, 5), stride=(1, 2), dilation=(2, 1), padding="valid", bias=False),
+                            image)
+        self.assertEqual((rect.family, rect.binding["KH"], rect.binding["KW"], rect.binding["SW"],
+                          rect.binding["DH"], rect.binding["PH"]), ("conv2d_nchw_strided", ("0.weight", (2,)),
+                                                                   ("0.weight", (3,)), 2, 2, 0))
+        same = infer_family(nn.Conv2d(3, 4, (3, 5), dilation=2, padding="same", bias=False), image)
+        self.assertEqual((same.binding["PH"], same.binding["PW"]), (2, 4), "same: dil*(k-1)/2 per axis")
+        self.assertIsNone(infer_family(nn.Conv2d(3, 4, (2, 3), padding="same"), image),
+                          "an even filter's 'same' pads one side more")
+        self.assertIsNone(infer_family(nn.Conv2d(4, 4, 3, groups=2), [torch.randn(2, 4, 9, 7)]), "groups 1 only")
+        self.assertIsNone(infer_family(nn.Conv2d(3, 4, 3, padding_mode="reflect"), image), "zero padding only")
+        line = infer_family(nn.Conv1d(3, 6, 5, stride=3, padding=2, dilation=2, bias=False), [torch.randn(2, 3, 40)])
+        self.assertEqual((line.family, line.binding["H"], line.binding["W"], line.binding["KH"],
+                          line.binding["KW"], line.binding["SH"], line.binding["SW"], line.binding["PW"],
+                          line.binding["DW"]),
+                         ("conv2d_nchw_strided", 1, (0, (2,)), 1, ("0.weight", (2,)), 1, 3, 2, 2),
+                         "a 1-D convolution is one row of height 1")
 
     def test_attention_binds_batch_times_heads(self):
         q = [torch.randn(2, 3, 16, 8) for _ in range(3)]
