@@ -351,7 +351,6 @@ def fit_dimension(envs: list[dict[str, int]], ys: list[int], params: list[str],
 
 def _fit_general_quotient(envs: list[dict[str, int]], ys: list[int], affecting: list[str]) -> str | None:
     """`(p + sum c_i*q_i + b)/a + d` (c_i in -2..2, a a literal 2..16 or a parameter) matching every point."""
-    e0, y0 = envs[0], ys[0]
     for main in affecting:
         rest = [q for q in affecting if q != main]
         dens: list[int | str] = list(range(2, 17)) + rest
@@ -361,20 +360,23 @@ def _fit_general_quotient(envs: list[dict[str, int]], ys: list[int], affecting: 
                 continue
             for d in (1, 0):
                 for cs in itertools.product((-1, 1, -2, 2), repeat=len(others)):
-                    a0 = den if isinstance(den, int) else e0[den]
-                    if a0 <= 0:
-                        continue
-                    s0 = e0[main] + sum(c * e0[q] for c, q in zip(cs, others))
-                    k = y0 - d
-                    lo, hi = (k * a0, k * a0 + a0 - 1) if k > 0 else ((-(a0 - 1), a0 - 1) if k == 0 else (k * a0 - a0 + 1, k * a0))
-                    for l0 in range(lo, hi + 1):
-                        b = l0 - s0
-                        ok = True
-                        for e, y in zip(envs, ys):
-                            a = den if isinstance(den, int) else e[den]
-                            if a == 0 or _tdiv(e[main] + sum(c * e[q] for c, q in zip(cs, others)) + b, a) + d != y:
-                                ok = False
-                                break
+                    # Each point bounds the numerator's constant b to an interval (truncating division by a
+                    # positive a): the smallest b in all of them, or none. (Walking point 0's interval one b
+                    # at a time took minutes where the denominator is a size such as a length of 524280.)
+                    b_lo, b_hi = -math.inf, math.inf
+                    for e, y in zip(envs, ys):
+                        a = den if isinstance(den, int) else e[den]
+                        if a <= 0:
+                            b_lo, b_hi = 1, 0
+                            break
+                        s_e = e[main] + sum(c * e[q] for c, q in zip(cs, others))
+                        k = y - d
+                        lo, hi = (k * a, k * a + a - 1) if k > 0 else ((-(a - 1), a - 1) if k == 0 else (k * a - a + 1, k * a))
+                        b_lo, b_hi = max(b_lo, lo - s_e), min(b_hi, hi - s_e)
+                    if b_lo <= b_hi:
+                        b = int(b_lo)
+                        ok = all(_tdiv(e[main] + sum(c * e[q] for c, q in zip(cs, others)) + b,
+                                       den if isinstance(den, int) else e[den]) + d == y for e, y in zip(envs, ys))
                         if ok:
                             num = main
                             for c, q in zip(cs, others):
