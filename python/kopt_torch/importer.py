@@ -40,6 +40,10 @@ from .problem import host_device, load_problem, one_line
 SUMMARY_SCHEMA = "kopt.torch_import/1"
 TOLERANCE = {"f32": (1e-4, 1e-4), "bf16": (1e-2, 2e-2)}
 _CHEAP_ELEMENTS = 1 << 24
+# The most elements (parameters, buffers and inputs) the importer builds on the CPU to read a module's initial
+# values or run its forward: KernelBench's level3/2_ShallowWideMLP has 2^31 parameters (8 GiB in FP32) in
+# every size case (its widths are a list, not size constants), and building it twice was killed for memory.
+_MAX_CPU_ELEMENTS = 1 << 28
 
 
 def _toml_str(s: str) -> str:
@@ -97,6 +101,11 @@ def _nonnegative_inputs(abi: Abi, notes: list[str]) -> set[str]:
     if not floating:
         return set()
     case = "small" if _case_constants(abi, "small") is not None else "problem"
+    if _numel_at(abi, case, ("parameter", "buffer", "input")) > _MAX_CPU_ELEMENTS:
+        notes.append(f"the negative-input check did not run: the module and its inputs have more than "
+                     f"{_MAX_CPU_ELEMENTS} elements at the '{case}' size case; floating inputs keep kopt's "
+                     "default generators")
+        return set()
     consts = _case_constants(abi, case)
     problem = load_problem(abi.path, consts)
     try:
@@ -132,6 +141,11 @@ def _param_values(abi: Abi, notes: list[str]) -> tuple[dict[str, torch.Tensor], 
     case = "problem"
     if _numel_at(abi, "problem", ("parameter", "buffer")) > _CHEAP_ELEMENTS and "small" in abi.snapshots:
         case = "small"
+    if _numel_at(abi, case, ("parameter", "buffer")) > _MAX_CPU_ELEMENTS:
+        notes.append(f"parameters and buffers take kopt's default generators: the module has more than "
+                     f"{_MAX_CPU_ELEMENTS} elements of them at the '{case}' size case, too many to build on the "
+                     "CPU for their initial values")
+        return {}, case
     problem = load_problem(abi.path, _case_constants(abi, case))
     try:
         torch.manual_seed(0)

@@ -134,6 +134,15 @@ class ImporterTest(unittest.TestCase):
         self.assertEqual([t["kind"] for t in abi["tensors"]], ["input", "input", "parameter", "buffer", "output"])
         self.assertEqual(task["buffers"]["out"]["length"], "batch*features")
 
+    def test_a_module_too_large_for_the_cpu_is_never_built_there(self) -> None:
+        # 2^29 weights or more in every size case: the importer derives the ABI on the meta device and reads no
+        # initial values on the CPU (KernelBench's level3/2_ShallowWideMLP was killed for memory there).
+        summary, task, _, _ = self._import("wide_list_mlp")
+        notes = " ".join(summary["notes"])
+        self.assertIn("parameters and buffers take kopt's default generators", notes)
+        self.assertIn("the negative-input check did not run", notes)
+        self.assertNotIn("generators", task["buffers"]["layer_weight"])
+
     def test_refuses_non_empty_folder_unless_forced(self) -> None:
         out = self.tmp / "t"
         out.mkdir()
