@@ -730,10 +730,6 @@ class BindingEnumerator {
   // rank first; the task's entry being the contract itself ranks above everything.
   void score(StrategyBinding& binding) const {
     auto const& params = task_.signature.params;
-    auto const position = [&](std::string const& name) {
-      return std::find_if(params.begin(), params.end(), [&](Param const& p) { return p.name == name; }) -
-             params.begin();
-    };
     std::set<std::string, std::less<>> bound;
     bool identity = binding.roles.size() == params.size();
     for (std::size_t i = 0; i < binding.roles.size(); ++i) {
@@ -752,7 +748,7 @@ class BindingEnumerator {
         // A slice is less likely than the whole buffer; the launcher's integers it starts at are used.
         binding.score -= 2;
         identity = false;
-        if (auto offset = Expr::parse(r.offset)) {
+        if (Expr const* offset = parsed(r.offset)) {
           for (std::string const& name : offset->identifiers()) bound.insert(name);
         }
       }
@@ -772,7 +768,7 @@ class BindingEnumerator {
         if (later.parameter.empty() || later.role.is_pointer != r.role.is_pointer ||
             is_floating(later.role.dtype) != is_floating(r.role.dtype))
           continue;
-        if (position(later.parameter) < position(r.parameter)) binding.score -= 1;
+        if (position_of(later.parameter) < position_of(r.parameter)) binding.score -= 1;
       }
       identity = identity && params[i].name == r.parameter && params[i].dtype == r.role.dtype;
     }

@@ -9,8 +9,8 @@
 // (their image and window origin worked out once) at consecutive reduction indices, walked by a
 // (ci, ky, kx) cursor with two conditional carries per step instead of divisions.
 // The conv2d_nchw families pass a square K x K filter, stride 1, dilation 1 and `pad` on every side
-// (geometry()'s first form: the constants fold, the code is that of a square convolution);
-// KOPT_CONV_STRIDED (conv2d_nchw_strided) passes nn.Conv2d's whole geometry (its second form).
+// (geometry()'s square form, which calls the general one with constants that fold); KOPT_CONV_STRIDED
+// (conv2d_nchw_strided) passes nn.Conv2d's whole geometry (the general form).
 
 #ifndef KOPT_CONV_BIAS
 #define KOPT_CONV_BIAS 0
@@ -39,11 +39,13 @@ struct Geometry {
   long long image;   // Cin * H * W, elements of one input image
 };
 
-// An output extent: floor((in + 2*pad - dil*(k - 1) - 1) / stride) + 1, and 0 where no window fits (a
-// negative numerator, which C++'s division would round towards 0).
+// An output extent: floor((in + 2*pad - dil*(k - 1) - 1) / stride) + 1, and at most 0 where no window fits
+// (a negative numerator, which C++'s division would round towards 0: span + 1 then, which has_outputs
+// refuses; for stride 1 both forms are span + 1, so the square geometry's code is the plain one).
 __device__ __forceinline__ int out_extent(int in, int k, int stride, int pad, int dil) {
   int const span = in + 2 * pad - dil * (k - 1) - 1;
-  return span < 0 || stride <= 0 ? 0 : span / stride + 1;
+  if (stride <= 0) return 0;
+  return span < 0 ? span + 1 : span / stride + 1;
 }
 
 __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, int W, int KH, int KW, int SH,
@@ -73,27 +75,7 @@ __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, in
 
 // A square K x K filter, stride 1, dilation 1, `pad` on every side (the conv2d_nchw families).
 __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, int W, int K, int pad) {
-  Geometry g;
-  g.Cin = Cin;
-  g.Cout = Cout;
-  g.H = H;
-  g.W = W;
-  g.KH = K;
-  g.KW = K;
-  g.SH = 1;
-  g.SW = 1;
-  g.PH = pad;
-  g.PW = pad;
-  g.DH = 1;
-  g.DW = 1;
-  g.Ho = H + 2 * pad - K + 1;
-  g.Wo = W + 2 * pad - K + 1;
-  g.plane = H * W;
-  g.out_plane = g.Ho * g.Wo;
-  g.taps = Cin > 0 && K > 0 ? Cin * K * K : 0;
-  g.pixels = static_cast<long long>(N) * g.out_plane;
-  g.image = static_cast<long long>(Cin) * H * W;
-  return g;
+  return geometry(N, Cin, Cout, H, W, K, K, 1, 1, pad, pad, 1, 1);
 }
 
 // Whether the call has any output (a "valid" convolution with K > H or K > W has none).
