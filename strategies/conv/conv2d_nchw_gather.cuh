@@ -154,7 +154,20 @@ __device__ __forceinline__ long long column_offset(Geometry const& g, long long 
 // bias, last, and each output is KOPT_CONV_OP (the task's `op`, a C++ expression over v in FP32) of the
 // convolution plus its channel's bias, before its one rounding: nn.Conv2d with its bias and an element-wise
 // chain after it, in the store. Without it the epilogue is the identity and the kernels are as they were.
-#if KOPT_CONV_BIAS
+// KOPT_CONV_CHANNEL as well (family conv2d_nchw_bias_channel): the entry takes a second per-output-channel
+// vector after the bias (a parameter the chain reads, such as KernelBench's `x + self.bias` after a ReLU), and
+// KOPT_CONV_OP reads its channel's value as p.
+#if KOPT_CONV_CHANNEL
+struct Epilogue {
+  Elem const* bias;
+  Elem const* channel;
+  __device__ __forceinline__ float operator()(float acc, int co) const {
+    float const v = acc + kopt_strategy::to_float(bias[co]);
+    float const p = kopt_strategy::to_float(channel[co]);
+    return KOPT_CONV_OP;
+  }
+};
+#elif KOPT_CONV_BIAS
 struct Epilogue {
   Elem const* bias;
   __device__ __forceinline__ float operator()(float acc, int co) const {

@@ -183,10 +183,15 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
 #if KOPT_CONV_BIAS
                 , const {{T}}* __restrict__ bias
 #endif
+#if KOPT_CONV_CHANNEL
+                , const {{T}}* __restrict__ channel
+#endif
                 ) {
   // clang-format on
   using namespace conv2d_nchw_implicit_gemm;
-#if KOPT_CONV_BIAS
+#if KOPT_CONV_CHANNEL
+  conv_nchw_gather::Epilogue const epilogue{bias, channel};
+#elif KOPT_CONV_BIAS
   conv_nchw_gather::Epilogue const epilogue{bias};
 #else
   conv_nchw_gather::Epilogue const epilogue{};

@@ -6,6 +6,9 @@
 // 4-element vectors, like slices of x, and stored transposed in shared memory rows padded by 4 floats, so
 // the register-tiled multiply is the GEMM's. The epilogue runs in the store: no second pass over out.
 // Any M, N, K (including 0) and any alignment work.
+// KOPT_LINEAR_CHANNEL (a manifest `defines`, family linear_channel): the entry also takes a second vector of
+// N values, last (a per-feature parameter the chain reads, such as KernelBench's `x + self.add_value`), and
+// `op` reads its column's value as p.
 // Knobs: BM, BN (block tile), BK (K slice), TM, TN (register tile per thread: 4 or 8).
 //
 // kopt:knob BM = [32, 64, 128, 256]
@@ -28,9 +31,16 @@
 
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ x, const {{T}}* __restrict__ weight,
-                const {{T}}* __restrict__ bias, int M, int N, int K) {
-  smem_register_tiled::gemm_tile(out, x, weight, M, N, K, [bias](float acc, int /*row*/, int col) {
+                const {{T}}* __restrict__ bias, int M, int N, int K
+#if KOPT_LINEAR_CHANNEL
+                , const {{T}}* __restrict__ channel
+#endif
+                ) {
+  smem_register_tiled::gemm_tile(out, x, weight, M, N, K, [=](float acc, int /*row*/, int col) {
     float const v = acc + kopt_strategy::to_float(bias[col]);
+#if KOPT_LINEAR_CHANNEL
+    float const p = kopt_strategy::to_float(channel[col]);
+#endif
     return {{op}};
   });
 }

@@ -7,6 +7,9 @@
 // copied in 16-byte chunks like x's, and its fragments are loaded with ldmatrix without .trans (the
 // weight's rows are the mma's column-major B). The epilogue runs in the store: no second pass over out.
 // Edges and unaligned rows (K not a multiple of 8) are zero-filled or copied element by element.
+// KOPT_LINEAR_CHANNEL (a manifest `defines`, family linear_channel): the entry also takes a second vector of
+// N values, last (a per-feature parameter the chain reads, such as KernelBench's `x + self.add_value`), and
+// `op` reads its column's value as p.
 // Knobs: BM, BN (block tile), BK (K slice), STAGES (pipeline depth), WARPS (4 or 8 warps per block).
 //
 // kopt:knob BM = [64, 128, 256]
@@ -26,9 +29,16 @@
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32)
     {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ x, const {{T}}* __restrict__ weight,
-                const {{T}}* __restrict__ bias, int M, int N, int K) {
-  tensor_core_mma::gemm_tile(out, x, weight, M, N, K, [bias](float acc, int /*row*/, int col) {
+                const {{T}}* __restrict__ bias, int M, int N, int K
+#if KOPT_LINEAR_CHANNEL
+                , const {{T}}* __restrict__ channel
+#endif
+                ) {
+  tensor_core_mma::gemm_tile(out, x, weight, M, N, K, [=](float acc, int /*row*/, int col) {
     float const v = acc + kopt_strategy::to_float(bias[col]);
+#if KOPT_LINEAR_CHANNEL
+    float const p = kopt_strategy::to_float(channel[col]);
+#endif
     return {{op}};
   });
 }

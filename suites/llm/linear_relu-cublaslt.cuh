@@ -1,12 +1,17 @@
-// Vendor baseline shared by suites/llm/linear_relu-f32 and linear_relu-bf16: one cublasLtMatmul with the
-// bias and the ReLU fused in its epilogue (CUBLASLT_EPILOGUE_RELU_BIAS), FP32 compute (CUBLAS_COMPUTE_32F:
-// no TF32) and FP32 scale; what PyTorch's fused addmm + relu reaches at best. cuBLASLt is column-major: the
-// row-major M x N out is the column-major N x M out^T = weight * x^T, where the row-major N x K weight is
-// the column-major K x N matrix transposed (TRANSA = T) and the row-major M x K x is the column-major
-// K x M matrix (TRANSB = N); the bias is per row of out^T (N values). The handle, the 32 MiB workspace and
-// one plan per shape (descriptors and the heuristic's first algorithm) are made once and reused; the calls
-// go to the per-thread default stream kopt times on. Should the heuristic offer no algorithm with the fused
-// epilogue, the plan falls back to a plain cublasLtMatmul and a bias + ReLU kernel (said once on stderr).
+// Vendor baseline shared by suites/llm/linear_relu-f32, linear_relu-bf16, linear_relu_scale-f32 and
+// linear_relu_scale-bf16: one cublasLtMatmul with the bias and the ReLU fused in its epilogue
+// (CUBLASLT_EPILOGUE_RELU_BIAS), FP32 compute (CUBLAS_COMPUTE_32F: no TF32) and FP32 scale; what PyTorch's
+// fused addmm + relu reaches at best. cuBLASLt is column-major: the row-major M x N out is the column-major
+// N x M out^T = weight * x^T, where the row-major N x K weight is the column-major K x N matrix transposed
+// (TRANSA = T) and the row-major M x K x is the column-major K x M matrix (TRANSB = N); the bias is per row
+// of out^T (N values). The handle, the 32 MiB workspace and one plan per shape (descriptors and the
+// heuristic's first algorithm) are made once and reused; the calls go to the per-thread default stream kopt
+// times on. Should the heuristic offer no algorithm with the fused epilogue, the plan falls back to a plain
+// cublasLtMatmul and a bias + ReLU kernel (said once on stderr). linear_relu_scale passes a per-feature
+// scale: cuBLASLt has no epilogue that multiplies after the ReLU (its per-row alpha vector scales before the
+// bias, and a negative scale does not commute with the ReLU), so one more pass over out multiplies each
+// element by its column's scale (in the fallback's bias + ReLU kernel, not a third pass); for BF16 out is
+// then rounded twice (after the ReLU and after the scale), within the tasks' tolerance.
 #pragma once
 #include <cublasLt.h>
 #include <cuda_bf16.h>
@@ -21,12 +26,20 @@
 
 namespace llm_linear_relu {
 
+// The pass after the matmul, in place over out: with a bias (the unfused fallback) out = max(out + bias, 0),
+// then, with a scale, out times scale[column]. Either may be nullptr.
 template <typename T>
-__global__ void bias_relu_kernel(T* out, const T* bias, int M, int N) {
+__global__ void bias_relu_scale_kernel(T* out, const T* bias, const T* scale, int M, int N) {
   long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<long long>(M) * N) return;
-  float const v = kopt_suite::to_float(out[i]) + kopt_suite::to_float(bias[i % N]);
-  out[i] = kopt_suite::from_float<T>(v > 0.0f ? v : 0.0f);
+  int const col = static_cast<int>(i % N);
+  float v = kopt_suite::to_float(out[i]);
+  if (bias != nullptr) {
+    v += kopt_suite::to_float(bias[col]);
+    v = v > 0.0f ? v : 0.0f;
+  }
+  if (scale != nullptr) v *= kopt_suite::to_float(scale[col]);
+  out[i] = kopt_suite::from_float<T>(v);
 }
 
 struct LtPlan {
@@ -94,8 +107,10 @@ inline LtPlan make_plan(cudaDataType_t type, int M, int N, int K, cublasLtEpilog
   return plan;
 }
 
+// scale: nullptr for linear_relu, the per-feature scale (N values) for linear_relu_scale.
 template <typename T>
-void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, int M, int N, int K) {
+void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, int M, int N, int K,
+                          const T* scale = nullptr) {
   if (lt_handle() == nullptr || M <= 0 || N <= 0) return;
   cudaDataType_t const type = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_16BF;
   static std::map<std::tuple<int, int, int>, LtPlan> plans;
@@ -131,12 +146,12 @@ void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, in
     std::fprintf(stderr, "baseline_cublaslt.cu: cublasLtMatmul failed (%d)\n", status);
     return;
   }
-  if (!plan.fused) {
+  if (!plan.fused || scale != nullptr) {
     long long const total = static_cast<long long>(M) * N;
     int const block = 256;
-    bias_relu_kernel<T>
-        <<<static_cast<unsigned>((total + block - 1) / block), block, 0, cudaStreamPerThread>>>(out, bias, M,
-                                                                                                N);
+    bias_relu_scale_kernel<T>
+        <<<static_cast<unsigned>((total + block - 1) / block), block, 0, cudaStreamPerThread>>>(
+            out, plan.fused ? nullptr : bias, scale, M, N);
   }
 }
 

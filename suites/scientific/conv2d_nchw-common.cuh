@@ -1,5 +1,5 @@
-// Shared by conv2d_nchw-*, conv2d_nchw_bias_relu-* and conv2d_nchw_strided-*: a CNN layer's forward
-// convolution over NCHW tensors,
+// Shared by conv2d_nchw-*, conv2d_nchw_bias_relu-*, conv2d_nchw_relu_bias_add-*, conv2d_nchw_strided-* and
+// conv2d_nchw_strided_bias_relu-*: a CNN layer's forward convolution over NCHW tensors,
 //   y[n][co][oy][ox] = sum_{ci < Cin, ky < K, kx < K} x[n][ci][oy + ky - pad][ox + kx - pad] *
 //   w[co][ci][ky][kx]
 // x: N x Cin x H x W, w: Cout x Cin x K x K, y: N x Cout x Ho x Wo with Ho = H + 2*pad - K + 1 (likewise Wo),
@@ -48,9 +48,12 @@ inline Conv2dGeometry square_conv(int K, int pad) {
 
 // conv2d_nchw_bias_relu-*: with `bias` (length Cout) the output is max(conv + bias[co], 0), nn.Conv2d with
 // its bias and a ReLU after it; the reference adds the bias in double before the one rounding.
+// conv2d_nchw_relu_bias_add-*: with `shift` (length Cout) as well, shift[co] is added after the ReLU
+// (KernelBench level 2's Conv2d + ReLU + BiasAdd), also in double.
 template <typename T>
 __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H,
-                                             int W, Conv2dGeometry g, const T* bias) {
+                                             int W, Conv2dGeometry g, const T* bias,
+                                             const T* shift = nullptr) {
   int const Ho = g.out_h(H);
   int const Wo = g.out_w(W);
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
@@ -78,34 +81,38 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
     sum += scientific_suite::to_double(bias[co]);
     sum = sum > 0.0 ? sum : 0.0;
   }
+  if (shift != nullptr) sum += scientific_suite::to_double(shift[co]);
   scientific_suite::store(&y[i], sum);
 }
 
 template <typename T>
 void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
-                           Conv2dGeometry g, const T* bias = nullptr) {
+                           Conv2dGeometry g, const T* bias = nullptr, const T* shift = nullptr) {
   int const Ho = g.out_h(H);
   int const Wo = g.out_w(W);
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   conv2d_nchw_reference_kernel<T>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias);
+      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias, shift);
 }
 
 template <typename T>
 void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                           int pad, const T* bias = nullptr) {
-  conv2d_nchw_reference(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias);
+                           int pad, const T* bias = nullptr, const T* shift = nullptr) {
+  conv2d_nchw_reference(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias, shift);
 }
 
-// The baseline's epilogue pass for conv2d_nchw_bias_relu-*: y = max(y + bias[co], 0) in FP32, one rounding.
+// The baseline's epilogue pass for conv2d_nchw_bias_relu-*: y = max(y + bias[co], 0) in FP32, one rounding;
+// with `shift` (conv2d_nchw_relu_bias_add-*) y = max(y + bias[co], 0) + shift[co].
 template <typename T>
-__global__ void conv2d_nchw_bias_relu_kernel(T* y, const T* bias, int Cout, int plane, long long total) {
+__global__ void conv2d_nchw_bias_relu_kernel(T* y, const T* bias, int Cout, int plane, long long total,
+                                             const T* shift = nullptr) {
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     int const co = static_cast<int>((i / plane) % Cout);
     float const v = scientific_suite::to_float(y[i]) + scientific_suite::to_float(bias[co]);
-    y[i] = scientific_suite::from_float<T>(v > 0.0f ? v : 0.0f);
+    float const r = v > 0.0f ? v : 0.0f;
+    y[i] = scientific_suite::from_float<T>(shift != nullptr ? r + scientific_suite::to_float(shift[co]) : r);
   }
 }
 
@@ -159,7 +166,7 @@ inline cublasStatus_t conv2d_nchw_gemm(cublasHandle_t handle, __nv_bfloat16* y, 
 
 template <typename T>
 void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
-                                 Conv2dGeometry g, const T* bias = nullptr) {
+                                 Conv2dGeometry g, const T* bias = nullptr, const T* shift = nullptr) {
   int const Ho = g.out_h(H);
   int const Wo = g.out_w(W);
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
@@ -182,15 +189,15 @@ void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, i
       std::fprintf(stderr, "baseline_cublas.cu: strided-batched GEMM failed (%d)\n",
                    static_cast<int>(status));
   }
-  if (bias != nullptr) {  // a second pass over y: the bias and the ReLU (no cuDNN fused epilogue here)
+  if (bias != nullptr) {  // a second pass over y: the bias, the ReLU and the shift (no cuDNN fused epilogue)
     long long const total = static_cast<long long>(N) * Cout * plane;
     conv2d_nchw_bias_relu_kernel<T><<<static_cast<unsigned>(total / 256 < 8192 ? (total + 255) / 256 : 8192),
-                                      256, 0, cudaStreamPerThread>>>(y, bias, Cout, plane, total);
+                                      256, 0, cudaStreamPerThread>>>(y, bias, Cout, plane, total, shift);
   }
 }
 
 template <typename T>
 void conv2d_nchw_baseline_cublas(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W, int K,
-                                 int pad, const T* bias = nullptr) {
-  conv2d_nchw_baseline_cublas(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias);
+                                 int pad, const T* bias = nullptr, const T* shift = nullptr) {
+  conv2d_nchw_baseline_cublas(y, x, w, N, Cin, Cout, H, W, square_conv(K, pad), bias, shift);
 }

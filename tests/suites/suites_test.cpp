@@ -99,7 +99,9 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "mid_argmin",
                                          "cross_entropy_mean",
                                          "conv2d_nchw_strided",
-                                         "conv2d_nchw_strided_bias"};
+                                         "conv2d_nchw_strided_bias",
+                                         "linear_channel",
+                                         "conv2d_nchw_bias_channel"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
