@@ -2,8 +2,10 @@
 
 The activation family's `op` is such an expression over `x` (the forward's one input), and the linear and
 convolution families' epilogue `op` one over `v` (the layer's result). An expression is built from the
-operators below, constants (module attributes are constants at trace time) and the one root value; anything
-else (a second tensor, a parameter, a reduction, a broadcast) makes it none. The loss family's `map` is one over
+operators below, constants (module attributes are constants at trace time, and so is a one-element
+`torch.tensor(c)`) and the root values (the caller's: the layer's result, and for the channel families a
+per-channel parameter as `p`); anything else (a second tensor, another parameter, a reduction, a broadcast)
+makes it none. The loss family's `map` is one over
 two roots, `x` and `y` (the forward's two inputs; losses.py reads it with node_expression). docs/pytorch.md,
 "Families".
 """
@@ -73,7 +75,10 @@ _COMPARISONS = {operator.gt: ">", torch.gt: ">", "gt": ">", operator.lt: "<", to
                 operator.eq: "==", torch.eq: "==", "eq": "==", operator.ne: "!=", torch.ne: "!=", "ne": "!="}
 _CLAMPS = {torch.clamp, torch.clip, "clamp", "clip", torch.clamp_min, "clamp_min", torch.clamp_max, "clamp_max"}
 # Calls that keep the value as it is: a copy, or a cast to the type it has (the family computes in float).
-_IDENTITY_METHODS = {"contiguous", "clone", "float"}
+_IDENTITY_METHODS = {"contiguous", "clone", "detach", "float"}
+# Element-wise minimum and maximum of two values (torch.min / torch.max with a second tensor).
+_EXTREMA = {torch.minimum: "fminf", torch.maximum: "fmaxf", "minimum": "fminf", "maximum": "fmaxf", torch.min: "fminf",
+            torch.max: "fmaxf", "min": "fminf", "max": "fmaxf"}
 
 
 def float_literal(c: Any) -> str | None:
@@ -157,9 +162,29 @@ class _Translator:
         if a in self.roots:
             self.used_roots.add(a)
             return _Term(self.roots[a])
+        if a not in self.terms and (c := self._tensor_constant(a)) is not None:
+            self.terms[a] = _Term(c)
         if a not in self.terms:
             self.terms[a] = self._call(a)
         return self.terms[a]
+
+    def _tensor_constant(self, node: Any) -> str | None:
+        """A one-element tensor the trace made a constant, as a C++ float literal: `torch.tensor(c)` in the
+        forward (a constant of the traced module, or a call with a number and at most a device and a dtype)."""
+        if node.op == "get_attr" and node.target.startswith("_tensor_constant"):
+            value = getattr(self.traced, node.target, None)
+            if isinstance(value, torch.Tensor) and value.numel() == 1 and not value.is_meta:
+                return float_literal(value.item())
+            return None
+        if node.op == "call_function" and node.target is torch.tensor and len(node.args) == 1 \
+                and set(node.kwargs) <= {"device", "dtype"} and node.kwargs.get("dtype") in (None, torch.float32):
+            device = node.kwargs.get("device")
+            if isinstance(device, torch.fx.Node):  # `device=x.device`: read by this call alone
+                if device.op != "call_function" or device.target is not getattr or device.args[1:] != ("device",):
+                    return None
+                self.terms[device] = None
+            return float_literal(node.args[0])
+        return None
 
     def _value(self, a: Any) -> str | None:
         t = self.term(a)
@@ -192,6 +217,8 @@ class _Translator:
             return self._binary(node, key)
         if key in (torch.where, "where"):
             return self._where(node)
+        if key in _EXTREMA and len(node.args) == 2 and not node.kwargs and isinstance(node.args[1], torch.fx.Node):
+            return self._extremum(node, _EXTREMA[key])
         if key in _CLAMPS or key is F.hardtanh:
             return self._clamp(node, key)
         if key is F.leaky_relu:
@@ -241,6 +268,13 @@ class _Translator:
             return None
         self.steps.append("where")
         return _Term(f"({cond.text}) ? {_operand(a.text)} : {_operand(b.text)}")
+
+    def _extremum(self, node: Any, function: str) -> _Term | None:
+        a, b = (self.term(x) for x in node.args)
+        if a is None or b is None or a.boolean or b.boolean:
+            return None
+        self.steps.append(function[1:4])
+        return _Term(f"{function}({a.text}, {b.text})")
 
     def _constant(self, v: Any) -> str | None:
         """A number as a C++ float literal: a Python number, or a root that stands for a fixed input's value."""

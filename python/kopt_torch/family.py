@@ -13,7 +13,9 @@ softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (Max
 dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
-with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
+with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d; linear_channel and
+conv2d_nchw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in `op`; a
+layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
 expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py),
 cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
 indices; losses.py).
@@ -28,6 +30,7 @@ docs/pytorch.md, "Families".
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 import torch
@@ -72,15 +75,64 @@ def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
 _MATMUL = (torch.matmul, torch.mm, operator.matmul)
 
 
-def _epilogue_chain(traced: Any, nodes: list[Any]) -> tuple[str, str] | None:
-    """The element-wise operators after nodes[0] (the layer), on its result and constants, the last one the
-    forward's output, as one C++ expression over `v` (the layer's result) and the words that name them; None
-    when the graph is anything else."""
-    chain = elementwise_expression(traced, nodes[0], "v", before=1)
+def _channel_vector(traced: Any, node: Any, channels: int, axis: int, rank: int) -> str | None:
+    """The state_dict key of the parameter or buffer that get_attr `node` reads when it holds one value per
+    output channel of a layer whose output has `rank` dimensions, laid out to broadcast along the channel axis,
+    `axis` from the right (1: a linear layer's features, shape (C,); 3: a 2-D convolution's channels, shape
+    (C, 1, 1) or (1, C, 1, 1)); None for anything else."""
+    if getattr(node, "op", None) != "get_attr":
+        return None
+    named = dict(traced.named_parameters()) | dict(traced.named_buffers())
+    value = named.get(node.target)
+    if value is None:
+        return None
+    shape = tuple(value.shape)
+    if not axis <= len(shape) <= rank or shape[-axis] != channels \
+            or any(d != 1 for i, d in enumerate(shape) if i != len(shape) - axis):
+        return None
+    return str(node.target)
+
+
+def _bias_add(traced: Any, nodes: list[Any], channels: int, axis: int, rank: int) -> tuple[Any, str] | None:
+    """(the add node, the vector's key) when nodes[1] adds a per-channel vector (_channel_vector) to nodes[0]
+    (a layer without a bias) and is its one use: the layer's bias, written as a separate parameter."""
+    if len(nodes) < 2 or len(nodes[0].users) != 1 or nodes[1] not in nodes[0].users:
+        return None
+    add = nodes[1]
+    name = str(add.target) if add.op == "call_method" else add.target
+    if name not in (operator.add, torch.add, "add") or len(add.args) != 2 or add.kwargs:
+        return None
+    other = add.args[1] if add.args[0] is nodes[0] else add.args[0]
+    key = _channel_vector(traced, other, channels, axis, rank)
+    return (add, key) if key is not None else None
+
+
+def _epilogue_chain(traced: Any, nodes: list[Any], layer: tuple[int, int, int], skip: tuple[str, ...] = (),
+                    root: Any = None) -> tuple[str, str, str | None] | None:
+    """The element-wise operators after the layer (nodes[0], or `root` when it is nodes[1], the layer plus its
+    bias), on its result, constants and at most one per-channel vector of the module (_channel_vector; `layer`
+    is its channel count, axis and the output's rank; `skip` the layer's own parameters), the last one the
+    forward's output: one C++ expression over `v` (the layer's result) and `p` (the vector's value for the
+    output's channel), the words that name the steps, and the vector's state_dict key (None when the
+    expression reads none); None when the graph is anything else."""
+    channel_nodes: dict[Any, str] = {}
+    for node in traced.graph.nodes:
+        if node.op != "get_attr" or node.target in skip or str(node.target).startswith("_tensor_constant") \
+                or any(user is root for user in node.users):
+            continue
+        key = _channel_vector(traced, node, *layer)
+        if key is None:
+            return None
+        channel_nodes[node] = key
+    if len(set(channel_nodes.values())) > 1:
+        return None  # two vectors: the families take one
+    chain = elementwise_expression(traced, root if root is not None else nodes[0], "v",
+                                   before=1 if root is None else 2, constants={n: "p" for n in channel_nodes})
     if chain is None:
         return None
     expr, steps = chain
-    return expr, f" then {', '.join(steps)}" if steps else ""
+    vector = next(iter(channel_nodes.values()), None) if re.search(r"\bp\b", expr) else None
+    return expr, f" then {', '.join(steps)}" if steps else "", vector
 
 
 def _is_transpose_of_placeholder(node: Any) -> bool:
@@ -113,23 +165,24 @@ def _gemm_nt(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
                        {"A": (0, None), "B": (1, None), "M": (0, (0,)), "N": (1, (0,)), "K": (0, (1,))})
 
 
-def _linear_operands(traced: Any, node: Any) -> tuple[str, bool] | None:
-    """(the weight's state_dict key, whether there is a bias) when `node` is x W^T (+ b) of the forward's one
-    input with the module's own parameters: an nn.Linear, or F.linear(x, self.weight, self.bias)."""
+def _linear_operands(traced: Any, node: Any) -> tuple[str, str | None] | None:
+    """(the weight's state_dict key, the bias's or None) when `node` is x W^T (+ b) of the forward's one input
+    with the module's own parameters: an nn.Linear, or F.linear(x, self.weight, self.bias)."""
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
         if type(sub) is not nn.Linear or len(node.args) != 1 or node.kwargs:
             return None
-        x, weight, has_bias = node.args[0], f"{node.target}.weight", sub.bias is not None
+        x, weight = node.args[0], f"{node.target}.weight"
+        bias = f"{node.target}.bias" if sub.bias is not None else None
     elif node.op == "call_function" and node.target is F.linear:
-        x, weight = call_argument(node, 0, "input"), call_argument(node, 1, "weight")
-        bias = call_argument(node, 2, "bias")
+        x, weight, bias = (call_argument(node, 0, "input"), call_argument(node, 1, "weight"),
+                           call_argument(node, 2, "bias"))
         if getattr(weight, "op", None) != "get_attr" or (bias is not None and getattr(bias, "op", None) != "get_attr"):
             return None
-        weight, has_bias = weight.target, bias is not None
+        weight, bias = weight.target, (bias.target if bias is not None else None)
     else:
         return None
-    return (weight, has_bias) if getattr(x, "op", None) == "placeholder" else None
+    return (weight, bias) if getattr(x, "op", None) == "placeholder" else None
 
 
 def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
@@ -142,20 +195,31 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
     operands = _linear_operands(traced, first)
     if operands is None:
         return None
-    weight, has_bias = operands
+    weight, bias = operands
     leading = tuple(range(tensors[0].dim() - 1))
-    if not has_bias:  # x W^T alone is gemm_nt; with an epilogue after it, no family yet
-        if len(nodes) != 1:
-            return None
-        return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
-                           {"A": (0, None), "B": (weight, None), "M": (0, leading), "N": (weight, (0,)),
-                            "K": (weight, (1,))})
-    chain = _epilogue_chain(traced, nodes)
+    rank = tensors[0].dim()
+    layer = (int(traced.get_parameter(weight).shape[0]), 1, rank)
+    binding: dict[str, Binding] = {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))}
+    root = None
+    if bias is None:
+        if len(nodes) == 1:
+            return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
+                               {"A": (0, None), "B": (weight, None), **binding})
+        folded = _bias_add(traced, nodes, *layer)
+        if folded is None:
+            return None  # x W^T with an epilogue but no bias: no family yet
+        root, bias = folded
+        binding["bias"] = (bias, None)
+    chain = _epilogue_chain(traced, nodes, layer, (weight, bias), root)
     if chain is None:
         return None
-    expr, after = chain
-    return FamilyGuess("linear", {"op": expr}, f"the module is a linear layer{after}",
-                       {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))})
+    expr, after, vector = chain
+    what = "a linear layer" + (" (its bias a separate parameter)" if root is not None else "")
+    if vector is None:
+        return FamilyGuess("linear", {"op": expr}, f"the module is {what}{after}", binding)
+    return FamilyGuess("linear_channel", {"op": expr},
+                       f"the module is {what}{after}, p the per-feature parameter {vector}",
+                       binding | {"channel": (vector, None)})
 
 
 def _conv_geometry(sub: nn.Conv1d | nn.Conv2d) -> tuple[int, int, int, int, int, int] | None:
@@ -217,17 +281,29 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
         family = "conv2d_nchw_strided"
     what = "convolution" if two else "1-D convolution (one row of height 1)"
-    if sub.bias is None:
-        if len(nodes) != 1:
+    layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
+    bias, root = (f"{first.target}.bias" if sub.bias is not None else None), None
+    if bias is None:
+        if len(nodes) == 1:
+            return FamilyGuess(family, {}, f"the module is a {what} without a bias", binding)
+        folded = _bias_add(traced, nodes, *layer)
+        if folded is None:
             return None
-        return FamilyGuess(family, {}, f"the module is a {what} without a bias", binding)
-    chain = _epilogue_chain(traced, nodes)
+        root, bias = folded
+        what += " (its bias a separate parameter)"
+    chain = _epilogue_chain(traced, nodes, layer, (bias,), root)
     if chain is None:
         return None
-    expr, after = chain
-    binding["bias"] = (f"{first.target}.bias", None)
-    return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias",
-                       {"op": expr}, f"the module is a {what} with a bias{after}", binding)
+    expr, after, vector = chain
+    binding["bias"] = (bias, None)
+    if vector is None:
+        return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias",
+                           {"op": expr}, f"the module is a {what} with a bias{after}", binding)
+    if not square:
+        return None  # a per-channel parameter after a strided convolution: no family yet
+    return FamilyGuess("conv2d_nchw_bias_channel", {"op": expr},
+                       f"the module is a {what} with a bias{after}, p the per-channel parameter {vector}",
+                       binding | {"channel": (vector, None)})
 
 
 def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:

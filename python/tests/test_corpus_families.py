@@ -59,6 +59,7 @@ FAMILIES = {
     "level1/tanh": "activation",
     "level1/transpose_copy": "transpose",
     "level2/attention_bmm_softmax": "attention",
+    "level2/conv2d_relu_bias": "conv2d_nchw_bias_channel",  # `+ self.bias` after the ReLU: p (2026-12-06)
     "level2/linear_gelu_scale": "linear",
     "level2/linear_relu": "linear",
 }

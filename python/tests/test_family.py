@@ -91,15 +91,35 @@ class _ConvThen(nn.Module):
 
 
 class _ConvPlusParameter(nn.Module):
-    """relu(conv(x)) + a parameter of the module (level2/conv2d_relu_bias): not a constant, so no op."""
+    """relu(conv(x)) + a parameter of the module of `shape` (level2/conv2d_relu_bias: (Cout, 1, 1)); with
+    `first`, relu(conv(x) + the parameter)."""
 
-    def __init__(self):
+    def __init__(self, shape=(5, 1, 1), stride=1, bias=True, first=False):
         super().__init__()
-        self.conv = nn.Conv2d(3, 5, 3)
-        self.extra = nn.Parameter(torch.randn(5, 1, 1))
+        self.conv = nn.Conv2d(3, 5, 3, stride=stride, bias=bias)
+        self.extra = nn.Parameter(torch.randn(*shape))
+        self.first = first
 
     def forward(self, x):
+        if self.first:
+            return torch.relu(self.conv(x) + self.extra)
         return torch.relu(self.conv(x)) + self.extra
+
+
+class _LinearWithParameters(nn.Module):
+    """KernelBench level 2's shapes: nn.Linear(8 -> 4, `bias`), then `fn(y, self)` with per-feature parameters
+    `add` (4,) and `scale` (1, 4) and a (4, 4) matrix `other`."""
+
+    def __init__(self, fn, bias=True):
+        super().__init__()
+        self.linear = nn.Linear(8, 4, bias=bias)
+        self.add = nn.Parameter(torch.randn(4))
+        self.scale = nn.Parameter(torch.randn(1, 4))
+        self.other = nn.Parameter(torch.randn(4, 4))
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self.linear(x), self)
 
 
 class _Embed(nn.Module):
@@ -344,8 +364,48 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((plain.family, plain.params), ("conv2d_nchw", {}))
         self.assertNotIn("bias", plain.binding)
         self.assertIsNone(infer_family(_ConvThen(torch.relu, bias=False), image), "no bias-less epilogue family")
-        self.assertIsNone(infer_family(_ConvPlusParameter(), image),
-                          "a parameter after the ReLU is no constant")
+
+    def test_a_per_channel_parameter_in_the_chain_is_p(self):
+        image = [torch.randn(2, 3, 9, 7)]
+        shifted = infer_family(_ConvPlusParameter(), image)
+        self.assertEqual((shifted.family, shifted.params), ("conv2d_nchw_bias_channel",
+                                                            {"op": "(v > 0.0f ? v : 0.0f) + p"}))
+        self.assertEqual((shifted.binding["bias"], shifted.binding["channel"]), (("conv.bias", None), ("extra", None)))
+        self.assertEqual(infer_family(_ConvPlusParameter((1, 5, 1, 1)), image).family, "conv2d_nchw_bias_channel")
+        for shape, why in (((5,), "(Cout,) broadcasts along the width"), ((5, 7, 1), "not one value per channel"),
+                           ((1, 1, 1), "one value, not a constant")):
+            self.assertIsNone(infer_family(_ConvPlusParameter(shape), image), why)
+        self.assertIsNone(infer_family(_ConvPlusParameter(stride=2), image), "no strided channel family yet")
+        # The parameter is the convolution's bias when it is added right after a bias-less layer.
+        self.assertIsNone(infer_family(_ConvPlusParameter(bias=False), image), "a bias-less layer, p after the ReLU")
+        biased = infer_family(_ConvPlusParameter(bias=False, first=True), image)
+        self.assertEqual((biased.family, biased.params["op"], biased.binding["bias"]),
+                         ("conv2d_nchw_bias", "v > 0.0f ? v : 0.0f", ("extra", None)))
+        x = [torch.randn(6, 8)]
+        added = infer_family(_LinearWithParameters(lambda y, m: torch.sigmoid(y + m.add)), x)
+        self.assertEqual((added.family, added.params["op"], added.binding["channel"]),
+                         ("linear_channel", "[](float x) { return 1.0f / (1.0f + expf(-x)); }(v + p)", ("add", None)))
+        self.assertEqual(infer_family(_LinearWithParameters(lambda y, m: y * m.scale), x).binding["channel"],
+                         ("scale", None))
+        self.assertIsNone(infer_family(_LinearWithParameters(lambda y, m: y * m.scale + m.add), x),
+                          "two vectors: the families take one")
+        self.assertIsNone(infer_family(_LinearWithParameters(lambda y, m: y * m.other), x), "a matrix")
+        folded = infer_family(_LinearWithParameters(lambda y, m: torch.relu(y + m.add), bias=False), x)
+        self.assertEqual((folded.family, folded.params["op"], folded.binding["bias"]),
+                         ("linear", "v > 0.0f ? v : 0.0f", ("add", None)))
+        twice = infer_family(_LinearWithParameters(lambda y, m: (y + m.add) * y, bias=False), x)
+        self.assertIsNone(twice, "the product is used again: the add is no bias")
+
+    def test_copies_and_tensor_constants_in_a_chain(self):
+        x = [torch.randn(6, 8)]
+        residual = infer_family(_LinearThen(lambda y: y * 0.5 + y.clone().detach()), x)
+        self.assertEqual(residual.params["op"], "(v * 0.5f) + v")
+        clipped = infer_family(_LinearThen(lambda y: torch.min(y, torch.tensor(0.25)) * 2.0), x)
+        self.assertEqual(clipped.params["op"], "(fminf(v, 0.25f)) * 2.0f")
+        on_device = infer_family(_LinearThen(lambda y: torch.max(y, torch.tensor(-1.0, device=y.device))), x)
+        self.assertEqual(on_device.params["op"], "fmaxf(v, -1.0f)")
+        self.assertIsNone(infer_family(_LinearThen(lambda y: torch.min(y, torch.tensor([0.25, 0.5, 1.0, 2.0]))), x),
+                          "a constant of four values is no scalar")
 
     def test_any_other_convolution_geometry_gets_the_strided_family(self):
         image = [torch.randn(2, 3, 9, 7)]
