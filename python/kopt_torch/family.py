@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import operator
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -222,11 +223,11 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
                        binding | {"channel": (vector, None)})
 
 
-def _conv_geometry(sub: nn.Conv1d | nn.Conv2d) -> tuple[int, int, int, int, int, int] | None:
-    """nn.Conv2d's (or nn.Conv1d's, as one row: H = 1) strides, zero padding and dilations per axis, (SH, SW, PH,
-    PW, DH, DW), or None where the padding is not the same on both sides of an axis ("same" with an even
-    dilated filter pads one side more)."""
-    two = type(sub) is nn.Conv2d
+def _conv_geometry(sub: nn.Module) -> tuple[int, int, int, int, int, int] | None:
+    """nn.Conv2d's or nn.ConvTranspose2d's (or their 1-D forms', as one row: H = 1) strides, zero padding and
+    dilations per axis, (SH, SW, PH, PW, DH, DW), or None where the padding is not the same on both sides of an
+    axis ("same" with an even dilated filter pads one side more)."""
+    two = type(sub) in (nn.Conv2d, nn.ConvTranspose2d)
     stride = tuple(sub.stride) if two else (1, sub.stride[0])
     dilation = tuple(sub.dilation) if two else (1, sub.dilation[0])
     kernel = tuple(sub.kernel_size) if two else (1, sub.kernel_size[0])
@@ -251,7 +252,9 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     nothing after it, conv2d_nchw. Every role but the output is pinned: the input's dimensions are N, Cin, H, W,
     the weight's Cout and K, the padding a constant. Any other geometry of one group (rectangular filters,
     strides, padding per axis, dilations), and nn.Conv1d on a 3-D input as one row of height 1, gets
-    conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding."""
+    conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding. nn.ConvTranspose2d
+    (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias), its output padding
+    constants as well."""
     if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
@@ -259,18 +262,21 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
             or getattr(first.args[0], "op", None) != "placeholder":
         return None
     sub = traced.get_submodule(first.target)
-    two = type(sub) is nn.Conv2d
-    if type(sub) not in (nn.Conv1d, nn.Conv2d) or tensors[0].dim() != (4 if two else 3) or sub.groups != 1 \
-            or sub.padding_mode != "zeros":
+    two = type(sub) in (nn.Conv2d, nn.ConvTranspose2d)
+    transposed = type(sub) in (nn.ConvTranspose1d, nn.ConvTranspose2d)
+    if type(sub) not in (nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d) \
+            or tensors[0].dim() != (4 if two else 3) or sub.groups != 1 or sub.padding_mode != "zeros":
         return None
     geometry = _conv_geometry(sub)
     if geometry is None:
         return None
     weight = f"{first.target}.weight"
     binding: dict[str, Binding] = {
-        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)), "Cout": (weight, (0,))}
-    square = two and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
+        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)),
+        "Cout": (weight, (1,) if transposed else (0,))}
+    square = two and not transposed and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
         and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
+    layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
     if square:
         binding |= {"H": (0, (2,)), "W": (0, (3,)), "K": (weight, (2,)), "pad": geometry[2]}
         family = "conv2d_nchw"
@@ -280,12 +286,49 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
             {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
         binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
         family = "conv2d_nchw_strided"
+    if transposed:
+        oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
+        what = "transposed convolution" if two else "1-D transposed convolution (one row of height 1)"
+        tail = _layer_tail(traced, nodes, sub, layer, "conv_transpose2d_nchw", what, binding | {"OPH": oph, "OPW": opw})
+        if isinstance(tail, _Tail):  # a per-channel parameter in the chain: no transposed family for it yet
+            return FamilyGuess("conv_transpose2d_nchw_bias", {"op": tail.op}, tail.reason, tail.binding) \
+                if tail.vector is None else None
+        return tail
     what = "convolution" if two else "1-D convolution (one row of height 1)"
-    layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
+    tail = _layer_tail(traced, nodes, sub, layer, family, what, binding)
+    if not isinstance(tail, _Tail):
+        return tail
+    if tail.vector is None:
+        return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias", {"op": tail.op},
+                           tail.reason, tail.binding)
+    if not square:
+        return None  # a per-channel parameter after a strided convolution: no family yet
+    return FamilyGuess("conv2d_nchw_bias_channel", {"op": tail.op},
+                       f"{tail.reason}, p the per-channel parameter {tail.vector}",
+                       tail.binding | {"channel": (tail.vector, None)})
+
+
+@dataclass
+class _Tail:
+    """What follows a convolution with a bias: the chain's `op`, why, the per-channel vector it reads (a
+    state_dict key, or None) and the binding with the bias."""
+    op: str
+    reason: str
+    vector: str | None
+    binding: dict[str, Binding]
+
+
+def _layer_tail(traced: Any, nodes: list[Any], sub: nn.Module, layer: tuple[int, int, int], plain: str, what: str,
+                binding: dict[str, Binding]) -> FamilyGuess | _Tail | None:
+    """The tail shared by the convolution families: for a bias-less layer (nodes[0], the module `sub`) with
+    nothing after it, the family `plain`; else the bias (the module's, or a per-channel vector added right
+    after a bias-less layer) and the element-wise chain after it (_epilogue_chain; `layer` its channel count,
+    axis and rank); None for anything else."""
+    first = nodes[0]
     bias, root = (f"{first.target}.bias" if sub.bias is not None else None), None
     if bias is None:
         if len(nodes) == 1:
-            return FamilyGuess(family, {}, f"the module is a {what} without a bias", binding)
+            return FamilyGuess(plain, {}, f"the module is a {what} without a bias", binding)
         folded = _bias_add(traced, nodes, *layer)
         if folded is None:
             return None
@@ -295,15 +338,7 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     if chain is None:
         return None
     expr, after, vector = chain
-    binding["bias"] = (bias, None)
-    if vector is None:
-        return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias",
-                           {"op": expr}, f"the module is a {what} with a bias{after}", binding)
-    if not square:
-        return None  # a per-channel parameter after a strided convolution: no family yet
-    return FamilyGuess("conv2d_nchw_bias_channel", {"op": expr},
-                       f"the module is a {what} with a bias{after}, p the per-channel parameter {vector}",
-                       binding | {"channel": (vector, None)})
+    return _Tail(expr, f"the module is a {what} with a bias{after}", vector, binding | {"bias": (bias, None)})
 
 
 def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
@@ -430,7 +465,8 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
 # so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
 # F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
 # reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.LayerNorm, nn.RMSNorm, nn.Embedding)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, nn.LayerNorm,
+                 nn.RMSNorm, nn.Embedding)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:

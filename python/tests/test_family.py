@@ -438,6 +438,43 @@ class FamilyTest(unittest.TestCase):
                          ("conv2d_nchw_strided", 1, (0, (2,)), 1, ("0.weight", (2,)), 1, 3, 2, 2),
                          "a 1-D convolution is one row of height 1")
 
+    def test_a_transposed_convolution_gets_the_transposed_family(self):
+        image = [torch.randn(2, 3, 9, 7)]
+        up = infer_family(nn.ConvTranspose2d(3, 5, 4, stride=2, padding=1, bias=False), image)
+        self.assertEqual((up.family, up.params), ("conv_transpose2d_nchw", {}))
+        self.assertEqual(up.binding, {"x": (0, None), "w": ("0.weight", None), "N": (0, (0,)), "Cin": (0, (1,)),
+                                      "Cout": ("0.weight", (1,)), "H": (0, (2,)), "W": (0, (3,)),
+                                      "KH": ("0.weight", (2,)), "KW": ("0.weight", (3,)), "SH": 2, "SW": 2,
+                                      "PH": 1, "PW": 1, "DH": 1, "DW": 1, "OPH": 0, "OPW": 0},
+                         "the weight is Cin x Cout x KH x KW: Cout is its second dimension")
+        odd = infer_family(nn.ConvTranspose2d(3, 5, (3, 2), stride=(3, 2), padding=(2, 0), output_padding=(1, 1),
+                                              dilation=(1, 2), bias=False), image)
+        self.assertEqual([odd.binding[k] for k in ("SH", "SW", "PH", "PW", "DH", "DW", "OPH", "OPW")],
+                         [3, 2, 2, 0, 1, 2, 1, 1])
+
+        class Then(nn.Module):
+            def __init__(self, bias=True, fn=torch.relu):
+                super().__init__()
+                self.up = nn.ConvTranspose2d(3, 5, 3, stride=2, bias=bias)
+                self.extra = nn.Parameter(torch.randn(5, 1, 1))
+                self.fn = fn
+
+            def forward(self, x):
+                return self.fn(self.up(x), self)
+
+        relu = infer_family(Then(fn=lambda y, m: torch.relu(y) * 2.0), image)
+        self.assertEqual((relu.family, relu.params["op"], relu.binding["bias"]),
+                         ("conv_transpose2d_nchw_bias", "(v > 0.0f ? v : 0.0f) * 2.0f", ("up.bias", None)))
+        folded = infer_family(Then(bias=False, fn=lambda y, m: torch.tanh(y + m.extra)), image)
+        self.assertEqual((folded.family, folded.binding["bias"]), ("conv_transpose2d_nchw_bias", ("extra", None)))
+        self.assertIsNone(infer_family(Then(fn=lambda y, m: y - m.extra), image), "no transposed channel family")
+        line = infer_family(nn.ConvTranspose1d(3, 6, 5, stride=2, padding=1, output_padding=1, bias=False),
+                            [torch.randn(2, 3, 40)])
+        self.assertEqual([line.binding[k] for k in ("H", "KH", "SH", "SW", "PW", "OPH", "OPW")],
+                         [1, 1, 1, 2, 1, 0, 1])
+        self.assertIsNone(infer_family(nn.ConvTranspose2d(4, 4, 3, groups=2), [torch.randn(2, 4, 9, 7)]),
+                          "groups 1 only")
+
     def test_attention_binds_batch_times_heads(self):
         q = [torch.randn(2, 3, 16, 8) for _ in range(3)]
         causal = infer_family(_Call3(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=True)), q)

@@ -11,12 +11,21 @@
 // The conv2d_nchw families pass a square K x K filter, stride 1, dilation 1 and `pad` on every side
 // (geometry()'s square form, which calls the general one with constants that fold); KOPT_CONV_STRIDED
 // (conv2d_nchw_strided) passes nn.Conv2d's whole geometry (the general form).
+// KOPT_CONV_TRANSPOSED (with KOPT_CONV_STRIDED; family conv_transpose2d_nchw, FFMA template only): the same
+// product for nn.ConvTranspose2d, y[n][co][oy][ox] = sum of x[n][ci][iy][ix] * w[ci][co][ky][kx] over the
+// (ci, ky, kx) with oy = iy*SH - PH + ky*DH and ox = ix*SW - PW + kx*DW: W'[co][k] is w[ci][co][ky][kx] (the
+// weight is Cin x Cout x KH x KW), and X'[k][m] is x[n][ci][(oy + PH - ky*DH) / SH][...] where that division
+// is exact and in range, 0 elsewhere (the gather form of the transposed convolution: nothing is scattered,
+// so no atomics; a stride of s leaves 1/s of each axis's taps non-zero, computed as zeros).
 
 #ifndef KOPT_CONV_BIAS
 #define KOPT_CONV_BIAS 0
 #endif
 #ifndef KOPT_CONV_STRIDED
 #define KOPT_CONV_STRIDED 0
+#endif
+#ifndef KOPT_CONV_TRANSPOSED
+#define KOPT_CONV_TRANSPOSED 0
 #endif
 
 namespace conv_nchw_gather {
@@ -78,6 +87,21 @@ __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, in
   return geometry(N, Cin, Cout, H, W, K, K, 1, 1, pad, pad, 1, 1);
 }
 
+#if KOPT_CONV_TRANSPOSED
+// nn.ConvTranspose2d's geometry: Ho = (H - 1)*SH - 2*PH + DH*(KH - 1) + OPH + 1 (likewise Wo), none for an
+// empty input. The other fields keep their meanings (KH, KW the filter, taps = Cin*KH*KW).
+__device__ __forceinline__ Geometry geometry_transposed(int N, int Cin, int Cout, int H, int W, int KH, int KW,
+                                                        int SH, int SW, int PH, int PW, int DH, int DW, int OPH,
+                                                        int OPW) {
+  Geometry g = geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
+  g.Ho = H > 0 ? (H - 1) * SH - 2 * PH + DH * (KH - 1) + OPH + 1 : 0;
+  g.Wo = W > 0 ? (W - 1) * SW - 2 * PW + DW * (KW - 1) + OPW + 1 : 0;
+  g.out_plane = g.Ho > 0 && g.Wo > 0 ? g.Ho * g.Wo : 0;
+  g.pixels = static_cast<long long>(N) * g.out_plane;
+  return g;
+}
+#endif
+
 // Whether the call has any output (a "valid" convolution with K > H or K > W has none).
 __device__ __forceinline__ bool has_outputs(Geometry const& g, int N) {
   return N > 0 && g.Cout > 0 && g.Ho > 0 && g.Wo > 0;
@@ -112,8 +136,9 @@ __device__ __forceinline__ void advance(Tap& t, Tap const& step, int KH, int KW)
   t.ci += step.ci + carry;
 }
 
-// One output pixel's view of x: its image, and the input row and column of its window's corner. A pixel
-// past the last one gets a corner so far outside that no tap of it is ever read.
+// One output pixel's view of x: its image, and the input row and column of its window's corner (transposed:
+// oy + PH and ox + PW, from which a tap's input row is (iy0 - ky*DH) / SH). A pixel past the last one gets a
+// corner so far outside that no tap of it is ever read.
 struct Pixel {
   Elem const* image;
   int iy0, ix0;
@@ -131,15 +156,28 @@ __device__ __forceinline__ Pixel pixel(Elem const* x, Geometry const& g, long lo
   int const p = static_cast<int>(m - n * g.out_plane);
   int const oy = p / g.Wo;
   int const ox = p - oy * g.Wo;
+#if KOPT_CONV_TRANSPOSED
+  return Pixel{x + n * g.image, oy + g.PH, ox + g.PW};
+#else
   return Pixel{x + n * g.image, oy * g.SH - g.PH, ox * g.SW - g.PW};
+#endif
 }
 
 // X'[k][m] for the tap t of pixel px: the input value, or 0 in the padding and past the last channel.
 __device__ __forceinline__ Elem tap(Pixel const& px, Tap const& t, Geometry const& g) {
+#if KOPT_CONV_TRANSPOSED
+  int const ny = px.iy0 - t.ky * g.DH;
+  int const nx = px.ix0 - t.kx * g.DW;
+  int const iy = ny / g.SH;
+  int const ix = nx / g.SW;
+  bool const inside = t.ci < g.Cin && ny >= 0 && nx >= 0 && iy * g.SH == ny && ix * g.SW == nx && iy < g.H &&
+                      ix < g.W;
+#else
   int const iy = px.iy0 + t.ky * g.DH;
   int const ix = px.ix0 + t.kx * g.DW;
   bool const inside = t.ci < g.Cin && static_cast<unsigned>(iy) < static_cast<unsigned>(g.H) &&
                       static_cast<unsigned>(ix) < static_cast<unsigned>(g.W);
+#endif
   return inside ? px.image[static_cast<long long>(t.ci) * g.plane + iy * g.W + ix]
                 : kopt_strategy::from_float<Elem>(0.0f);
 }

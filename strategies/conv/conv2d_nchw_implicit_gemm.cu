@@ -14,6 +14,9 @@
 // every fragment is one float4 from shared memory) in FP32 and stores each group of 4 pixels as one vector
 // when Ho*Wo is a multiple of 4 (element stores otherwise). Products are summed in increasing k; any sizes
 // (odd channel counts and planes, partial tiles, K = 1, pad = 0) work.
+// KOPT_CONV_TRANSPOSED (family conv_transpose2d_nchw, with KOPT_CONV_STRIDED): nn.ConvTranspose2d in the
+// gather form (conv2d_nchw_gather.cuh): the entry also takes the output padding OPH, OPW; the weight is
+// Cin x Cout x KH x KW, its slice loaded element by element.
 // Knobs: BM, BN (block tile: output channels x output pixels), BK (reduction slice), TM, TN (register
 // tile); MIN_BLOCKS blocks per SM that __launch_bounds__ asks registers for.
 //
@@ -112,7 +115,21 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ w
     int const e = tid + i * kThreads;  // vector e of the BM x (BK / kVec) slice
     int const co = co0 + e / (BK / kVec);
     int const k = k0 + (e % (BK / kVec)) * kVec;
+#if KOPT_CONV_TRANSPOSED
+    // W'[co][k] = w[ci][co][ky][kx]: taps of one input channel are contiguous, channels Cout*KH*KW apart.
+    int const kk = g.KH * g.KW;
+#pragma unroll
+    for (int v = 0; v < kVec; ++v) {
+      int const kv = k + v;
+      int const ci = kv / kk;
+      s.a[i][v] = co < g.Cout && kv < g.taps
+                      ? kopt_strategy::to_float(w[(static_cast<long long>(ci) * g.Cout + co) * kk + (kv - ci * kk)])
+                      : 0.0f;
+    }
+    (void)w_vec;
+#else
     load_vector(s.a[i], w + static_cast<long long>(co) * g.taps + k, co < g.Cout, g.taps - k, w_vec);
+#endif
   }
   conv_nchw_gather::Tap t = first;
 #pragma unroll
@@ -177,6 +194,9 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
                 int Cin, int Cout, int H, int W,
 #if KOPT_CONV_STRIDED
                 int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
+#if KOPT_CONV_TRANSPOSED
+                , int OPH, int OPW
+#endif
 #else
                 int K, int pad
 #endif
@@ -197,7 +217,10 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   conv_nchw_gather::Epilogue const epilogue{};
 #endif
   using conv_nchw_gather::Tap;
-#if KOPT_CONV_STRIDED
+#if KOPT_CONV_TRANSPOSED
+  conv_nchw_gather::Geometry const g =
+      conv_nchw_gather::geometry_transposed(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OPH, OPW);
+#elif KOPT_CONV_STRIDED
   conv_nchw_gather::Geometry const g =
       conv_nchw_gather::geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
 #else

@@ -35,6 +35,10 @@
 // kopt:launch grid=(max(1, ceil_div({{ARG3}} * max(0, {{ARG6}} + 2 * {{ARG9}} - {{ARG8}} + 1) * max(0, {{ARG7}} + 2 * {{ARG9}} - {{ARG8}} + 1), BN)), max(1, ceil_div({{ARG5}}, BM))) block=(WARPS * 32) shared=(2 * (BM * (BK + 8) + BK * (BN + 8)) * 2) kernel={{ENTRY}}
 // kopt:include conv2d_nchw_gather.cuh
 
+#if KOPT_CONV_TRANSPOSED
+#error "conv2d_nchw_implicit_gemm_mma has no transposed form (its weight copies assume Cout x Cin*KH*KW rows)"
+#endif
+
 #ifndef BM
 #define BM 128
 #endif

@@ -59,10 +59,7 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= total) return;
-  int const ox = static_cast<int>(i % Wo);
-  int const oy = static_cast<int>((i / Wo) % Ho);
-  int const co = static_cast<int>((i / (static_cast<long long>(Wo) * Ho)) % Cout);
-  long long const n = i / (static_cast<long long>(Wo) * Ho * Cout);
+  auto const [n, co, oy, ox] = scientific_suite::nchw_index(i, Cout, Ho, Wo);
   double sum = 0.0;
   for (int ci = 0; ci < Cin; ++ci) {
     for (int ky = 0; ky < g.KH; ++ky) {

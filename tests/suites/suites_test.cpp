@@ -101,7 +101,9 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "conv2d_nchw_strided",
                                          "conv2d_nchw_strided_bias",
                                          "linear_channel",
-                                         "conv2d_nchw_bias_channel"};
+                                         "conv2d_nchw_bias_channel",
+                                         "conv_transpose2d_nchw",
+                                         "conv_transpose2d_nchw_bias"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
