@@ -48,6 +48,32 @@ bool contains_name(std::string_view parameter, std::string_view role) {
   return r.size() >= 3 && squeezed(parameter).find(r) != std::string::npos;
 }
 
+// Whether role `second` is the width-axis twin of role `first` (KW of KH, SW of SH, OPW of OPH, W of H: the
+// same name with its last H made a W).
+bool width_twin(std::string_view first, std::string_view second) {
+  if (first.size() != second.size() || first.empty()) return false;
+  std::size_t const at = first.rfind('H');
+  return at != std::string_view::npos && second.substr(0, at) == first.substr(0, at) && second[at] == 'W' &&
+         second.substr(at + 1) == first.substr(at + 1);
+}
+
+// The names a launcher would give the width-axis twin of its parameter `name` (kernel_h: kernel_w; kh: kw;
+// height: width; in_rows: in_cols); none for a name without a row-axis marker (kernel_size, stride).
+std::vector<std::string> width_names(std::string_view name) {
+  std::string const lower = ascii_lower(name);
+  std::vector<std::string> out;
+  auto const swap_suffix = [&](std::string_view from, std::string_view to) {
+    if (lower.size() > from.size() && lower.ends_with(from))
+      out.push_back(lower.substr(0, lower.size() - from.size()) + std::string(to));
+  };
+  swap_suffix("h", "w");
+  swap_suffix("height", "width");
+  swap_suffix("rows", "cols");
+  swap_suffix("_y", "_x");
+  if (lower == "h") out.emplace_back("w");
+  return out;
+}
+
 // Names people give the two extents of a matrix: a role and a parameter of the same group are likely the
 // same size (M and rows, N and width), which ranks sizes passed in another order right.
 int extent_group(std::string_view name) {
@@ -292,6 +318,14 @@ class BindingEnumerator {
     if (auto const after = previous_size_position(depth); !role.is_pointer && after) {
       std::stable_partition(options.begin(), options.end(),
                             [&](RoleBinding const& o) { return position_of(o.parameter) == *after + 1; });
+      // A width-axis role after its height-axis twin (KW after KH) takes the same parameter first when the
+      // launcher has no width-axis twin of it: one kernel_size, stride or padding for both axes, as square
+      // launchers have (trying the next integer first would spend the search's cap on a wrong subtree).
+      RoleBinding const& previous = current_[order_[depth - 1]];
+      if (width_twin(previous.role.name, role.name) && !has_width_twin(previous.parameter)) {
+        std::stable_partition(options.begin(), options.end(),
+                              [&](RoleBinding const& o) { return o.parameter == previous.parameter; });
+      }
     }
     std::stable_partition(options.begin(), options.end(),
                           [&](RoleBinding const& o) { return same_name(role.name, o.parameter); });
@@ -318,6 +352,14 @@ class BindingEnumerator {
       if (copied) current_[*copied].copied = false;
       assigned_[index] = false;
     }
+  }
+
+  // Whether the launcher has a parameter named as the width-axis twin of its parameter `name`.
+  bool has_width_twin(std::string const& name) const {
+    auto const names = width_names(name);
+    return std::any_of(task_.signature.params.begin(), task_.signature.params.end(), [&](Param const& p) {
+      return std::find(names.begin(), names.end(), ascii_lower(p.name)) != names.end();
+    });
   }
 
   // The position in the launcher of a task parameter (npos for a value that is not one).
