@@ -28,6 +28,7 @@ the CPU at "tiny" constants (every constant >= 32 divided by 16) and then the CP
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import json
@@ -211,6 +212,36 @@ class _CausalAttention(torch.overrides.TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+class _RecurrentShapes(torch.overrides.TorchFunctionMode):
+    """On the meta device, torch.lstm, gru, rnn_tanh and rnn_relu (nn.LSTM, nn.GRU, nn.RNN) answered with their
+    outputs' shapes instead of being run: they have no meta kernel, so the meta device would decompose them into
+    one operator per time step and layer (about 6-10 s a forward for KernelBench's 512 steps and 6 layers,
+    read at a dozen points). The products they would have run are counted as flops: 2 * steps * batch * rows
+    * columns for every weight matrix (the input and hidden projections of each layer and direction), what
+    the flop counter counts for the decomposed forward. A packed sequence is left to the decomposition."""
+
+    _GATED = {torch.lstm, torch.gru, torch.rnn_tanh, torch.rnn_relu}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flops = 0
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
+        if func not in self._GATED or kwargs or len(args) != 9 or not isinstance(args[0], torch.Tensor) \
+                or not args[0].is_meta or not isinstance(args[2], (list, tuple)):
+            return func(*args, **(kwargs or {}))
+        x, hx, params, _, _, _, _, bidirectional, batch_first = args
+        states = list(hx) if func is torch.lstm else [hx]
+        if not all(isinstance(h, torch.Tensor) for h in states) or x.dim() not in (2, 3):
+            return func(*args, **(kwargs or {}))
+        steps = x.shape[1 if batch_first and x.dim() == 3 else 0]
+        batch = x.shape[0 if batch_first else 1] if x.dim() == 3 else 1
+        self.flops += sum(2 * steps * batch * w.shape[0] * w.shape[1] for w in params if w.dim() == 2)
+        width = (2 if bidirectional else 1) * states[0].shape[-1]
+        out = torch.empty((*x.shape[:-1], width), dtype=x.dtype, device="meta")
+        return (out, *(torch.empty(h.shape, dtype=h.dtype, device="meta") for h in states))
+
+
 def _evaluate_point(path: Path, values: Mapping[str, int], mode: str, reserved: set[str],
                     count_flops: bool) -> Snapshot:
     problem = load_problem(path, dict(values))
@@ -237,17 +268,20 @@ def _evaluate_loaded(problem: Problem, path: Path, values: Mapping[str, int], mo
         if isinstance(v, torch.Tensor) and mode == "meta" and v.device.type != "meta":
             raise ProblemError(f"{path}: get_inputs()[{i}] is on {v.device}, not on the meta device")
     flops: int | None = None
+    recurrent = _RecurrentShapes() if mode == "meta" else contextlib.nullcontext()
     try:
         with torch.no_grad():
             if count_flops:
                 from torch.utils.flop_counter import FlopCounterMode
 
                 counter, causal = FlopCounterMode(display=False), _CausalAttention()
-                with counter, causal:
+                with counter, causal, recurrent:
                     out = model(*inputs)
-                flops = max(int(counter.get_total_flops()) - causal.skipped, 0)
+                added = recurrent.flops if isinstance(recurrent, _RecurrentShapes) else 0
+                flops = max(int(counter.get_total_flops()) + added - causal.skipped, 0)
             else:
-                out = model(*inputs)
+                with recurrent:
+                    out = model(*inputs)
     except ProblemError:
         raise
     except Exception as e:
