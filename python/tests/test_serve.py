@@ -117,6 +117,12 @@ class ServeTest(unittest.TestCase):
         reply, _ = self._forward(s, size, [torch.zeros(16, 32)])
         self.assertFalse(reply["ok"])
         self.assertIn(f"expected {4 * (16 * 32 + 24 * 32 + 24)}", reply["error"])
+        whole = [torch.zeros(16, 32), torch.zeros(24, 32), torch.zeros(24)]
+        reply, _ = self._forward(s, size, whole + [torch.zeros(1)])
+        self.assertFalse(reply["ok"])
+        self.assertIn(f"has more than {4 * (16 * 32 + 24 * 32 + 24)} bytes", reply["error"])
+        reply, _ = self._forward(s, size, whole)
+        self.assertTrue(reply["ok"], reply)
 
     def test_time_on_cpu(self) -> None:
         s = Server(self.tasks[("linear_relu", "fp32")], "cpu")
