@@ -93,12 +93,12 @@ else
 fi
 
 # --- pyflakes -------------------------------------------------------------------------------------
-# The PyTorch bridge (python/kopt_torch and its tests): names used but never defined, imports never used.
+# The PyTorch bridge (python/kopt_torch and its tests) and the Python benchmarks (bench/): names used but never defined, imports never used.
 # Debian's python3-pyflakes installs pyflakes3.
 pyflakes="${PYFLAKES:-pyflakes3}"
 if command -v "$pyflakes" >/dev/null; then
-  echo "pyflakes: checking python/ ($("$pyflakes" --version))"
-  if ! (cd "$root" && "$pyflakes" python); then
+  echo "pyflakes: checking python/ and bench/ ($("$pyflakes" --version))"
+  if ! (cd "$root" && "$pyflakes" python bench); then
     failed+=("pyflakes")
   fi
 else
