@@ -253,8 +253,8 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     the weight's Cout and K, the padding a constant. Any other geometry of one group (rectangular filters,
     strides, padding per axis, dilations), and nn.Conv1d on a 3-D input as one row of height 1, gets
     conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding. nn.ConvTranspose2d
-    (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias), its output padding
-    constants as well."""
+    (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias, _bias_channel), its output
+    padding constants as well."""
     if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
@@ -290,10 +290,13 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
         what = "transposed convolution" if two else "1-D transposed convolution (one row of height 1)"
         tail = _layer_tail(traced, nodes, sub, layer, "conv_transpose2d_nchw", what, binding | {"OPH": oph, "OPW": opw})
-        if isinstance(tail, _Tail):  # a per-channel parameter in the chain: no transposed family for it yet
-            return FamilyGuess("conv_transpose2d_nchw_bias", {"op": tail.op}, tail.reason, tail.binding) \
-                if tail.vector is None else None
-        return tail
+        if not isinstance(tail, _Tail):
+            return tail
+        if tail.vector is None:
+            return FamilyGuess("conv_transpose2d_nchw_bias", {"op": tail.op}, tail.reason, tail.binding)
+        return FamilyGuess("conv_transpose2d_nchw_bias_channel", {"op": tail.op},
+                           f"{tail.reason}, p the per-channel parameter {tail.vector}",
+                           tail.binding | {"channel": (tail.vector, None)})
     what = "convolution" if two else "1-D convolution (one row of height 1)"
     tail = _layer_tail(traced, nodes, sub, layer, family, what, binding)
     if not isinstance(tail, _Tail):

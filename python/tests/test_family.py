@@ -467,7 +467,10 @@ class FamilyTest(unittest.TestCase):
                          ("conv_transpose2d_nchw_bias", "(v > 0.0f ? v : 0.0f) * 2.0f", ("up.bias", None)))
         folded = infer_family(Then(bias=False, fn=lambda y, m: torch.tanh(y + m.extra)), image)
         self.assertEqual((folded.family, folded.binding["bias"]), ("conv_transpose2d_nchw_bias", ("extra", None)))
-        self.assertIsNone(infer_family(Then(fn=lambda y, m: y - m.extra), image), "no transposed channel family")
+        shifted = infer_family(Then(fn=lambda y, m: torch.tanh(y - m.extra)), image)
+        self.assertEqual((shifted.family, shifted.params["op"], shifted.binding["channel"]),
+                         ("conv_transpose2d_nchw_bias_channel", "[](float x) { return tanhf(x); }(v - p)",
+                          ("extra", None)))
         line = infer_family(nn.ConvTranspose1d(3, 6, 5, stride=2, padding=1, output_padding=1, bias=False),
                             [torch.randn(2, 3, 40)])
         self.assertEqual([line.binding[k] for k in ("H", "KH", "SH", "SW", "PW", "OPH", "OPW")],

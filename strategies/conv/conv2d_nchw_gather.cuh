@@ -94,8 +94,9 @@ __device__ __forceinline__ Geometry geometry_transposed(int N, int Cin, int Cout
                                                         int SH, int SW, int PH, int PW, int DH, int DW, int OPH,
                                                         int OPW) {
   Geometry g = geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
-  g.Ho = H > 0 ? (H - 1) * SH - 2 * PH + DH * (KH - 1) + OPH + 1 : 0;
-  g.Wo = W > 0 ? (W - 1) * SW - 2 * PW + DW * (KW - 1) + OPW + 1 : 0;
+  bool const strided = SH > 0 && SW > 0;  // the gather divides by the strides: none without them
+  g.Ho = H > 0 && strided ? (H - 1) * SH - 2 * PH + DH * (KH - 1) + OPH + 1 : 0;
+  g.Wo = W > 0 && strided ? (W - 1) * SW - 2 * PW + DW * (KW - 1) + OPW + 1 : 0;
   g.out_plane = g.Ho > 0 && g.Wo > 0 ? g.Ho * g.Wo : 0;
   g.pixels = static_cast<long long>(N) * g.out_plane;
   return g;

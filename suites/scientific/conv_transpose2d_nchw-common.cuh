@@ -1,5 +1,6 @@
-// Shared by conv_transpose2d_nchw-* and conv_transpose2d_nchw_bias_relu-*: nn.ConvTranspose2d's forward pass
-// (a "deconvolution", the gradient of nn.Conv2d with respect to its input) over NCHW tensors, groups 1:
+// Shared by conv_transpose2d_nchw-*, conv_transpose2d_nchw_bias_relu-* and
+// conv_transpose2d_nchw_relu_bias_add-*: nn.ConvTranspose2d's forward pass (a "deconvolution", the gradient
+// of nn.Conv2d with respect to its input) over NCHW tensors, groups 1:
 //   y[n][co][oy][ox] = sum over ci < Cin, ky < KH, kx < KW of x[n][ci][iy][ix] * w[ci][co][ky][kx]
 //   over the (iy, ix) with oy = iy*SH - PH + ky*DH and ox = ix*SW - PW + kx*DW,
 // x: N x Cin x H x W, w: Cin x Cout x KH x KW (PyTorch's ConvTranspose2d weight layout, Cin first), y: N x
@@ -41,11 +42,12 @@ struct ConvTranspose2dGeometry {
 
 // conv_transpose2d_nchw_bias_relu-*: with `bias` (length Cout) the output is max(convT + bias[co], 0),
 // nn.ConvTranspose2d with its bias and a ReLU after it; the reference adds the bias in double before the one
-// rounding.
+// rounding. conv_transpose2d_nchw_relu_bias_add-*: with `shift` (length Cout) as well, shift[co] is added
+// after the ReLU, also in double.
 template <typename T>
 __global__ void conv_transpose2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout,
-                                                       int H, int W, ConvTranspose2dGeometry g,
-                                                       const T* bias) {
+                                                       int H, int W, ConvTranspose2dGeometry g, const T* bias,
+                                                       const T* shift) {
   int const Ho = g.out_h(H);
   int const Wo = g.out_w(W);
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
@@ -74,20 +76,22 @@ __global__ void conv_transpose2d_nchw_reference_kernel(T* y, const T* x, const T
     sum += scientific_suite::to_double(bias[co]);
     sum = sum > 0.0 ? sum : 0.0;
   }
+  if (shift != nullptr) sum += scientific_suite::to_double(shift[co]);
   scientific_suite::store(&y[i], sum);
 }
 
 // Launched on the default stream, one thread per output in blocks of 256.
 template <typename T>
 void conv_transpose2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
-                                     ConvTranspose2dGeometry g, const T* bias = nullptr) {
+                                     ConvTranspose2dGeometry g, const T* bias = nullptr,
+                                     const T* shift = nullptr) {
   if (g.SH <= 0 || g.SW <= 0) return;  // no such layer (PyTorch rejects it)
   int const Ho = g.out_h(H);
   int const Wo = g.out_w(W);
   if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
   long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
   conv_transpose2d_nchw_reference_kernel<T>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias);
+      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias, shift);
 }
 
 }  // namespace conv_transpose2d_suite

@@ -103,7 +103,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "linear_channel",
                                          "conv2d_nchw_bias_channel",
                                          "conv_transpose2d_nchw",
-                                         "conv_transpose2d_nchw_bias"};
+                                         "conv_transpose2d_nchw_bias",
+                                         "conv_transpose2d_nchw_bias_channel"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
