@@ -28,7 +28,6 @@ the CPU at "tiny" constants (every constant >= 32 divided by 16) and then the CP
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import itertools
 import json
@@ -268,7 +267,7 @@ def _evaluate_loaded(problem: Problem, path: Path, values: Mapping[str, int], mo
         if isinstance(v, torch.Tensor) and mode == "meta" and v.device.type != "meta":
             raise ProblemError(f"{path}: get_inputs()[{i}] is on {v.device}, not on the meta device")
     flops: int | None = None
-    recurrent = _RecurrentShapes() if mode == "meta" else contextlib.nullcontext()
+    recurrent = _RecurrentShapes()  # answers only calls on meta tensors
     try:
         with torch.no_grad():
             if count_flops:
@@ -277,8 +276,7 @@ def _evaluate_loaded(problem: Problem, path: Path, values: Mapping[str, int], mo
                 counter, causal = FlopCounterMode(display=False), _CausalAttention()
                 with counter, causal, recurrent:
                     out = model(*inputs)
-                added = recurrent.flops if isinstance(recurrent, _RecurrentShapes) else 0
-                flops = max(int(counter.get_total_flops()) + added - causal.skipped, 0)
+                flops = max(int(counter.get_total_flops()) + recurrent.flops - causal.skipped, 0)
             else:
                 with recurrent:
                     out = model(*inputs)
@@ -405,7 +403,10 @@ def _fit_general_quotient(envs: list[dict[str, int]], ys: list[int], affecting: 
                             break
                         s_e = e[main] + sum(c * e[q] for c, q in zip(cs, others))
                         k = y - d
-                        lo, hi = (k * a, k * a + a - 1) if k > 0 else ((-(a - 1), a - 1) if k == 0 else (k * a - a + 1, k * a))
+                        if k > 0:
+                            lo, hi = k * a, k * a + a - 1
+                        else:
+                            lo, hi = (-(a - 1), a - 1) if k == 0 else (k * a - a + 1, k * a)
                         b_lo, b_hi = max(b_lo, lo - s_e), min(b_hi, hi - s_e)
                     if b_lo <= b_hi:
                         b = int(b_lo)

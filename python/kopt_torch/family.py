@@ -13,10 +13,12 @@ softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (Max
 dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
-with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d; linear_channel and
-conv2d_nchw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in `op`; a
-layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise
-expression of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py),
+with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d;
+conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; linear_channel, conv2d_nchw_bias_channel and
+conv_transpose2d_nchw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
+`op`; a layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of
+two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise expression of both followed by a full
+mean or sum, as `map` over x, y and `finish`; losses.py),
 cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
 indices; losses.py).
 
@@ -198,29 +200,14 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
         return None
     weight, bias = operands
     leading = tuple(range(tensors[0].dim() - 1))
-    rank = tensors[0].dim()
-    layer = (int(traced.get_parameter(weight).shape[0]), 1, rank)
     binding: dict[str, Binding] = {"M": (0, leading), "N": (weight, (0,)), "K": (weight, (1,))}
-    root = None
-    if bias is None:
-        if len(nodes) == 1:
-            return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
-                               {"A": (0, None), "B": (weight, None), **binding})
-        folded = _bias_add(traced, nodes, *layer)
-        if folded is None:
-            return None  # x W^T with an epilogue but no bias: no family yet
-        root, bias = folded
-        binding["bias"] = (bias, None)
-    chain = _epilogue_chain(traced, nodes, layer, (weight, bias), root)
-    if chain is None:
-        return None
-    expr, after, vector = chain
-    what = "a linear layer" + (" (its bias a separate parameter)" if root is not None else "")
-    if vector is None:
-        return FamilyGuess("linear", {"op": expr}, f"the module is {what}{after}", binding)
-    return FamilyGuess("linear_channel", {"op": expr},
-                       f"the module is {what}{after}, p the per-feature parameter {vector}",
-                       binding | {"channel": (vector, None)})
+    if bias is None and len(nodes) == 1:
+        return FamilyGuess("gemm_nt", {}, "the module is a linear layer without a bias (x @ weight.T)",
+                           {"A": (0, None), "B": (weight, None), **binding})
+    layer = (int(traced.get_parameter(weight).shape[0]), 1, tensors[0].dim())
+    tail = _layer_tail(traced, nodes, weight, bias, layer, "a linear layer", binding)
+    # The bias is named in the [binding] only when it is a separate parameter: the module's own is its role's.
+    return tail.guess("linear", "linear_channel", pin_bias=tail.folded) if tail is not None else None
 
 
 def _conv_geometry(sub: nn.Module) -> tuple[int, int, int, int, int, int] | None:
@@ -288,60 +275,63 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         family = "conv2d_nchw_strided"
     if transposed:
         oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
-        what = "transposed convolution" if two else "1-D transposed convolution (one row of height 1)"
-        tail = _layer_tail(traced, nodes, sub, layer, "conv_transpose2d_nchw", what, binding | {"OPH": oph, "OPW": opw})
-        if not isinstance(tail, _Tail):
-            return tail
-        if tail.vector is None:
-            return FamilyGuess("conv_transpose2d_nchw_bias", {"op": tail.op}, tail.reason, tail.binding)
-        return FamilyGuess("conv_transpose2d_nchw_bias_channel", {"op": tail.op},
-                           f"{tail.reason}, p the per-channel parameter {tail.vector}",
-                           tail.binding | {"channel": (tail.vector, None)})
-    what = "convolution" if two else "1-D convolution (one row of height 1)"
-    tail = _layer_tail(traced, nodes, sub, layer, family, what, binding)
-    if not isinstance(tail, _Tail):
-        return tail
-    if tail.vector is None:
-        return FamilyGuess("conv2d_nchw_bias" if square else "conv2d_nchw_strided_bias", {"op": tail.op},
-                           tail.reason, tail.binding)
-    if not square:
-        return None  # a per-channel parameter after a strided convolution: no family yet
-    return FamilyGuess("conv2d_nchw_bias_channel", {"op": tail.op},
-                       f"{tail.reason}, p the per-channel parameter {tail.vector}",
-                       tail.binding | {"channel": (tail.vector, None)})
+        binding |= {"OPH": oph, "OPW": opw}
+        family = "conv_transpose2d_nchw"
+    what = ("a transposed convolution" if transposed else "a convolution") if two else \
+        f"a 1-D {'transposed ' if transposed else ''}convolution (one row of height 1)"
+    bias = f"{first.target}.bias" if sub.bias is not None else None
+    if bias is None and len(nodes) == 1:
+        return FamilyGuess(family, {}, f"the module is {what} without a bias", binding)
+    tail = _layer_tail(traced, nodes, weight, bias, layer, f"{what} with a bias", binding)
+    if tail is None:
+        return None
+    if transposed:
+        return tail.guess("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel")
+    # A per-channel parameter after a strided convolution: no family yet.
+    return tail.guess("conv2d_nchw_bias", "conv2d_nchw_bias_channel") if square else \
+        tail.guess("conv2d_nchw_strided_bias", None)
 
 
 @dataclass
 class _Tail:
-    """What follows a convolution with a bias: the chain's `op`, why, the per-channel vector it reads (a
-    state_dict key, or None) and the binding with the bias."""
+    """What follows a layer with its bias (_layer_tail): the chain's `op`, the words that say so, the
+    per-channel vector it reads (a state_dict key, or None), the bias's key, whether that bias is a separate
+    parameter folded into the layer, and the layer's binding."""
     op: str
     reason: str
     vector: str | None
+    bias: str
+    folded: bool
     binding: dict[str, Binding]
 
-
-def _layer_tail(traced: Any, nodes: list[Any], sub: nn.Module, layer: tuple[int, int, int], plain: str, what: str,
-                binding: dict[str, Binding]) -> FamilyGuess | _Tail | None:
-    """The tail shared by the convolution families: for a bias-less layer (nodes[0], the module `sub`) with
-    nothing after it, the family `plain`; else the bias (the module's, or a per-channel vector added right
-    after a bias-less layer) and the element-wise chain after it (_epilogue_chain; `layer` its channel count,
-    axis and rank); None for anything else."""
-    first = nodes[0]
-    bias, root = (f"{first.target}.bias" if sub.bias is not None else None), None
-    if bias is None:
-        if len(nodes) == 1:
-            return FamilyGuess(plain, {}, f"the module is a {what} without a bias", binding)
-        folded = _bias_add(traced, nodes, *layer)
-        if folded is None:
+    def guess(self, family: str, channel_family: str | None, pin_bias: bool = True) -> FamilyGuess | None:
+        """`family`, or `channel_family` when the chain reads a per-channel vector (None: no family then)."""
+        binding = self.binding | ({"bias": (self.bias, None)} if pin_bias else {})
+        if self.vector is None:
+            return FamilyGuess(family, {"op": self.op}, self.reason, binding)
+        if channel_family is None:
             return None
-        root, bias = folded
+        return FamilyGuess(channel_family, {"op": self.op}, f"{self.reason}, p the per-channel parameter {self.vector}",
+                           binding | {"channel": (self.vector, None)})
+
+
+def _layer_tail(traced: Any, nodes: list[Any], weight: str, bias: str | None, layer: tuple[int, int, int],
+                what: str, binding: dict[str, Binding]) -> _Tail | None:
+    """The element-wise chain after a layer (nodes[0], its weight's and bias's state_dict keys; `layer` its
+    channel count, axis and rank) with a bias: the module's, or a per-channel vector added right after a
+    bias-less layer (_bias_add); None for anything else."""
+    root, folded = None, bias is None
+    if bias is None:
+        added = _bias_add(traced, nodes, *layer)
+        if added is None:
+            return None  # a bias-less layer with a chain after it: no family yet
+        root, bias = added
         what += " (its bias a separate parameter)"
-    chain = _epilogue_chain(traced, nodes, layer, (bias,), root)
+    chain = _epilogue_chain(traced, nodes, layer, (weight, bias), root)
     if chain is None:
         return None
     expr, after, vector = chain
-    return _Tail(expr, f"the module is a {what} with a bias{after}", vector, binding | {"bias": (bias, None)})
+    return _Tail(expr, f"the module is {what}{after}", vector, bias, folded, binding)
 
 
 def _gemm(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:

@@ -74,12 +74,7 @@ __global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N
       }
     }
   }
-  if (bias != nullptr) {
-    sum += scientific_suite::to_double(bias[co]);
-    sum = sum > 0.0 ? sum : 0.0;
-  }
-  if (shift != nullptr) sum += scientific_suite::to_double(shift[co]);
-  scientific_suite::store(&y[i], sum);
+  scientific_suite::store(&y[i], scientific_suite::bias_relu_shift(sum, bias, shift, co));
 }
 
 template <typename T>

@@ -72,12 +72,7 @@ __global__ void conv_transpose2d_nchw_reference_kernel(T* y, const T* x, const T
       }
     }
   }
-  if (bias != nullptr) {
-    sum += scientific_suite::to_double(bias[co]);
-    sum = sum > 0.0 ? sum : 0.0;
-  }
-  if (shift != nullptr) sum += scientific_suite::to_double(shift[co]);
-  scientific_suite::store(&y[i], sum);
+  scientific_suite::store(&y[i], scientific_suite::bias_relu_shift(sum, bias, shift, co));
 }
 
 // Launched on the default stream, one thread per output in blocks of 256.

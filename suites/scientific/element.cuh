@@ -1,5 +1,5 @@
 // The scientific suite's references use the conversions shared by every suite (suites/common/element.cuh),
-// and the position of an element of an NCHW tensor.
+// the position of an element of an NCHW tensor, and the convolution references' epilogue.
 #pragma once
 #include "../common/element.cuh"
 
@@ -16,5 +16,18 @@ __host__ __device__ inline NchwIndex nchw_index(long long i, int C, int H, int W
   return NchwIndex{i / (static_cast<long long>(W) * H * C),
                    static_cast<int>((i / (static_cast<long long>(W) * H)) % C), static_cast<int>((i / W) % H),
                    static_cast<int>(i % W)};
+}
+
+// A convolution reference's output channel c in double, before its one rounding: with `bias`,
+// max(sum + bias[c], 0) (a layer with its bias and a ReLU); with `shift` as well, plus shift[c] after the
+// ReLU. Either may be nullptr.
+template <typename T>
+__device__ inline double bias_relu_shift(double sum, const T* bias, const T* shift, int c) {
+  if (bias != nullptr) {
+    sum += to_double(bias[c]);
+    sum = sum > 0.0 ? sum : 0.0;
+  }
+  if (shift != nullptr) sum += to_double(shift[c]);
+  return sum;
 }
 }  // namespace scientific_suite
