@@ -17,6 +17,11 @@
 // weight is Cin x Cout x KH x KW), and X'[k][m] is x[n][ci][(oy + PH - ky*DH) / SH][...] where that division
 // is exact and in range, 0 elsewhere (the gather form of the transposed convolution: nothing is scattered,
 // so no atomics; a stride of s leaves 1/s of each axis's taps non-zero, computed as zeros).
+// KOPT_CONV_3D (with KOPT_CONV_STRIDED; families conv3d_ncdhw and conv_transpose3d_ncdhw): the same products
+// over NCDHW tensors, nn.Conv3d and nn.ConvTranspose3d: a depth axis (D, KD, SD, PD, DD, Do) in front of the
+// rows, k =
+// ((ci*KD + kz)*KH + ky)*KW + kx, m = n*Do*Ho*Wo + (oz*Ho + oy)*Wo + ox, `plane` and `out_plane` the volumes
+// D*H*W and Do*Ho*Wo. Without it none of the depth code is compiled.
 
 #ifndef KOPT_CONV_BIAS
 #define KOPT_CONV_BIAS 0
@@ -26,6 +31,9 @@
 #endif
 #ifndef KOPT_CONV_TRANSPOSED
 #define KOPT_CONV_TRANSPOSED 0
+#endif
+#ifndef KOPT_CONV_3D
+#define KOPT_CONV_3D 0
 #endif
 
 namespace conv_nchw_gather {
@@ -41,9 +49,12 @@ struct Geometry {
   int PH, PW;  // zero padding above and below, left and right
   int DH, DW;  // dilations
   int Ho, Wo;
-  int plane;         // H * W
-  int out_plane;     // Ho * Wo
-  int taps;          // Cin * KH * KW, the reduction length
+#if KOPT_CONV_3D
+  int D, KD, SD, PD, DD, Do;  // the depth axis: extent, filter, stride, padding, dilation, output extent
+#endif
+  int plane;         // H * W (3-D: D * H * W)
+  int out_plane;     // Ho * Wo (3-D: Do * Ho * Wo)
+  int taps;          // Cin * KH * KW (3-D: Cin * KD * KH * KW), the reduction length
   long long pixels;  // N * Ho * Wo
   long long image;   // Cin * H * W, elements of one input image
 };
@@ -90,9 +101,9 @@ __device__ __forceinline__ Geometry geometry(int N, int Cin, int Cout, int H, in
 #if KOPT_CONV_TRANSPOSED
 // nn.ConvTranspose2d's geometry: Ho = (H - 1)*SH - 2*PH + DH*(KH - 1) + OPH + 1 (likewise Wo), none for an
 // empty input. The other fields keep their meanings (KH, KW the filter, taps = Cin*KH*KW).
-__device__ __forceinline__ Geometry geometry_transposed(int N, int Cin, int Cout, int H, int W, int KH, int KW,
-                                                        int SH, int SW, int PH, int PW, int DH, int DW, int OPH,
-                                                        int OPW) {
+__device__ __forceinline__ Geometry geometry_transposed(int N, int Cin, int Cout, int H, int W, int KH,
+                                                        int KW, int SH, int SW, int PH, int PW, int DH,
+                                                        int DW, int OPH, int OPW) {
   Geometry g = geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
   bool const strided = SH > 0 && SW > 0;  // the gather divides by the strides: none without them
   g.Ho = H > 0 && strided ? (H - 1) * SH - 2 * PH + DH * (KH - 1) + OPH + 1 : 0;
@@ -103,37 +114,136 @@ __device__ __forceinline__ Geometry geometry_transposed(int N, int Cin, int Cout
 }
 #endif
 
+#if KOPT_CONV_3D
+// The depth axis of nn.Conv3d (its output extent `Do`, computed by the caller) added to the 2-D geometry `g`
+// of the rows and columns: the volumes and the reduction over it.
+__device__ __forceinline__ Geometry with_depth(Geometry g, int N, int D, int KD, int SD, int PD, int DD,
+                                               int Do) {
+  g.D = D;
+  g.KD = KD;
+  g.SD = SD;
+  g.PD = PD;
+  g.DD = DD;
+  g.Do = Do;
+  g.plane = D * g.H * g.W;
+  g.out_plane = Do > 0 && g.Ho > 0 && g.Wo > 0 ? Do * g.Ho * g.Wo : 0;
+  g.taps = g.Cin > 0 && KD > 0 && g.KH > 0 && g.KW > 0 ? g.Cin * KD * g.KH * g.KW : 0;
+  g.pixels = static_cast<long long>(N) * g.out_plane;
+  g.image = static_cast<long long>(g.Cin) * D * g.H * g.W;
+  return g;
+}
+
+// nn.Conv3d's geometry: a KD x KH x KW filter, strides, padding and dilations per axis.
+__device__ __forceinline__ Geometry geometry_3d(int N, int Cin, int Cout, int D, int H, int W, int KD, int KH,
+                                                int KW, int SD, int SH, int SW, int PD, int PH, int PW,
+                                                int DD, int DH, int DW) {
+  return with_depth(geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW), N, D, KD, SD, PD, DD,
+                    out_extent(D, KD, SD, PD, DD));
+}
+
+#if KOPT_CONV_TRANSPOSED
+// nn.ConvTranspose3d's: Do = (D - 1)*SD - 2*PD + DD*(KD - 1) + OPD + 1 as the rows' and columns' extents.
+__device__ __forceinline__ Geometry geometry_transposed_3d(int N, int Cin, int Cout, int D, int H, int W,
+                                                           int KD, int KH, int KW, int SD, int SH, int SW,
+                                                           int PD, int PH, int PW, int DD, int DH, int DW,
+                                                           int OPD, int OPH, int OPW) {
+  int const Do = D > 0 && SD > 0 ? (D - 1) * SD - 2 * PD + DD * (KD - 1) + OPD + 1 : 0;
+  return with_depth(geometry_transposed(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OPH, OPW), N, D,
+                    KD, SD, PD, DD, Do);
+}
+#endif
+#endif
+
 // Whether the call has any output (a "valid" convolution with K > H or K > W has none).
 __device__ __forceinline__ bool has_outputs(Geometry const& g, int N) {
+#if KOPT_CONV_3D
+  if (g.Do <= 0) return false;
+#endif
   return N > 0 && g.Cout > 0 && g.Ho > 0 && g.Wo > 0;
 }
 
-// A reduction index k = (ci*KH + ky)*KW + kx split into its input channel, filter row and filter column.
-struct Tap {
-  int ci, ky, kx;
-};
-
-// k as (ci, ky, kx); for a step d the parts are its own (ky < KH, kx < KW), so adding it (advance) needs
-// one carry into ky and one into ci.
-__device__ __forceinline__ Tap split(int k, int KH, int KW) {
-  int const kk = KH * KW;
-  int const r = k % kk;
-  return Tap{k / kk, r / KW, r % KW};
+// Taps per input channel: KH * KW (3-D: KD * KH * KW).
+__device__ __forceinline__ int window_taps(Geometry const& g) {
+#if KOPT_CONV_3D
+  return g.KD * g.KH * g.KW;
+#else
+  return g.KH * g.KW;
+#endif
 }
 
-__device__ __forceinline__ void advance(Tap& t, Tap const& step, int KH, int KW) {
+// A reduction index k = (ci*KH + ky)*KW + kx (3-D: ((ci*KD + kz)*KH + ky)*KW + kx) split into its input
+// channel, filter plane, row and column.
+struct Tap {
+  int ci;
+#if KOPT_CONV_3D
+  int kz;
+#endif
+  int ky, kx;
+};
+
+// The filter's extents as the tap cursor walks them.
+struct Window {
+#if KOPT_CONV_3D
+  int KD;
+#endif
+  int KH, KW;
+};
+
+// The filter of g.
+__device__ __forceinline__ Window window(Geometry const& g) {
+#if KOPT_CONV_3D
+  return Window{g.KD, g.KH, g.KW};
+#else
+  return Window{g.KH, g.KW};
+#endif
+}
+
+// The filter of g with every extent at least 1, for the cursors a kernel sets up before it knows whether
+// there are taps at all (a filter extent <= 0 has none: taps == 0, and those cursors are never used).
+__device__ __forceinline__ Window cursor_window(Geometry const& g) {
+#if KOPT_CONV_3D
+  return Window{g.KD > 0 ? g.KD : 1, g.KH > 0 ? g.KH : 1, g.KW > 0 ? g.KW : 1};
+#else
+  return Window{g.KH > 0 ? g.KH : 1, g.KW > 0 ? g.KW : 1};
+#endif
+}
+
+// k as (ci, [kz,] ky, kx) for a filter f of positive extents; for a step d the parts are its own (kz < KD,
+// ky < KH, kx < KW), so adding it (advance) needs one conditional carry per axis instead of divisions.
+__device__ __forceinline__ Tap split(int k, Window const& f) {
+  int const kk = f.KH * f.KW;
+#if KOPT_CONV_3D
+  int const kv = f.KD * kk;
+  int const r = k % kv;
+  int const q = r % kk;
+  return Tap{k / kv, r / kk, q / f.KW, q % f.KW};
+#else
+  int const r = k % kk;
+  return Tap{k / kk, r / f.KW, r % f.KW};
+#endif
+}
+
+__device__ __forceinline__ void advance(Tap& t, Tap const& step, Window const& f) {
   t.kx += step.kx;
   int carry = 0;
-  if (t.kx >= KW) {
-    t.kx -= KW;
+  if (t.kx >= f.KW) {
+    t.kx -= f.KW;
     carry = 1;
   }
   t.ky += step.ky + carry;  // at most 2KH - 1
   carry = 0;
-  if (t.ky >= KH) {
-    t.ky -= KH;
+  if (t.ky >= f.KH) {
+    t.ky -= f.KH;
     carry = 1;
   }
+#if KOPT_CONV_3D
+  t.kz += step.kz + carry;
+  carry = 0;
+  if (t.kz >= f.KD) {
+    t.kz -= f.KD;
+    carry = 1;
+  }
+#endif
   t.ci += step.ci + carry;
 }
 
@@ -142,6 +252,9 @@ __device__ __forceinline__ void advance(Tap& t, Tap const& step, int KH, int KW)
 // corner so far outside that no tap of it is ever read.
 struct Pixel {
   Elem const* image;
+#if KOPT_CONV_3D
+  int iz0;
+#endif
   int iy0, ix0;
 };
 
@@ -152,12 +265,24 @@ __device__ __forceinline__ long long image_of(Geometry const& g, long long m) {
 }
 
 __device__ __forceinline__ Pixel pixel(Elem const* x, Geometry const& g, long long m) {
+#if KOPT_CONV_3D
+  if (m >= g.pixels) return Pixel{x, -(1 << 30), -(1 << 30), -(1 << 30)};
+#else
   if (m >= g.pixels) return Pixel{x, -(1 << 30), -(1 << 30)};
+#endif
   long long const n = image_of(g, m);
-  int const p = static_cast<int>(m - n * g.out_plane);
+  int p = static_cast<int>(m - n * g.out_plane);
+#if KOPT_CONV_3D
+  int const oz = p / (g.Ho * g.Wo);
+  p -= oz * (g.Ho * g.Wo);
+#endif
   int const oy = p / g.Wo;
   int const ox = p - oy * g.Wo;
-#if KOPT_CONV_TRANSPOSED
+#if KOPT_CONV_3D && KOPT_CONV_TRANSPOSED
+  return Pixel{x + n * g.image, oz + g.PD, oy + g.PH, ox + g.PW};
+#elif KOPT_CONV_3D
+  return Pixel{x + n * g.image, oz * g.SD - g.PD, oy * g.SH - g.PH, ox * g.SW - g.PW};
+#elif KOPT_CONV_TRANSPOSED
   return Pixel{x + n * g.image, oy + g.PH, ox + g.PW};
 #else
   return Pixel{x + n * g.image, oy * g.SH - g.PH, ox * g.SW - g.PW};
@@ -171,16 +296,30 @@ __device__ __forceinline__ Elem tap(Pixel const& px, Tap const& t, Geometry cons
   int const nx = px.ix0 - t.kx * g.DW;
   int const iy = ny / g.SH;
   int const ix = nx / g.SW;
-  bool const inside = t.ci < g.Cin && ny >= 0 && nx >= 0 && iy * g.SH == ny && ix * g.SW == nx && iy < g.H &&
-                      ix < g.W;
+  bool inside =
+      t.ci < g.Cin && ny >= 0 && nx >= 0 && iy * g.SH == ny && ix * g.SW == nx && iy < g.H && ix < g.W;
+#if KOPT_CONV_3D
+  int const nz = px.iz0 - t.kz * g.DD;
+  int const iz = nz / g.SD;
+  inside = inside && nz >= 0 && iz * g.SD == nz && iz < g.D;
+#endif
 #else
   int const iy = px.iy0 + t.ky * g.DH;
   int const ix = px.ix0 + t.kx * g.DW;
-  bool const inside = t.ci < g.Cin && static_cast<unsigned>(iy) < static_cast<unsigned>(g.H) &&
-                      static_cast<unsigned>(ix) < static_cast<unsigned>(g.W);
+  bool inside = t.ci < g.Cin && static_cast<unsigned>(iy) < static_cast<unsigned>(g.H) &&
+                static_cast<unsigned>(ix) < static_cast<unsigned>(g.W);
+#if KOPT_CONV_3D
+  int const iz = px.iz0 + t.kz * g.DD;
+  inside = inside && static_cast<unsigned>(iz) < static_cast<unsigned>(g.D);
 #endif
+#endif
+#if KOPT_CONV_3D
+  return inside ? px.image[static_cast<long long>(t.ci) * g.plane + (iz * g.H + iy) * g.W + ix]
+                : kopt_strategy::from_float<Elem>(0.0f);
+#else
   return inside ? px.image[static_cast<long long>(t.ci) * g.plane + iy * g.W + ix]
                 : kopt_strategy::from_float<Elem>(0.0f);
+#endif
 }
 
 // Where output column m lies in y, less the channel's co * Ho * Wo: n * Cout * Ho * Wo + p.
@@ -194,8 +333,8 @@ __device__ __forceinline__ long long column_offset(Geometry const& g, long long 
 // convolution plus its channel's bias, before its one rounding: nn.Conv2d with its bias and an element-wise
 // chain after it, in the store. Without it the epilogue is the identity and the kernels are as they were.
 // KOPT_CONV_CHANNEL as well (family conv2d_nchw_bias_channel): the entry takes a second per-output-channel
-// vector after the bias (a parameter the chain reads, such as KernelBench's `x + self.bias` after a ReLU), and
-// KOPT_CONV_OP reads its channel's value as p.
+// vector after the bias (a parameter the chain reads, such as KernelBench's `x + self.bias` after a ReLU),
+// and KOPT_CONV_OP reads its channel's value as p.
 #if KOPT_CONV_CHANNEL
 struct Epilogue {
   Elem const* bias;

@@ -117,14 +117,15 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ w
     int const k = k0 + (e % (BK / kVec)) * kVec;
 #if KOPT_CONV_TRANSPOSED
     // W'[co][k] = w[ci][co][ky][kx]: taps of one input channel are contiguous, channels Cout*KH*KW apart.
-    int const kk = g.KH * g.KW;
+    int const kk = conv_nchw_gather::window_taps(g);
 #pragma unroll
     for (int v = 0; v < kVec; ++v) {
       int const kv = k + v;
       int const ci = kv / kk;
-      s.a[i][v] = co < g.Cout && kv < g.taps
-                      ? kopt_strategy::to_float(w[(static_cast<long long>(ci) * g.Cout + co) * kk + (kv - ci * kk)])
-                      : 0.0f;
+      s.a[i][v] =
+          co < g.Cout && kv < g.taps
+              ? kopt_strategy::to_float(w[(static_cast<long long>(ci) * g.Cout + co) * kk + (kv - ci * kk)])
+              : 0.0f;
     }
     (void)w_vec;
 #else
@@ -136,7 +137,7 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ w
   for (int i = 0; i < kRows; ++i) {
     s.b[i][0] = kopt_strategy::to_float(conv_nchw_gather::tap(p0, t, g));
     s.b[i][1] = kopt_strategy::to_float(conv_nchw_gather::tap(p1, t, g));
-    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, g.KH, g.KW);
+    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, conv_nchw_gather::window(g));
   }
 }
 
@@ -191,13 +192,20 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[TM][TN], Tiles const
 // clang-format off
 extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
     {{ENTRY}}({{T}}* __restrict__ y, const {{T}}* __restrict__ x, const {{T}}* __restrict__ w, int N,
-                int Cin, int Cout, int H, int W,
-#if KOPT_CONV_STRIDED
-                int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
+                int Cin, int Cout,
+#if KOPT_CONV_3D
+                int D, int H, int W, int KD, int KH, int KW, int SD, int SH, int SW, int PD, int PH, int PW,
+                int DD, int DH, int DW
+#if KOPT_CONV_TRANSPOSED
+                , int OPD, int OPH, int OPW
+#endif
+#elif KOPT_CONV_STRIDED
+                int H, int W, int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
 #if KOPT_CONV_TRANSPOSED
                 , int OPH, int OPW
 #endif
 #else
+                int H, int W,
                 int K, int pad
 #endif
 #if KOPT_CONV_BIAS
@@ -217,7 +225,13 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   conv_nchw_gather::Epilogue const epilogue{};
 #endif
   using conv_nchw_gather::Tap;
-#if KOPT_CONV_TRANSPOSED
+#if KOPT_CONV_3D && KOPT_CONV_TRANSPOSED
+  conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry_transposed_3d(
+      N, Cin, Cout, D, H, W, KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW, OPD, OPH, OPW);
+#elif KOPT_CONV_3D
+  conv_nchw_gather::Geometry const g =
+      conv_nchw_gather::geometry_3d(N, Cin, Cout, D, H, W, KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW);
+#elif KOPT_CONV_TRANSPOSED
   conv_nchw_gather::Geometry const g =
       conv_nchw_gather::geometry_transposed(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OPH, OPW);
 #elif KOPT_CONV_STRIDED
@@ -241,11 +255,10 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   conv_nchw_gather::Pixel const p0 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair);
   conv_nchw_gather::Pixel const p1 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair + 1);
   // No taps at all when a filter extent is <= 0; the cursors are then never used.
-  int const KHs = g.KH > 0 ? g.KH : 1;
-  int const KWs = g.KW > 0 ? g.KW : 1;
-  Tap const one = conv_nchw_gather::split(1, KHs, KWs);
-  Tap const slice_step = conv_nchw_gather::split(BK, KHs, KWs);
-  Tap first = conv_nchw_gather::split(row0, KHs, KWs);  // the cursor of k0 + row0
+  conv_nchw_gather::Window const f = conv_nchw_gather::cursor_window(g);
+  Tap const one = conv_nchw_gather::split(1, f);
+  Tap const slice_step = conv_nchw_gather::split(BK, f);
+  Tap first = conv_nchw_gather::split(row0, f);  // the cursor of k0 + row0
 
   // Uniform per block: a W row starts on a vector boundary when Cin*K*K is a multiple of kVec.
   bool const w_vec = g.taps % kVec == 0 && kopt_strategy::aligned_to(w, kVec * sizeof(Elem));
@@ -268,7 +281,7 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   for (int k0 = 0; k0 < g.taps; k0 += BK) {
     bool const has_next = k0 + BK < g.taps;
     if (has_next) {
-      conv_nchw_gather::advance(first, slice_step, KHs, KWs);
+      conv_nchw_gather::advance(first, slice_step, f);
       load_slice(staged, w, g, co0, k0 + BK, w_vec, p0, p1, first, one);
     }
     multiply_slice(acc, tiles, buf, ty, tx);
@@ -301,7 +314,8 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
       if (y_vec) {  // Ho*Wo % 4 == 0 and m % 4 == 0: the 4 pixels are in one image, 16-byte aligned
         kopt_strategy::Pack<Elem, kVec> p;
 #pragma unroll
-        for (int v = 0; v < kVec; ++v) p.v[v] = kopt_strategy::from_float<Elem>(epilogue(acc[i][cg * 4 + v], co));
+        for (int v = 0; v < kVec; ++v)
+          p.v[v] = kopt_strategy::from_float<Elem>(epilogue(acc[i][cg * 4 + v], co));
         kopt_strategy::store_pack<Elem, kVec>(y + offset[0] + channel, p);
       } else {
 #pragma unroll

@@ -156,7 +156,7 @@ __device__ __forceinline__ void gather(kopt_strategy::Pack<Elem, 2> (&v)[kRows],
   for (int i = 0; i < kRows; ++i) {
     v[i].v[0] = conv_nchw_gather::tap(p0, t, g);
     v[i].v[1] = conv_nchw_gather::tap(p1, t, g);
-    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, g.KH, g.KW);
+    if (i + 1 < kRows) conv_nchw_gather::advance(t, one, conv_nchw_gather::window(g));
   }
 }
 
@@ -200,10 +200,14 @@ __device__ __forceinline__ void multiply_slice(float (&acc)[kFragM][kFragN][4], 
 // clang-format off
 extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
     {{ENTRY}}({{T}}* __restrict__ y, const {{T}}* __restrict__ x, const {{T}}* __restrict__ w, int N,
-                int Cin, int Cout, int H, int W,
-#if KOPT_CONV_STRIDED
-                int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
+                int Cin, int Cout,
+#if KOPT_CONV_3D
+                int D, int H, int W, int KD, int KH, int KW, int SD, int SH, int SW, int PD, int PH, int PW,
+                int DD, int DH, int DW
+#elif KOPT_CONV_STRIDED
+                int H, int W, int KH, int KW, int SH, int SW, int PH, int PW, int DH, int DW
 #else
+                int H, int W,
                 int K, int pad
 #endif
 #if KOPT_CONV_BIAS
@@ -223,7 +227,10 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
   conv_nchw_gather::Epilogue const epilogue{};
 #endif
   using conv_nchw_gather::Tap;
-#if KOPT_CONV_STRIDED
+#if KOPT_CONV_3D
+  conv_nchw_gather::Geometry const g =
+      conv_nchw_gather::geometry_3d(N, Cin, Cout, D, H, W, KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW);
+#elif KOPT_CONV_STRIDED
   conv_nchw_gather::Geometry const g =
       conv_nchw_gather::geometry(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW);
 #else
@@ -248,11 +255,10 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
   conv_nchw_gather::Pixel const p0 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair);
   conv_nchw_gather::Pixel const p1 = conv_nchw_gather::pixel(x, g, pix0 + 2 * pair + 1);
   // No taps at all when a filter extent is <= 0; the cursors are then never used.
-  int const KHs = g.KH > 0 ? g.KH : 1;
-  int const KWs = g.KW > 0 ? g.KW : 1;
-  Tap const one = conv_nchw_gather::split(1, KHs, KWs);
-  Tap const slice_step = conv_nchw_gather::split(BK, KHs, KWs);
-  Tap first = conv_nchw_gather::split(row0, KHs, KWs);  // the cursor of k0 + row0
+  conv_nchw_gather::Window const f = conv_nchw_gather::cursor_window(g);
+  Tap const one = conv_nchw_gather::split(1, f);
+  Tap const slice_step = conv_nchw_gather::split(BK, f);
+  Tap first = conv_nchw_gather::split(row0, f);  // the cursor of k0 + row0
 
   // Uniform per block: 16-byte chunks of W rows are aligned when Cin*K*K is a multiple of 8.
   bool const w_vec = g.taps % 8 == 0 && kopt_strategy::aligned_to(w, 16);
@@ -285,7 +291,7 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, MIN_BLOCKS)
     if (has_next) {
       load_weights(a_smem + (s ^ 1) * kAStage, w, g, co0, (kt + 1) * BK, w_vec);
       cp_async_commit();
-      conv_nchw_gather::advance(first, slice_step, KHs, KWs);
+      conv_nchw_gather::advance(first, slice_step, f);
       gather(gathered, g, p0, p1, first, one);
     }
     multiply_slice(acc, a_smem + s * kAStage, b_smem + s * kBStage, warp_m0, warp_n0, lane);

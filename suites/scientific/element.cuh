@@ -1,5 +1,5 @@
 // The scientific suite's references use the conversions shared by every suite (suites/common/element.cuh),
-// the position of an element of an NCHW tensor, and the convolution references' epilogue.
+// the position of an element of an NCHW or NCDHW tensor, and the convolution references' epilogue.
 #pragma once
 #include "../common/element.cuh"
 
@@ -16,6 +16,17 @@ __host__ __device__ inline NchwIndex nchw_index(long long i, int C, int H, int W
   return NchwIndex{i / (static_cast<long long>(W) * H * C),
                    static_cast<int>((i / (static_cast<long long>(W) * H)) % C), static_cast<int>((i / W) % H),
                    static_cast<int>(i % W)};
+}
+
+// Element i of an N x C x D x H x W tensor (row-major) as its image, channel, depth, row and column.
+struct NcdhwIndex {
+  long long n;
+  int c, z, y, x;
+};
+
+__host__ __device__ inline NcdhwIndex ncdhw_index(long long i, int C, int D, int H, int W) {
+  NchwIndex const p = nchw_index(i, C, D, H * W);  // p.x: the position in the H x W plane
+  return NcdhwIndex{p.n, p.c, p.y, p.x / W, p.x % W};
 }
 
 // A convolution reference's output channel c in double, before its one rounding: with `bias`,

@@ -104,7 +104,11 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "conv2d_nchw_bias_channel",
                                          "conv_transpose2d_nchw",
                                          "conv_transpose2d_nchw_bias",
-                                         "conv_transpose2d_nchw_bias_channel"};
+                                         "conv_transpose2d_nchw_bias_channel",
+                                         "conv3d_ncdhw",
+                                         "conv3d_ncdhw_bias",
+                                         "conv_transpose3d_ncdhw",
+                                         "conv_transpose3d_ncdhw_bias"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,0 +1,15 @@
+// Reference for conv_transpose3d_ncdhw_bias_relu-f32 (kernel in ../conv_transpose3d_ncdhw-common.cuh,
+// nn.ConvTranspose3d's whole geometry).
+#include "../conv_transpose3d_ncdhw-common.cuh"
+
+extern "C" void conv_transpose3d_ncdhw_bias_relu(float* y, const float* x, const float* w, int N, int Cin,
+                                                 int Cout, int D, int H, int W, int KD, int KH, int KW,
+                                                 int SD, int SH, int SW, int PD, int PH, int PW, int DD,
+                                                 int DH, int DW, int OPD, int OPH, int OPW,
+                                                 const float* bias) {
+  conv_transpose3d_suite::conv_transpose3d_ncdhw_reference(
+      y, x, w, N, Cin, Cout, D, H, W,
+      conv_transpose3d_suite::ConvTranspose3dGeometry{KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW, OPD,
+                                                      OPH, OPW},
+      bias);
+}
