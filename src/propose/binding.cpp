@@ -48,18 +48,31 @@ bool contains_name(std::string_view parameter, std::string_view role) {
   return r.size() >= 3 && squeezed(parameter).find(r) != std::string::npos;
 }
 
-// Whether role `second` is the width-axis twin of role `first` (KW of KH, SW of SH, OPW of OPH, W of H: the
-// same name with its last H made a W).
-bool width_twin(std::string_view first, std::string_view second) {
+// Whether role `second` is the next-axis twin of role `first`: the same name with its last axis letter moved one
+// axis on, depth to height or height to width (KW of KH, SW of SH, OPW of OPH, W of H; KH of KD, SH of SD, H of D).
+bool axis_twin(std::string_view first, std::string_view second) {
   if (first.size() != second.size() || first.empty()) return false;
-  std::size_t const at = first.rfind('H');
-  return at != std::string_view::npos && second.substr(0, at) == first.substr(0, at) && second[at] == 'W' &&
-         second.substr(at + 1) == first.substr(at + 1);
+  auto const moved = [&](char from, char to) {
+    std::size_t const at = first.rfind(from);
+    return at != std::string_view::npos && second.substr(0, at) == first.substr(0, at) && second[at] == to &&
+           second.substr(at + 1) == first.substr(at + 1);
+  };
+  return moved('H', 'W') || moved('D', 'H');
 }
 
-// The names a launcher would give the width-axis twin of its parameter `name` (kernel_h: kernel_w; kh: kw;
-// height: width; in_rows: in_cols); none for a name without a row-axis marker (kernel_size, stride).
-std::vector<std::string> width_names(std::string_view name) {
+// A role's name with its last axis letter (D, H or W) made a '*': the roles of one kind across the axes share it
+// (KD, KH, KW: K*; DD, DH, DW: D*; OPH, OPW: OP*), roles of different kinds do not (PH: P* and DH: D*).
+std::string axis_stem(std::string_view role) {
+  std::string stem(role);
+  std::size_t const at = stem.find_last_of("DHW");
+  if (at != std::string::npos) stem[at] = '*';
+  return stem;
+}
+
+// The names a launcher would give the next-axis twin of its parameter `name` (kernel_h: kernel_w; kh: kw;
+// height: width; in_rows: in_cols; kernel_d: kernel_h; depth: height); none for a name without an axis marker
+// (kernel_size, stride).
+std::vector<std::string> twin_names(std::string_view name) {
   std::string const lower = ascii_lower(name);
   std::vector<std::string> out;
   auto const swap_suffix = [&](std::string_view from, std::string_view to) {
@@ -70,7 +83,11 @@ std::vector<std::string> width_names(std::string_view name) {
   swap_suffix("height", "width");
   swap_suffix("rows", "cols");
   swap_suffix("_y", "_x");
+  swap_suffix("d", "h");
+  swap_suffix("depth", "height");
+  swap_suffix("_z", "_y");
   if (lower == "h") out.emplace_back("w");
+  if (lower == "d") out.emplace_back("h");
   return out;
 }
 
@@ -318,11 +335,11 @@ class BindingEnumerator {
     if (auto const after = previous_size_position(depth); !role.is_pointer && after) {
       std::stable_partition(options.begin(), options.end(),
                             [&](RoleBinding const& o) { return position_of(o.parameter) == *after + 1; });
-      // A width-axis role after its height-axis twin (KW after KH) takes the same parameter first when the
-      // launcher has no width-axis twin of it: one kernel_size, stride or padding for both axes, as square
-      // launchers have (trying the next integer first would spend the search's cap on a wrong subtree).
+      // An axis's role after its twin of the axis before (KW after KH, KH after KD) takes the same parameter
+      // first when the launcher has no twin of it: one kernel_size, stride or padding for every axis, as square
+      // and cubic launchers have (trying the next integer first would spend the search's cap on a wrong subtree).
       RoleBinding const& previous = current_[order_[depth - 1]];
-      if (width_twin(previous.role.name, role.name) && !has_width_twin(previous.parameter)) {
+      if (axis_twin(previous.role.name, role.name) && !has_axis_twin(previous.parameter)) {
         std::stable_partition(options.begin(), options.end(),
                               [&](RoleBinding const& o) { return o.parameter == previous.parameter; });
       }
@@ -354,9 +371,9 @@ class BindingEnumerator {
     }
   }
 
-  // Whether the launcher has a parameter named as the width-axis twin of its parameter `name`.
-  bool has_width_twin(std::string const& name) const {
-    auto const names = width_names(name);
+  // Whether the launcher has a parameter named as the next-axis twin of its parameter `name`.
+  bool has_axis_twin(std::string const& name) const {
+    auto const names = twin_names(name);
     return std::any_of(task_.signature.params.begin(), task_.signature.params.end(), [&](Param const& p) {
       return std::find(names.begin(), names.end(), ascii_lower(p.name)) != names.end();
     });
@@ -816,6 +833,15 @@ class BindingEnumerator {
     }
     for (Param const& p : params) {
       if (!bound.contains(p.name)) binding.score -= p.is_pointer ? 3 : 1;
+    }
+    // A role with a default that takes a launcher integer already bound to a role of another kind (a dilation
+    // from the padding, both passed once for every axis) is less likely than its default.
+    for (RoleBinding const& r : binding.roles) {
+      if (r.parameter.empty() || r.role.is_pointer || !strategy_.defaults.contains(r.role.name)) continue;
+      bool const shared = std::any_of(binding.roles.begin(), binding.roles.end(), [&](RoleBinding const& other) {
+        return other.parameter == r.parameter && axis_stem(other.role.name) != axis_stem(r.role.name);
+      });
+      if (shared) binding.score -= 1;
     }
     // A launcher that returns cudaError_t is never the template's own (void) entry, nor is one whose
     // buffers hold vector or complex elements (float2* where the template takes float*): both get an
