@@ -14,7 +14,8 @@ dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own param
 input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
 with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d;
-conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; linear_channel, conv2d_nchw_bias_channel and
+conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; conv3d_ncdhw(_bias) and conv_transpose3d_ncdhw(_bias)
+for nn.Conv3d and nn.ConvTranspose3d of one group; linear_channel, conv2d_nchw_bias_channel and
 conv_transpose2d_nchw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
 `op`; a layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of
 two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise expression of both followed by a full
@@ -210,26 +211,54 @@ def _linear_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGu
     return tail.guess("linear", "linear_channel", pin_bias=tail.folded) if tail is not None else None
 
 
-def _conv_geometry(sub: nn.Module) -> tuple[int, int, int, int, int, int] | None:
-    """nn.Conv2d's or nn.ConvTranspose2d's (or their 1-D forms', as one row: H = 1) strides, zero padding and
-    dilations per axis, (SH, SW, PH, PW, DH, DW), or None where the padding is not the same on both sides of an
-    axis ("same" with an even dilated filter pads one side more)."""
-    two = type(sub) in (nn.Conv2d, nn.ConvTranspose2d)
-    stride = tuple(sub.stride) if two else (1, sub.stride[0])
-    dilation = tuple(sub.dilation) if two else (1, sub.dilation[0])
-    kernel = tuple(sub.kernel_size) if two else (1, sub.kernel_size[0])
+def _conv_axes(sub: nn.Module) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """A convolution module's (nn.ConvNd or nn.ConvTransposeNd) strides, zero padding and dilations, one value per
+    spatial axis, or None where the padding is not the same on both sides of an axis ("same" with an even dilated
+    filter pads one side more)."""
+    stride, dilation, kernel = tuple(sub.stride), tuple(sub.dilation), tuple(sub.kernel_size)
     if sub.padding == "valid":
-        padding: tuple[int, ...] = (0, 0)
+        padding: tuple[int, ...] = (0,) * len(kernel)
     elif sub.padding == "same":
         spans = [d * (k - 1) for d, k in zip(dilation, kernel)]
         if any(span % 2 for span in spans):
             return None
         padding = tuple(span // 2 for span in spans)
     else:
-        padding = tuple(sub.padding) if two else (0, sub.padding[0])
+        padding = tuple(sub.padding)
     if not all(isinstance(v, int) for v in (*stride, *padding, *dilation)):
         return None
+    return stride, padding, dilation
+
+
+def _conv_geometry(sub: nn.Module) -> tuple[int, int, int, int, int, int] | None:
+    """nn.Conv2d's or nn.ConvTranspose2d's (or their 1-D forms', as one row: H = 1) strides, zero padding and
+    dilations per axis, (SH, SW, PH, PW, DH, DW) (_conv_axes)."""
+    axes = _conv_axes(sub)
+    if axes is None:
+        return None
+    # A 1-D layer is one row: stride and dilation 1, no padding along its height.
+    stride, padding, dilation = ((first, *v) if len(v) == 1 else v for v, first in zip(axes, (1, 0, 1)))
     return (stride[0], stride[1], padding[0], padding[1], dilation[0], dilation[1])
+
+
+_CONV_3D = (nn.Conv3d, nn.ConvTranspose3d)
+
+
+def _conv3d_binding(sub: nn.Module, weight: str, transposed: bool) -> dict[str, Binding] | None:
+    """The roles of a conv3d_ncdhw or conv_transpose3d_ncdhw binding that are not the 2-D ones: the input's
+    D, H, W, the filter's KD, KH, KW, and the geometry per axis as constants (and the output padding)."""
+    axes = _conv_axes(sub)
+    if axes is None:
+        return None
+    (sd, sh, sw), (pd, ph, pw), (dd, dh, dw) = axes
+    binding: dict[str, Binding] = {
+        "D": (0, (2,)), "H": (0, (3,)), "W": (0, (4,)), "KD": (weight, (2,)), "KH": (weight, (3,)),
+        "KW": (weight, (4,)), "SD": sd, "SH": sh, "SW": sw, "PD": pd, "PH": ph, "PW": pw, "DD": dd, "DH": dh,
+        "DW": dw}
+    if transposed:
+        opd, oph, opw = tuple(sub.output_padding)
+        binding |= {"OPD": opd, "OPH": oph, "OPW": opw}
+    return binding
 
 
 def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
@@ -241,7 +270,9 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     strides, padding per axis, dilations), and nn.Conv1d on a 3-D input as one row of height 1, gets
     conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding. nn.ConvTranspose2d
     (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias, _bias_channel), its output
-    padding constants as well."""
+    padding constants as well; nn.Conv3d and nn.ConvTranspose3d of one group on a 5-D input conv3d_ncdhw(_bias) and
+    conv_transpose3d_ncdhw(_bias), the input's D, H, W and the filter's KD, KH, KW pinned, the geometry per axis
+    constants (_conv3d_binding)."""
     if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
@@ -250,46 +281,58 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         return None
     sub = traced.get_submodule(first.target)
     two = type(sub) in (nn.Conv2d, nn.ConvTranspose2d)
-    transposed = type(sub) in (nn.ConvTranspose1d, nn.ConvTranspose2d)
-    if type(sub) not in (nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d) \
-            or tensors[0].dim() != (4 if two else 3) or sub.groups != 1 or sub.padding_mode != "zeros":
-        return None
-    geometry = _conv_geometry(sub)
-    if geometry is None:
+    three = type(sub) in _CONV_3D
+    transposed = type(sub) in (nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d)
+    if type(sub) not in (nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D) \
+            or tensors[0].dim() != (5 if three else 4 if two else 3) or sub.groups != 1 \
+            or sub.padding_mode != "zeros":
         return None
     weight = f"{first.target}.weight"
     binding: dict[str, Binding] = {
         "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)),
         "Cout": (weight, (1,) if transposed else (0,))}
-    square = two and not transposed and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
-        and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
-    layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
-    if square:
-        binding |= {"H": (0, (2,)), "W": (0, (3,)), "K": (weight, (2,)), "pad": geometry[2]}
-        family = "conv2d_nchw"
+    square = False
+    if three:
+        depth = _conv3d_binding(sub, weight, transposed)
+        if depth is None:
+            return None
+        binding |= depth
+        family = "conv_transpose3d_ncdhw" if transposed else "conv3d_ncdhw"
+        what = "a 3-D transposed convolution" if transposed else "a 3-D convolution"
+        layer = (sub.out_channels, 4, 5)
     else:
-        sh, sw, ph, pw, dh, dw = geometry
-        binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
-            {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
-        binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
-        family = "conv2d_nchw_strided"
-    if transposed:
-        oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
-        binding |= {"OPH": oph, "OPW": opw}
-        family = "conv_transpose2d_nchw"
-    what = ("a transposed convolution" if transposed else "a convolution") if two else \
-        f"a 1-D {'transposed ' if transposed else ''}convolution (one row of height 1)"
+        geometry = _conv_geometry(sub)
+        if geometry is None:
+            return None
+        square = two and not transposed and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
+            and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
+        layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
+        if square:
+            binding |= {"H": (0, (2,)), "W": (0, (3,)), "K": (weight, (2,)), "pad": geometry[2]}
+            family = "conv2d_nchw"
+        else:
+            sh, sw, ph, pw, dh, dw = geometry
+            binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
+                {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
+            binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
+            family = "conv2d_nchw_strided"
+        if transposed:
+            oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
+            binding |= {"OPH": oph, "OPW": opw}
+            family = "conv_transpose2d_nchw"
+        what = ("a transposed convolution" if transposed else "a convolution") if two else \
+            f"a 1-D {'transposed ' if transposed else ''}convolution (one row of height 1)"
     bias = f"{first.target}.bias" if sub.bias is not None else None
     if bias is None and len(nodes) == 1:
         return FamilyGuess(family, {}, f"the module is {what} without a bias", binding)
     tail = _layer_tail(traced, nodes, weight, bias, layer, f"{what} with a bias", binding)
     if tail is None:
         return None
-    if transposed:
+    if transposed and not three:
         return tail.guess("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel")
-    # A per-channel parameter after a strided convolution: no family yet.
+    # A per-channel parameter after a strided or 3-D convolution: no family yet.
     return tail.guess("conv2d_nchw_bias", "conv2d_nchw_bias_channel") if square else \
-        tail.guess("conv2d_nchw_strided_bias", None)
+        tail.guess(f"{'conv2d_nchw_strided' if not three else family}_bias", None)
 
 
 @dataclass
@@ -458,8 +501,8 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
 # so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
 # F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
 # reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, nn.LayerNorm,
-                 nn.RMSNorm, nn.Embedding)
+_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D,
+                 nn.LayerNorm, nn.RMSNorm, nn.Embedding)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:

@@ -433,9 +433,9 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(nn.Conv2d(3, 4, 3, padding_mode="reflect"), image), "zero padding only")
         line = infer_family(nn.Conv1d(3, 6, 5, stride=3, padding=2, dilation=2, bias=False), [torch.randn(2, 3, 40)])
         self.assertEqual((line.family, line.binding["H"], line.binding["W"], line.binding["KH"],
-                          line.binding["KW"], line.binding["SH"], line.binding["SW"], line.binding["PW"],
-                          line.binding["DW"]),
-                         ("conv2d_nchw_strided", 1, (0, (2,)), 1, ("0.weight", (2,)), 1, 3, 2, 2),
+                          line.binding["KW"], line.binding["SH"], line.binding["SW"], line.binding["PH"],
+                          line.binding["PW"], line.binding["DH"], line.binding["DW"]),
+                         ("conv2d_nchw_strided", 1, (0, (2,)), 1, ("0.weight", (2,)), 1, 3, 0, 2, 1, 2),
                          "a 1-D convolution is one row of height 1")
 
     def test_a_transposed_convolution_gets_the_transposed_family(self):
@@ -473,10 +473,49 @@ class FamilyTest(unittest.TestCase):
                           ("extra", None)))
         line = infer_family(nn.ConvTranspose1d(3, 6, 5, stride=2, padding=1, output_padding=1, bias=False),
                             [torch.randn(2, 3, 40)])
-        self.assertEqual([line.binding[k] for k in ("H", "KH", "SH", "SW", "PW", "OPH", "OPW")],
-                         [1, 1, 1, 2, 1, 0, 1])
+        self.assertEqual([line.binding[k] for k in ("H", "KH", "SH", "SW", "PH", "PW", "DH", "OPH", "OPW")],
+                         [1, 1, 1, 2, 0, 1, 1, 0, 1], "one row: no padding, stride and dilation 1 along its height")
         self.assertIsNone(infer_family(nn.ConvTranspose2d(4, 4, 3, groups=2), [torch.randn(2, 4, 9, 7)]),
                           "groups 1 only")
+
+    def test_a_3d_convolution_gets_the_ncdhw_families(self):
+        volume = [torch.randn(2, 3, 6, 9, 7)]
+        conv = infer_family(nn.Conv3d(3, 5, (3, 2, 4), stride=(1, 2, 3), padding=(1, 0, 2), dilation=(2, 1, 1),
+                                      bias=False), volume)
+        self.assertEqual((conv.family, conv.params), ("conv3d_ncdhw", {}))
+        self.assertEqual(conv.binding, {"x": (0, None), "w": ("0.weight", None), "N": (0, (0,)), "Cin": (0, (1,)),
+                                        "Cout": ("0.weight", (0,)), "D": (0, (2,)), "H": (0, (3,)), "W": (0, (4,)),
+                                        "KD": ("0.weight", (2,)), "KH": ("0.weight", (3,)), "KW": ("0.weight", (4,)),
+                                        "SD": 1, "SH": 2, "SW": 3, "PD": 1, "PH": 0, "PW": 2, "DD": 2, "DH": 1,
+                                        "DW": 1})
+        same = infer_family(nn.Conv3d(3, 5, 3, padding="same", bias=False), volume)
+        self.assertEqual([same.binding[k] for k in ("PD", "PH", "PW")], [1, 1, 1])
+        up = infer_family(nn.ConvTranspose3d(3, 5, 4, stride=2, padding=1, output_padding=(1, 0, 1), bias=False),
+                          volume)
+        self.assertEqual((up.family, up.binding["Cout"], up.binding["OPD"], up.binding["OPH"], up.binding["OPW"]),
+                         ("conv_transpose3d_ncdhw", ("0.weight", (1,)), 1, 0, 1),
+                         "the weight is Cin x Cout x KD x KH x KW: Cout is its second dimension")
+
+        class Then(nn.Module):
+            def __init__(self, layer, fn):
+                super().__init__()
+                self.layer = layer
+                self.extra = nn.Parameter(torch.randn(5, 1, 1, 1))
+                self.fn = fn
+
+            def forward(self, x):
+                return self.fn(self.layer(x), self)
+
+        clamp = infer_family(Then(nn.ConvTranspose3d(3, 5, 3, stride=2), lambda y, m: torch.clamp(y, min=-1.0) / 2),
+                             volume)
+        self.assertEqual((clamp.family, clamp.params["op"], clamp.binding["bias"]),
+                         ("conv_transpose3d_ncdhw_bias", "(fmaxf(v, -1.0f)) / 2.0f", ("layer.bias", None)))
+        folded = infer_family(Then(nn.Conv3d(3, 5, 3, bias=False), lambda y, m: torch.relu(y + m.extra)), volume)
+        self.assertEqual((folded.family, folded.binding["bias"]), ("conv3d_ncdhw_bias", ("extra", None)))
+        self.assertIsNone(infer_family(Then(nn.Conv3d(3, 5, 3), lambda y, m: torch.relu(y) * m.extra), volume),
+                          "a per-channel parameter after a 3-D convolution: no family yet")
+        self.assertIsNone(infer_family(nn.Conv3d(4, 4, 3, groups=2), [torch.randn(2, 4, 5, 9, 7)]), "groups 1 only")
+        self.assertIsNone(infer_family(nn.Conv3d(3, 4, 3), [torch.randn(3, 6, 9, 7)]), "an unbatched input")
 
     def test_attention_binds_batch_times_heads(self):
         q = [torch.randn(2, 3, 16, 8) for _ in range(3)]
