@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <variant>
 
 #include "kopt/inputs.hpp"
@@ -43,12 +42,16 @@ Status write_file(std::filesystem::path const& path,
   return Ok{};
 }
 
+// The whole file in one read into a buffer of its size (outputs of a large problem run to gigabytes).
 Result<std::vector<std::byte>> read_file(std::filesystem::path const& path) {
+  std::error_code ec;
+  auto const size = std::filesystem::file_size(path, ec);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::io_error, "cannot read " + path.string());
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(chars.size());
-  std::memcpy(bytes.data(), chars.data(), chars.size());
+  if (ec || !in) return make_error(ErrorCode::io_error, "cannot read " + path.string());
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::size_t>(in.gcount()) != bytes.size())
+    return make_error(ErrorCode::io_error, "cannot read " + path.string() + ": it changed while being read");
   return bytes;
 }
 
@@ -212,13 +215,17 @@ Result<TorchReference::ClearOutputs> TorchReference::forward(TaskSpec const& tas
                     "take {}",
                     clear->size(), size.name, total));
   }
-  std::size_t offset = 0;
-  for (auto n : result_bytes) {
-    out.buffers.emplace_back(clear->begin() + static_cast<std::ptrdiff_t>(offset),
-                             clear->begin() + static_cast<std::ptrdiff_t>(offset + n));
-    offset += n;
+  if (result_bytes.size() == 1) {
+    out.buffers.push_back(std::move(*clear));  // one output (the common case): the file's bytes are it
+  } else {
+    std::size_t offset = 0;
+    for (auto n : result_bytes) {
+      out.buffers.emplace_back(clear->begin() + static_cast<std::ptrdiff_t>(offset),
+                               clear->begin() + static_cast<std::ptrdiff_t>(offset + n));
+      offset += n;
+    }
+    worker::wipe(clear->data(), clear->size());
   }
-  worker::wipe(clear->data(), clear->size());
   out.call_ms = reply->value("forward_ms", 0.0);
   return out;
 }
