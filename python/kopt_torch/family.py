@@ -15,8 +15,8 @@ input, then element-wise operators on its result, fused into the family's `op` o
 bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
 with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d;
 conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; conv3d_ncdhw(_bias) and conv_transpose3d_ncdhw(_bias)
-for nn.Conv3d and nn.ConvTranspose3d of one group; linear_channel, conv2d_nchw_bias_channel and
-conv_transpose2d_nchw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
+for nn.Conv3d and nn.ConvTranspose3d of one group; linear_channel, conv2d_nchw_bias_channel,
+conv_transpose2d_nchw_bias_channel and conv3d_ncdhw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
 `op`; a layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of
 two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise expression of both followed by a full
 mean or sum, as `map` over x, y and `finish`; losses.py),
@@ -270,9 +270,9 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     strides, padding per axis, dilations), and nn.Conv1d on a 3-D input as one row of height 1, gets
     conv2d_nchw_strided(_bias), its strides, padding and dilations constants of the binding. nn.ConvTranspose2d
     (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias, _bias_channel), its output
-    padding constants as well; nn.Conv3d and nn.ConvTranspose3d of one group on a 5-D input conv3d_ncdhw(_bias) and
-    conv_transpose3d_ncdhw(_bias), the input's D, H, W and the filter's KD, KH, KW pinned, the geometry per axis
-    constants (_conv3d_binding)."""
+    padding constants as well; nn.Conv3d and nn.ConvTranspose3d of one group on a 5-D input conv3d_ncdhw(_bias,
+    _bias_channel) and conv_transpose3d_ncdhw(_bias), the input's D, H, W and the filter's KD, KH, KW pinned, the
+    geometry per axis constants (_conv3d_binding)."""
     if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
@@ -330,9 +330,11 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         return None
     if transposed and not three:
         return tail.guess("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel")
-    # A per-channel parameter after a strided or 3-D convolution: no family yet.
+    if three:
+        return tail.guess(f"{family}_bias", None if transposed else "conv3d_ncdhw_bias_channel")
+    # A per-channel parameter after a strided convolution: no family yet.
     return tail.guess("conv2d_nchw_bias", "conv2d_nchw_bias_channel") if square else \
-        tail.guess(f"{'conv2d_nchw_strided' if not three else family}_bias", None)
+        tail.guess("conv2d_nchw_strided_bias", None)
 
 
 @dataclass

@@ -512,8 +512,11 @@ class FamilyTest(unittest.TestCase):
                          ("conv_transpose3d_ncdhw_bias", "(fmaxf(v, -1.0f)) / 2.0f", ("layer.bias", None)))
         folded = infer_family(Then(nn.Conv3d(3, 5, 3, bias=False), lambda y, m: torch.relu(y + m.extra)), volume)
         self.assertEqual((folded.family, folded.binding["bias"]), ("conv3d_ncdhw_bias", ("extra", None)))
-        self.assertIsNone(infer_family(Then(nn.Conv3d(3, 5, 3), lambda y, m: torch.relu(y) * m.extra), volume),
-                          "a per-channel parameter after a 3-D convolution: no family yet")
+        shifted = infer_family(Then(nn.Conv3d(3, 5, 3), lambda y, m: torch.relu(y) + m.extra), volume)
+        self.assertEqual((shifted.family, shifted.params["op"], shifted.binding["channel"]),
+                         ("conv3d_ncdhw_bias_channel", "(v > 0.0f ? v : 0.0f) + p", ("extra", None)))
+        self.assertIsNone(infer_family(Then(nn.ConvTranspose3d(3, 5, 3), lambda y, m: torch.relu(y) * m.extra),
+                                       volume), "a per-channel parameter after a 3-D transposed convolution: none yet")
         self.assertIsNone(infer_family(nn.Conv3d(4, 4, 3, groups=2), [torch.randn(2, 4, 5, 9, 7)]), "groups 1 only")
         self.assertIsNone(infer_family(nn.Conv3d(3, 4, 3), [torch.randn(3, 6, 9, 7)]), "an unbatched input")
 

@@ -107,6 +107,7 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "conv_transpose2d_nchw_bias_channel",
                                          "conv3d_ncdhw",
                                          "conv3d_ncdhw_bias",
+                                         "conv3d_ncdhw_bias_channel",
                                          "conv_transpose3d_ncdhw",
                                          "conv_transpose3d_ncdhw_bias"};
 
