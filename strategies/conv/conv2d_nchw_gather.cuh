@@ -17,11 +17,10 @@
 // weight is Cin x Cout x KH x KW), and X'[k][m] is x[n][ci][(oy + PH - ky*DH) / SH][...] where that division
 // is exact and in range, 0 elsewhere (the gather form of the transposed convolution: nothing is scattered,
 // so no atomics; a stride of s leaves 1/s of each axis's taps non-zero, computed as zeros).
-// KOPT_CONV_3D (with KOPT_CONV_STRIDED; families conv3d_ncdhw and conv_transpose3d_ncdhw): the same products
-// over NCDHW tensors, nn.Conv3d and nn.ConvTranspose3d: a depth axis (D, KD, SD, PD, DD, Do) in front of the
-// rows, k =
-// ((ci*KD + kz)*KH + ky)*KW + kx, m = n*Do*Ho*Wo + (oz*Ho + oy)*Wo + ox, `plane` and `out_plane` the volumes
-// D*H*W and Do*Ho*Wo. Without it none of the depth code is compiled.
+// KOPT_CONV_3D (with KOPT_CONV_STRIDED; the conv3d_ncdhw and conv_transpose3d_ncdhw families): the same
+// products over NCDHW tensors, nn.Conv3d and nn.ConvTranspose3d: a depth axis (D, KD, SD, PD, DD, Do) in
+// front of the rows, k = ((ci*KD + kz)*KH + ky)*KW + kx, m = n*Do*Ho*Wo + (oz*Ho + oy)*Wo + ox, `plane` and
+// `out_plane` the volumes D*H*W and Do*Ho*Wo. Without it none of the depth code is compiled.
 
 #ifndef KOPT_CONV_BIAS
 #define KOPT_CONV_BIAS 0
@@ -55,8 +54,8 @@ struct Geometry {
   int plane;         // H * W (3-D: D * H * W)
   int out_plane;     // Ho * Wo (3-D: Do * Ho * Wo)
   int taps;          // Cin * KH * KW (3-D: Cin * KD * KH * KW), the reduction length
-  long long pixels;  // N * Ho * Wo
-  long long image;   // Cin * H * W, elements of one input image
+  long long pixels;  // N * out_plane
+  long long image;   // Cin * plane, elements of one input image
 };
 
 // An output extent: floor((in + 2*pad - dil*(k - 1) - 1) / stride) + 1, and at most 0 where no window fits
@@ -142,7 +141,7 @@ __device__ __forceinline__ Geometry geometry_3d(int N, int Cin, int Cout, int D,
 }
 
 #if KOPT_CONV_TRANSPOSED
-// nn.ConvTranspose3d's: Do = (D - 1)*SD - 2*PD + DD*(KD - 1) + OPD + 1 as the rows' and columns' extents.
+// nn.ConvTranspose3d's: Do = (D - 1)*SD - 2*PD + DD*(KD - 1) + OPD + 1, Ho and Wo likewise.
 __device__ __forceinline__ Geometry geometry_transposed_3d(int N, int Cin, int Cout, int D, int H, int W,
                                                            int KD, int KH, int KW, int SD, int SH, int SW,
                                                            int PD, int PH, int PW, int DD, int DH, int DW,

@@ -17,6 +17,9 @@
 // KOPT_CONV_TRANSPOSED (family conv_transpose2d_nchw, with KOPT_CONV_STRIDED): nn.ConvTranspose2d in the
 // gather form (conv2d_nchw_gather.cuh): the entry also takes the output padding OPH, OPW; the weight is
 // Cin x Cout x KH x KW, its slice loaded element by element.
+// KOPT_CONV_3D (families conv3d_ncdhw*, conv_transpose3d_ncdhw*, with KOPT_CONV_STRIDED): nn.Conv3d and
+// nn.ConvTranspose3d over NCDHW tensors (conv2d_nchw_gather.cuh's depth axis): the entry takes D before H and
+// W and the filter, strides, padding and dilations per axis for the three axes (and OPD, OPH, OPW).
 // Knobs: BM, BN (block tile: output channels x output pixels), BK (reduction slice), TM, TN (register
 // tile); MIN_BLOCKS blocks per SM that __launch_bounds__ asks registers for.
 //

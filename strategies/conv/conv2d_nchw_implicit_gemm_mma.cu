@@ -13,6 +13,8 @@
 // while the current slice is multiplied, then stored as BF16 pairs; one barrier per slice. The epilogue
 // stores pairs of adjacent pixels as one 4-byte BF16 pair when Ho*Wo is even (single elements otherwise).
 // Any sizes work (odd channel counts and planes, partial tiles, K = 1, pad = 0).
+// KOPT_CONV_3D (families conv3d_ncdhw*, with KOPT_CONV_STRIDED): nn.Conv3d over NCDHW tensors, the weight
+// Cout x Cin*KD*KH*KW rows as for 2-D, the input gathered by conv2d_nchw_gather.cuh's depth-aware cursor.
 // Knobs: BM (output channels per block), BN (output pixels per block), BK (reduction slice), WARPS;
 // MIN_BLOCKS blocks per SM that __launch_bounds__ asks registers for (2: at most 128 registers a thread
 // with 8 warps, which the default tile fits without spilling).
