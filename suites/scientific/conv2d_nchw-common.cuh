@@ -6,10 +6,9 @@
 // stride 1, zero padding pad on every side (terms outside the image are 0; pad = 0 is a "valid"
 // convolution, pad = K/2 with odd K a "same" one), no bias: torch.nn.functional.conv2d(x, w, padding=pad).
 //
-// Reference: one thread per output, the window and the weights read straight from global memory, the
-// products summed in double in (ci, ky, kx) order (the product of two floats is exact in double, so the
-// reference stays the accurate side of every comparison, as the GEMM reference does) and rounded once to
-// the element type. Naive on purpose: every input is loaded Cout*K*K times.
+// Reference: conv-reference.cuh's kernel for a layer one plane deep, one thread per output, the window and
+// the weights read straight from global memory, the products summed in double in (ci, ky, kx) order and
+// rounded once to the element type. Naive on purpose: every input is loaded Cout*K*K times.
 //
 // Vendor baseline: cuDNN is not installed, so the layer is done the way frameworks did before it: an
 // im2col kernel expands x into col[n][k][p] = x[n][ci][oy + ky - pad][ox + kx - pad] (k = (ci*K + ky)*K + kx,
@@ -27,6 +26,7 @@
 
 #include "../algebra/cub-scratch.cuh"
 #include "../algebra/cublas-handle.cuh"
+#include "conv-reference.cuh"
 #include "element.cuh"
 
 // nn.Conv2d's geometry (groups 1): a KH x KW filter, strides, zero padding and dilations per axis. The
@@ -40,6 +40,20 @@ struct Conv2dGeometry {
   }
   __host__ __device__ int out_h(int H) const { return extent(H, KH, SH, PH, DH); }
   __host__ __device__ int out_w(int W) const { return extent(W, KW, SW, PW, DW); }
+  // As conv-reference.cuh's kernel reads a layer: one plane deep (D = 1), w[co][ci][ky][kx].
+  static constexpr int KD = 1;
+  __host__ __device__ static int out_d(int D) { return D; }
+  __host__ __device__ static int source_d(int oz, int /*kz*/, int /*D*/) { return oz; }
+  __host__ __device__ int source_h(int oy, int ky, int H) const {
+    return scientific_suite::forward_source(oy, ky, H, SH, PH, DH);
+  }
+  __host__ __device__ int source_w(int ox, int kx, int W) const {
+    return scientific_suite::forward_source(ox, kx, W, SW, PW, DW);
+  }
+  __host__ __device__ long long weight(int co, int ci, int Cin, int /*Cout*/, int /*kz*/, int ky,
+                                       int kx) const {
+    return ((static_cast<long long>(co) * Cin + ci) * KH + ky) * KW + kx;
+  }
 };
 
 inline Conv2dGeometry square_conv(int K, int pad) {
@@ -51,41 +65,9 @@ inline Conv2dGeometry square_conv(int K, int pad) {
 // conv2d_nchw_relu_bias_add-*: with `shift` (length Cout) as well, shift[co] is added after the ReLU
 // (KernelBench level 2's Conv2d + ReLU + BiasAdd), also in double.
 template <typename T>
-__global__ void conv2d_nchw_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H,
-                                             int W, Conv2dGeometry g, const T* bias,
-                                             const T* shift = nullptr) {
-  int const Ho = g.out_h(H);
-  int const Wo = g.out_w(W);
-  long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
-  long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= total) return;
-  auto const [n, co, oy, ox] = scientific_suite::nchw_index(i, Cout, Ho, Wo);
-  double sum = 0.0;
-  for (int ci = 0; ci < Cin; ++ci) {
-    for (int ky = 0; ky < g.KH; ++ky) {
-      int const iy = oy * g.SH - g.PH + ky * g.DH;
-      if (iy < 0 || iy >= H) continue;
-      for (int kx = 0; kx < g.KW; ++kx) {
-        int const ix = ox * g.SW - g.PW + kx * g.DW;
-        if (ix < 0 || ix >= W) continue;
-        sum +=
-            scientific_suite::to_double(x[((n * Cin + ci) * H + iy) * W + ix]) *
-            scientific_suite::to_double(w[((static_cast<long long>(co) * Cin + ci) * g.KH + ky) * g.KW + kx]);
-      }
-    }
-  }
-  scientific_suite::store(&y[i], scientific_suite::bias_relu_shift(sum, bias, shift, co));
-}
-
-template <typename T>
 void conv2d_nchw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int H, int W,
                            Conv2dGeometry g, const T* bias = nullptr, const T* shift = nullptr) {
-  int const Ho = g.out_h(H);
-  int const Wo = g.out_w(W);
-  if (N <= 0 || Cout <= 0 || Ho <= 0 || Wo <= 0) return;
-  long long const total = static_cast<long long>(N) * Cout * Ho * Wo;
-  conv2d_nchw_reference_kernel<T>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, H, W, g, bias, shift);
+  scientific_suite::conv_reference(y, x, w, N, Cin, Cout, 1, H, W, g, bias, shift);
 }
 
 template <typename T>

@@ -7,10 +7,9 @@
 // (terms outside the volume are 0), no bias: torch.nn.functional.conv3d(x, w, stride=(SD, SH, SW),
 // padding=(PD, PH, PW), dilation=(DD, DH, DW)). With D = KD = 1 it is conv2d_nchw-common.cuh's layer.
 //
-// Reference: one thread per output, the window and the weights read straight from global memory, the
-// products summed in double in (ci, kz, ky, kx) order (the product of two floats is exact in double, so the
-// reference stays the accurate side of every comparison, as conv2d_nchw-common.cuh's does) and rounded once
-// to the element type. Naive on purpose: every input is loaded about Cout*KD*KH*KW / (SD*SH*SW) times.
+// Reference: conv-reference.cuh's kernel, one thread per output, the window and the weights read straight
+// from global memory, the products summed in double in (ci, kz, ky, kx) order and rounded once to the element
+// type. Naive on purpose: every input is loaded about Cout*KD*KH*KW / (SD*SH*SW) times.
 //
 // Vendor baseline: cuDNN is not installed, so the layer is done as conv2d_nchw-common.cuh does the 2-D one: a
 // vol2col kernel expands x into col[n][k][p] = x[n][ci][oz*SD - PD + kz*DD][oy*SH - PH + ky*DH][ox*SW - PW +
@@ -30,6 +29,7 @@
 #include <cstddef>
 #include <cstdio>
 
+#include "conv-reference.cuh"
 #include "conv2d_nchw-common.cuh"
 #include "element.cuh"
 
@@ -40,73 +40,26 @@ struct Conv3dGeometry {
   __host__ __device__ int out_d(int D) const { return Conv2dGeometry::extent(D, KD, SD, PD, DD); }
   __host__ __device__ int out_h(int H) const { return Conv2dGeometry::extent(H, KH, SH, PH, DH); }
   __host__ __device__ int out_w(int W) const { return Conv2dGeometry::extent(W, KW, SW, PW, DW); }
-  // The input index tap k of output o reads along one axis, o*stride - pad + k*dil, or -1 in the padding.
-  __host__ __device__ static int source(int o, int k, int in, int stride, int pad, int dil) {
-    int const i = o * stride - pad + k * dil;
-    return i < 0 || i >= in ? -1 : i;
+  // The input index tap k of output o reads along each axis (conv-reference.cuh).
+  __host__ __device__ int source_d(int oz, int kz, int D) const {
+    return scientific_suite::forward_source(oz, kz, D, SD, PD, DD);
   }
-  __host__ __device__ int source_d(int oz, int kz, int D) const { return source(oz, kz, D, SD, PD, DD); }
-  __host__ __device__ int source_h(int oy, int ky, int H) const { return source(oy, ky, H, SH, PH, DH); }
-  __host__ __device__ int source_w(int ox, int kx, int W) const { return source(ox, kx, W, SW, PW, DW); }
+  __host__ __device__ int source_h(int oy, int ky, int H) const {
+    return scientific_suite::forward_source(oy, ky, H, SH, PH, DH);
+  }
+  __host__ __device__ int source_w(int ox, int kx, int W) const {
+    return scientific_suite::forward_source(ox, kx, W, SW, PW, DW);
+  }
   // w[co][ci][kz][ky][kx]: Cout x Cin x KD x KH x KW.
   __host__ __device__ long long weight(int co, int ci, int Cin, int /*Cout*/, int kz, int ky, int kx) const {
     return (((static_cast<long long>(co) * Cin + ci) * KD + kz) * KH + ky) * KW + kx;
   }
 };
 
-// The 3-D references' kernel, this file's and conv_transpose3d_ncdhw-common.cuh's: one thread per output
-// y[n][co][oz][oy][ox], summing x[n][ci][iz][iy][ix] * w[g.weight(co, ci, ...)] in double over the taps
-// (ci, kz, ky, kx) in that order, where iz = g.source_d(oz, kz, D) (likewise iy, ix) is the input the tap
-// reads, -1 for none; then scientific_suite::bias_relu_shift (conv3d_ncdhw_bias_relu-*: with `bias`, length
-// Cout, max(conv + bias[co], 0), nn.Conv3d with its bias and a ReLU; with `shift` as well, shift[co] added
-// after the ReLU; both in double) and one rounding to the element type.
-template <typename T, typename Geometry>
-__global__ void ncdhw_conv_reference_kernel(T* y, const T* x, const T* w, int N, int Cin, int Cout, int D,
-                                            int H, int W, Geometry g, const T* bias, const T* shift) {
-  int const Do = g.out_d(D);
-  int const Ho = g.out_h(H);
-  int const Wo = g.out_w(W);
-  long long const total = static_cast<long long>(N) * Cout * Do * Ho * Wo;
-  long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= total) return;
-  auto const [n, co, oz, oy, ox] = scientific_suite::ncdhw_index(i, Cout, Do, Ho, Wo);
-  double sum = 0.0;
-  for (int ci = 0; ci < Cin; ++ci) {
-    for (int kz = 0; kz < g.KD; ++kz) {
-      int const iz = g.source_d(oz, kz, D);
-      if (iz < 0) continue;
-      for (int ky = 0; ky < g.KH; ++ky) {
-        int const iy = g.source_h(oy, ky, H);
-        if (iy < 0) continue;
-        for (int kx = 0; kx < g.KW; ++kx) {
-          int const ix = g.source_w(ox, kx, W);
-          if (ix < 0) continue;
-          sum += scientific_suite::to_double(x[(((n * Cin + ci) * D + iz) * H + iy) * W + ix]) *
-                 scientific_suite::to_double(w[g.weight(co, ci, Cin, Cout, kz, ky, kx)]);
-        }
-      }
-    }
-  }
-  scientific_suite::store(&y[i], scientific_suite::bias_relu_shift(sum, bias, shift, co));
-}
-
-// Launched on the default stream, one thread per output in blocks of 256.
-template <typename T, typename Geometry>
-void ncdhw_conv_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int D, int H, int W,
-                          Geometry g, const T* bias, const T* shift) {
-  int const Do = g.out_d(D);
-  int const Ho = g.out_h(H);
-  int const Wo = g.out_w(W);
-  if (N <= 0 || Cout <= 0 || Do <= 0 || Ho <= 0 || Wo <= 0) return;
-  long long const total = static_cast<long long>(N) * Cout * Do * Ho * Wo;
-  ncdhw_conv_reference_kernel<T, Geometry>
-      <<<static_cast<unsigned>((total + 255) / 256), 256>>>(y, x, w, N, Cin, Cout, D, H, W, g, bias, shift);
-}
-
 template <typename T>
 void conv3d_ncdhw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int D, int H, int W,
                             Conv3dGeometry g, const T* bias = nullptr, const T* shift = nullptr) {
-  ncdhw_conv_reference(y, x, w, N, Cin, Cout, D, H, W, g, bias, shift);
+  scientific_suite::conv_reference(y, x, w, N, Cin, Cout, D, H, W, g, bias, shift);
 }
 
 // col[n][k][p] for the N images of a pass (x and col start at its first image), tap k < Cin*KD*KH*KW and

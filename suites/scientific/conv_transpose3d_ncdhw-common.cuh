@@ -30,19 +30,8 @@
 
 namespace conv_transpose3d_suite {
 
-// The input index tap k of output o reads along one axis: i with o = i*stride - pad + k*dil, or -1 where
-// there is none (the numerator o + pad - k*dil negative or not a multiple of the stride, or i past the
-// input's end).
-__host__ __device__ inline int conv_transpose_source(int o, int k, int in, int stride, int pad, int dil) {
-  int const num = o + pad - k * dil;  // = i*stride for the input index this tap reads, if any
-  if (num < 0 || num % stride != 0) return -1;
-  int const i = num / stride;
-  return i < in ? i : -1;
-}
-
-// nn.ConvTranspose3d's geometry (groups 1): a KD x KH x KW filter, strides, padding, dilations and output
-// padding per axis. Each extent is (in - 1)*stride - 2*pad + dil*(k - 1) + out_pad + 1, 0 where that is not
-// positive.
+// nn.ConvTranspose3d's geometry as conv-reference.cuh's kernel reads it: the input index a tap of an output
+// reads along each axis is transposed_source's.
 struct ConvTranspose3dGeometry {
   int KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW, OPD, OPH, OPW;
   using Axis = conv_transpose2d_suite::ConvTranspose2dGeometry;  // Axis::extent(): one axis's extent
@@ -50,13 +39,13 @@ struct ConvTranspose3dGeometry {
   __host__ __device__ int out_h(int H) const { return Axis::extent(H, KH, SH, PH, DH, OPH); }
   __host__ __device__ int out_w(int W) const { return Axis::extent(W, KW, SW, PW, DW, OPW); }
   __host__ __device__ int source_d(int oz, int kz, int D) const {
-    return conv_transpose_source(oz, kz, D, SD, PD, DD);
+    return scientific_suite::transposed_source(oz, kz, D, SD, PD, DD);
   }
   __host__ __device__ int source_h(int oy, int ky, int H) const {
-    return conv_transpose_source(oy, ky, H, SH, PH, DH);
+    return scientific_suite::transposed_source(oy, ky, H, SH, PH, DH);
   }
   __host__ __device__ int source_w(int ox, int kx, int W) const {
-    return conv_transpose_source(ox, kx, W, SW, PW, DW);
+    return scientific_suite::transposed_source(ox, kx, W, SW, PW, DW);
   }
   // w[ci][co][kz][ky][kx]: Cin x Cout x KD x KH x KW (PyTorch's ConvTranspose3d layout).
   __host__ __device__ long long weight(int co, int ci, int /*Cin*/, int Cout, int kz, int ky, int kx) const {
@@ -66,15 +55,14 @@ struct ConvTranspose3dGeometry {
 
 // conv_transpose3d_ncdhw_bias_relu-*: with `bias` (length Cout) the output is max(convT + bias[co], 0),
 // nn.ConvTranspose3d with its bias and a ReLU after it; with `shift` as well, shift[co] is added after the
-// ReLU; both in double before the one rounding. The kernel is conv3d_ncdhw-common.cuh's
-// ncdhw_conv_reference_kernel with this geometry, launched on the default stream, one thread per output in
-// blocks of 256.
+// ReLU; both in double before the one rounding. The kernel is conv-reference.cuh's with this
+// geometry, launched on the default stream, one thread per output in blocks of 256.
 template <typename T>
 void conv_transpose3d_ncdhw_reference(T* y, const T* x, const T* w, int N, int Cin, int Cout, int D, int H,
                                       int W, ConvTranspose3dGeometry g, const T* bias = nullptr,
                                       const T* shift = nullptr) {
   if (g.SD <= 0 || g.SH <= 0 || g.SW <= 0) return;  // no such layer (PyTorch rejects it)
-  ncdhw_conv_reference(y, x, w, N, Cin, Cout, D, H, W, g, bias, shift);
+  scientific_suite::conv_reference(y, x, w, N, Cin, Cout, D, H, W, g, bias, shift);
 }
 
 }  // namespace conv_transpose3d_suite
