@@ -243,6 +243,16 @@ def _conv_geometry(sub: nn.Module) -> tuple[int, int, int, int, int, int] | None
 
 _CONV_3D = (nn.Conv3d, nn.ConvTranspose3d)
 
+# A convolution family's forms with a bias and a chain after it: (the chain over v, the chain that also reads a
+# per-channel parameter p: None where the library has no such strategy yet).
+_CONV_TAIL_FAMILIES: dict[str, tuple[str, str | None]] = {
+    "conv2d_nchw": ("conv2d_nchw_bias", "conv2d_nchw_bias_channel"),
+    "conv2d_nchw_strided": ("conv2d_nchw_strided_bias", None),
+    "conv_transpose2d_nchw": ("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel"),
+    "conv3d_ncdhw": ("conv3d_ncdhw_bias", "conv3d_ncdhw_bias_channel"),
+    "conv_transpose3d_ncdhw": ("conv_transpose3d_ncdhw_bias", None),
+}
+
 
 def _conv3d_binding(sub: nn.Module, weight: str, transposed: bool) -> dict[str, Binding] | None:
     """The roles of a conv3d_ncdhw or conv_transpose3d_ncdhw binding that are not the 2-D ones: the input's
@@ -291,7 +301,6 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     binding: dict[str, Binding] = {
         "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)),
         "Cout": (weight, (1,) if transposed else (0,))}
-    square = False
     if three:
         depth = _conv3d_binding(sub, weight, transposed)
         if depth is None:
@@ -328,13 +337,7 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     tail = _layer_tail(traced, nodes, weight, bias, layer, f"{what} with a bias", binding)
     if tail is None:
         return None
-    if transposed and not three:
-        return tail.guess("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel")
-    if three:
-        return tail.guess(f"{family}_bias", None if transposed else "conv3d_ncdhw_bias_channel")
-    # A per-channel parameter after a strided convolution: no family yet.
-    return tail.guess("conv2d_nchw_bias", "conv2d_nchw_bias_channel") if square else \
-        tail.guess("conv2d_nchw_strided_bias", None)
+    return tail.guess(*_CONV_TAIL_FAMILIES[family])
 
 
 @dataclass
