@@ -48,8 +48,9 @@ bool contains_name(std::string_view parameter, std::string_view role) {
   return r.size() >= 3 && squeezed(parameter).find(r) != std::string::npos;
 }
 
-// Whether role `second` is the next-axis twin of role `first`: the same name with its last axis letter moved one
-// axis on, depth to height or height to width (KW of KH, SW of SH, OPW of OPH, W of H; KH of KD, SH of SD, H of D).
+// Whether role `second` is the next-axis twin of role `first`: the same name with its last axis letter moved
+// one axis on, depth to height or height to width (KW of KH, SW of SH, OPW of OPH, W of H; KH of KD, SH of
+// SD, H of D).
 bool axis_twin(std::string_view first, std::string_view second) {
   if (first.size() != second.size() || first.empty()) return false;
   auto const moved = [&](char from, char to) {
@@ -60,8 +61,8 @@ bool axis_twin(std::string_view first, std::string_view second) {
   return moved('H', 'W') || moved('D', 'H');
 }
 
-// A role's name with its last axis letter (D, H or W) made a '*': the roles of one kind across the axes share it
-// (KD, KH, KW: K*; DD, DH, DW: D*; OPH, OPW: OP*), roles of different kinds do not (PH: P* and DH: D*).
+// A role's name with its last axis letter (D, H or W) made a '*': the roles of one kind across the axes share
+// it (KD, KH, KW: K*; DD, DH, DW: D*; OPH, OPW: OP*), roles of different kinds do not (PH: P* and DH: D*).
 std::string axis_stem(std::string_view role) {
   std::string stem(role);
   std::size_t const at = stem.find_last_of("DHW");
@@ -336,8 +337,9 @@ class BindingEnumerator {
       std::stable_partition(options.begin(), options.end(),
                             [&](RoleBinding const& o) { return position_of(o.parameter) == *after + 1; });
       // An axis's role after its twin of the axis before (KW after KH, KH after KD) takes the same parameter
-      // first when the launcher has no twin of it: one kernel_size, stride or padding for every axis, as square
-      // and cubic launchers have (trying the next integer first would spend the search's cap on a wrong subtree).
+      // first when the launcher has no twin of it: one kernel_size, stride or padding for every axis, as
+      // square and cubic launchers have (trying the next integer first would spend the search's cap on a
+      // wrong subtree).
       RoleBinding const& previous = current_[order_[depth - 1]];
       if (axis_twin(previous.role.name, role.name) && !has_axis_twin(previous.parameter)) {
         std::stable_partition(options.begin(), options.end(),
@@ -838,9 +840,10 @@ class BindingEnumerator {
     // from the padding, both passed once for every axis) is less likely than its default.
     for (RoleBinding const& r : binding.roles) {
       if (r.parameter.empty() || r.role.is_pointer || !strategy_.defaults.contains(r.role.name)) continue;
-      bool const shared = std::any_of(binding.roles.begin(), binding.roles.end(), [&](RoleBinding const& other) {
-        return other.parameter == r.parameter && axis_stem(other.role.name) != axis_stem(r.role.name);
-      });
+      bool const shared =
+          std::any_of(binding.roles.begin(), binding.roles.end(), [&](RoleBinding const& other) {
+            return other.parameter == r.parameter && axis_stem(other.role.name) != axis_stem(r.role.name);
+          });
       if (shared) binding.score -= 1;
     }
     // A launcher that returns cudaError_t is never the template's own (void) entry, nor is one whose
