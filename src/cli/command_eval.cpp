@@ -13,6 +13,7 @@
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
 #include "cli/terminal.hpp"
+#include "cli/tunable_candidate.hpp"
 #include "kopt/compile_check.hpp"
 #include "kopt/inputs.hpp"
 #include "kopt/json_values.hpp"
@@ -61,6 +62,9 @@ int run_eval_compile_only(EvalArgs const& args, Console const& console) {
   if (!options) return fail(options.error(), ErrorOrigin::input);
   auto candidates = read_candidates(args.candidates);
   if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
+  auto concrete = concretise_tunable_candidates(*task, *candidates, args.flags);
+  if (!concrete) return fail(concrete.error(), ErrorOrigin::input);
+  for (std::string const& note : *concrete) console.err << note << '\n';
 
   auto report = check_compiles(*task, *candidates, *options);
   // A reference that does not compile is invalid_spec (exit 2): the task is broken, not the machine.
@@ -96,6 +100,9 @@ int run_eval(EvalArgs const& args, Console const& console) {
   }
   auto candidates = read_candidates(args.candidates);
   if (!candidates) return fail(candidates.error(), ErrorOrigin::input);
+  auto concrete = concretise_tunable_candidates(*task, *candidates, args.flags);
+  if (!concrete) return fail(concrete.error(), ErrorOrigin::input);
+  for (std::string const& note : *concrete) console.err << note << '\n';
   if (console.verbose) describe_options(*options, console.err);
 
   // Without a GPU (found when the worker starts, or at the first evaluation) the way forward is named.

@@ -158,6 +158,25 @@ TEST_F(CompileOnlyCommand, ABrokenTaskIsAnInputError) {
   EXPECT_EQ(eval.exit_code, 2) << eval.err;
 }
 
+// `kopt strategies TASK --instantiate` writes a tunable kernel whose launch line names its knobs (BLOCK):
+// `kopt eval` takes its defaults (before 2026-12-06 the geometry "does not evaluate: unknown identifier
+// 'BLOCK'").
+TEST_F(CompileOnlyCommand, AnInstantiatedStrategyEvaluatesAtItsDefaults) {
+  auto const kernel = dir.path() / "mid_reduce.cu";
+  auto instantiate =
+      run("strategies suites/algebra/mid_sum-f32 --instantiate mid_reduce_split_rows -o " + kernel.string());
+  ASSERT_EQ(instantiate.exit_code, 0) << instantiate.out << instantiate.err;
+  auto result = run("eval suites/algebra/mid_sum-f32 " + kernel.string() + " --compile-only");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_EQ(result.out.find("does not evaluate"), std::string::npos) << result.out;
+  EXPECT_NE(result.err.find("candidate mid_reduce.cu is tunable: evaluating "), std::string::npos)
+      << result.err;
+  auto refused =
+      run("eval suites/algebra/mid_sum-f32 " + kernel.string() + " --compile-only --flag=-DSTRIP=3");
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("-DSTRIP=3 is not a value of its knob STRIP"), std::string::npos) << refused.err;
+}
+
 TEST_F(CompileOnlyCommand, DoctorWithoutAGpuSaysWhatStillWorks) {
   if (has_gpu()) GTEST_SKIP() << "this machine has a GPU";
   auto result = run("doctor");
