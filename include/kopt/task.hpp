@@ -86,6 +86,10 @@ struct BufferSpec {
   // Distributions cycled over trials (trial k uses generators[k % size]). Empty for outputs and for
   // buffers filled by a structured generator.
   std::vector<GeneratorSpec> generators;
+  // False for an input the reference reads or updates for its own sake but whose values no output depends on
+  // (a training-mode BatchNorm's running statistics, which PyTorch updates and does not use): a library
+  // strategy may leave it unread (docs/task-format.md, `affects_outputs`).
+  bool affects_outputs = true;
 };
 
 struct ScalarSpec {

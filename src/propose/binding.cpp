@@ -178,6 +178,14 @@ class BindingEnumerator {
     return buffer != nullptr ? buffer->role : (param.is_const ? Role::input : Role::inout);
   }
 
+  // A buffer no role needs to take: the task's scratch (the strategy keeps its own workspace) and an input
+  // no output depends on (BufferSpec::affects_outputs: a training BatchNorm's running statistics).
+  bool left_alone(Param const& param) const {
+    if (direction_of(param) == Role::scratch) return true;
+    BufferSpec const* buffer = task_.find_buffer(param.name);
+    return buffer != nullptr && !buffer->affects_outputs;
+  }
+
   // Whether the task reads and writes its buffer `parameter` (an in-place update).
   bool updated_in_place(std::string const& parameter) const {
     Param const* param = task_param(parameter);
@@ -231,8 +239,8 @@ class BindingEnumerator {
       return !is_floating(role.dtype) && !is_floating(param.dtype);
     }
     if (!role.is_pointer) return true;
+    if (left_alone(param)) return false;  // the task's own workspace, or an input no output depends on
     Role const direction = direction_of(param);
-    if (direction == Role::scratch) return false;         // the task's own workspace: no role takes it
     if (role.is_const) return direction != Role::output;  // it reads the buffer
     // It reads the buffer, then writes it: the task's inout buffer, or, for a task that updates nothing in
     // place, an output the adapter first fills from an input of the same length (finish() finds it).
@@ -281,7 +289,7 @@ class BindingEnumerator {
   // role takes, or roles that would need the same buffer.
   std::string unfilled_reason() const {
     for (Param const& param : task_.signature.params) {
-      if (!param.is_pointer || direction_of(param) == Role::scratch) continue;
+      if (!param.is_pointer || left_alone(param)) continue;
       bool const fits_some = std::any_of(contract_.params.begin(), contract_.params.end(),
                                          [&](Param const& role) { return fits(role, param); });
       if (!fits_some)
@@ -597,9 +605,10 @@ class BindingEnumerator {
   void finish_assignment(std::vector<StrategyBinding>& out) {
     // Every buffer of the task is read or written by some role: a computation that ignores an input is
     // not the task's, and an output nobody writes stays poisoned. A scratch buffer is the task's own
-    // workspace, which the strategy does not need (it keeps its own): it is passed and left alone.
+    // workspace, which the strategy does not need (it keeps its own), and an input the task declares
+    // `affects_outputs = false` is one no output depends on: both are passed and left alone.
     for (Param const& p : task_.signature.params) {
-      if (p.is_pointer && !used_.contains(p.name) && direction_of(p) != Role::scratch) {
+      if (p.is_pointer && !used_.contains(p.name) && !left_alone(p)) {
         note_rejection(fmt::format("no role takes the task's buffer '{}'", p.name));
         return;
       }

@@ -16,6 +16,7 @@ std::string binding_task_key(TaskSpec const& task) {
   for (Param const& p : task.signature.params) what["params"].push_back({p.name, p.c_type});
   for (BufferSpec const& b : task.buffers) {
     what["buffers"].push_back({b.name, to_string(b.dtype), to_string(b.role), b.length.text()});
+    if (!b.affects_outputs) what["buffers"].back().push_back("affects_outputs = false");  // other bindings
   }
   for (ScalarSpec const& s : task.scalars) what["scalars"].push_back({s.name, to_string(s.dtype)});
   for (SizeCase const& size : task.sizes) {

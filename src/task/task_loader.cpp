@@ -467,7 +467,8 @@ class TaskLoader {
   }
 
   void read_buffer(Param const& param, toml::table const& table, std::string const& field) {
-    check_keys(diag_, table, field, {"length", "role", "dtype", "generator", "generators"});
+    check_keys(diag_, table, field,
+               {"length", "role", "dtype", "generator", "generators", "affects_outputs"});
     BufferSpec buffer;
     buffer.name = param.name;
     buffer.dtype = param.dtype;
@@ -508,6 +509,18 @@ class TaskLoader {
         error(where, join_field(field, "dtype"), "unknown dtype '" + *dtype + "'", agree);
       } else if (*parsed != param.dtype) {
         error(where, join_field(field, "dtype"), "'" + *dtype + "' disagrees with the signature", agree);
+      }
+    }
+    if (auto const* affects = table.get("affects_outputs")) {
+      std::string const affects_field = join_field(field, "affects_outputs");
+      if (auto const* boolean = affects->as_boolean()) {
+        buffer.affects_outputs = boolean->get();
+        if (!buffer.affects_outputs && buffer.role != Role::input)
+          error(affects->source(), affects_field,
+                "false for a buffer the kernel writes (" + std::string(to_string(buffer.role)) + ")",
+                "true, or false only for an input");
+      } else {
+        error(affects->source(), affects_field, is_a(*affects), "true or false");
       }
     }
     auto const* one = table.get("generator");

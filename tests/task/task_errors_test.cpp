@@ -108,6 +108,8 @@ std::vector<BadSpec> const kBadSpecs{
   {"generator_kind_number", "softmax", "{ kind = \"normal\",", "{ kind = 3,", "buffers.in.generators[1].kind", "is an integer", "a generator kind string"},
   {"generator_and_generators", "softmax", "[buffers.in]\nlength = \"N*C\"", "[buffers.in]\nlength = \"N*C\"\ngenerator = { kind = \"constant\", value = 1.0 }", "buffers.in.generators", "both 'generator' and 'generators'", "only one of them"},
   {"generator_on_output", "softmax", "[buffers.out]\nlength = \"N*C\"", "[buffers.out]\nlength = \"N*C\"\ngenerator = { kind = \"constant\", value = 1.0 }", "buffers.out.generator", "an output buffer is never generated", "role = \"inout\""},
+  {"affects_outputs_on_output", "softmax", "[buffers.out]\nlength = \"N*C\"", "[buffers.out]\nlength = \"N*C\"\naffects_outputs = false", "buffers.out.affects_outputs", "false for a buffer the kernel writes (output)", "true, or false only for an input"},
+  {"affects_outputs_not_bool", "softmax", "[buffers.in]\nlength = \"N*C\"", "[buffers.in]\nlength = \"N*C\"\naffects_outputs = \"no\"", "buffers.in.affects_outputs", "is a string", "true or false"},
   {"generator_on_scratch", "softmax", "[buffers.out]\nlength = \"N*C\"", "[buffers.out]\nlength = \"N*C\"\nrole = \"scratch\"\ngenerator = { kind = \"constant\", value = 1.0 }", "buffers.out.generator", "a scratch buffer is never generated", "role = \"inout\""},
   {"generator_param_array", "softmax", "low = -4.0, high = 4.0", "low = [-4.0], high = 4.0", "buffers.in.generators[0].low", "is an array", "a number, a boolean or a string"},
   {"generators_empty", "softmax", "generators = [ {", "generators = []\n# [ {", "buffers.in.generators", "is empty", "at least one generator table"},
