@@ -76,6 +76,47 @@ def _pool2d(sub: nn.Module, ndim: int) -> FamilyGuess | None:
     return None
 
 
+_POOLS = {nn.MaxPool1d: 1, nn.MaxPool2d: 2, nn.MaxPool3d: 3, nn.AvgPool1d: 1, nn.AvgPool2d: 2, nn.AvgPool3d: 3}
+
+
+def _pool(sub: nn.Module, ndim: int) -> FamilyGuess | None:
+    """pool2d where it serves (_pool2d), else pool3d_ncdhw for nn.MaxPool1d/2d/3d and nn.AvgPool1d/2d/3d on a batched
+    input with any window, stride, padding and dilation, floor mode: the N x C x D x H x W view with D = 1 (and
+    H = 1) for the 1-D and 2-D layers, the geometry pinned as constants."""
+    axes = _POOLS[type(sub)]
+    if ndim != axes + 2 or sub.ceil_mode or getattr(sub, "return_indices", False) \
+            or getattr(sub, "divisor_override", None) is not None:
+        return None
+    if axes == 2 and (square := _pool2d(sub, ndim)) is not None:
+        return square
+
+    def per_axis(v: Any, fill: int) -> tuple[int, ...] | None:
+        v = (v,) * axes if isinstance(v, int) else tuple(v)
+        return (fill,) * (3 - axes) + v if len(v) == axes and all(isinstance(e, int) for e in v) else None
+
+    kernel = per_axis(sub.kernel_size, 1)
+    stride = per_axis(sub.stride if sub.stride is not None else sub.kernel_size, 1)
+    padding = per_axis(sub.padding, 0)
+    dilation = per_axis(getattr(sub, "dilation", 1), 1)
+    if None in (kernel, stride, padding, dilation):
+        return None
+    binding: dict[str, Binding] = {"x": (0, None), "N": (0, (0,)), "C": (0, (1,))}
+    for i, axis in enumerate("DHW"):
+        dim = ndim - 3 + i
+        binding[axis] = (0, (dim,)) if dim >= 2 else 1
+    for prefix, values in (("K", kernel), ("S", stride), ("P", padding), ("D", dilation)):
+        binding.update({f"{prefix}{axis}": int(v) for axis, v in zip("DHW", values)})
+    name = type(sub).__name__
+    what = f"the module is one {name} (window {kernel[3 - axes:]}, stride {stride[3 - axes:]}, padding " \
+           f"{padding[3 - axes:]}, dilation {dilation[3 - axes:]})"
+    if name.startswith("Max"):
+        return FamilyGuess("pool3d_ncdhw", {"combine": "fmaxf(a, b)", "identity": "-INFINITY", "finish": "s"}, what,
+                           binding)
+    divisor = "k" if sub.count_include_pad else "v"
+    return FamilyGuess("pool3d_ncdhw", {"combine": "a + b", "identity": "0.0f", "finish": f"s / {divisor}"}, what,
+                       binding)
+
+
 _MATMUL = (torch.matmul, torch.mm, operator.matmul)
 
 
@@ -251,6 +292,7 @@ _CONV_TAIL_FAMILIES: dict[str, tuple[str, str | None]] = {
     "conv_transpose2d_nchw": ("conv_transpose2d_nchw_bias", "conv_transpose2d_nchw_bias_channel"),
     "conv3d_ncdhw": ("conv3d_ncdhw_bias", "conv3d_ncdhw_bias_channel"),
     "conv_transpose3d_ncdhw": ("conv_transpose3d_ncdhw_bias", None),
+    "depthwise_conv2d_nchw": ("depthwise_conv2d_nchw_bias", None),
 }
 
 
@@ -293,11 +335,15 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     two = type(sub) in (nn.Conv2d, nn.ConvTranspose2d)
     three = type(sub) in _CONV_3D
     transposed = type(sub) in (nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d)
+    depthwise = type(sub) in (nn.Conv1d, nn.Conv2d) and sub.groups > 1 \
+        and sub.groups == sub.in_channels == sub.out_channels
     if type(sub) not in (nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D) \
-            or tensors[0].dim() != (5 if three else 4 if two else 3) or sub.groups != 1 \
+            or tensors[0].dim() != (5 if three else 4 if two else 3) or (sub.groups != 1 and not depthwise) \
             or sub.padding_mode != "zeros":
         return None
     weight = f"{first.target}.weight"
+    if depthwise:
+        return _depthwise(traced, nodes, sub, first, weight, two)
     binding: dict[str, Binding] = {
         "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)),
         "Cout": (weight, (1,) if transposed else (0,))}
@@ -338,6 +384,27 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     if tail is None:
         return None
     return tail.guess(*_CONV_TAIL_FAMILIES[family])
+
+
+def _depthwise(traced: Any, nodes: list[Any], sub: nn.Module, first: Any, weight: str, two: bool) -> FamilyGuess | None:
+    """depthwise_conv2d_nchw(_bias) for an nn.Conv2d (or nn.Conv1d as one row) whose groups equal both channel
+    counts: C the input's channels, the filter's KH, KW (its weight is C x 1 x KH x KW), the geometry constants;
+    with the layer's bias (or a per-channel vector added after it) and an element-wise chain, the _bias form."""
+    geometry = _conv_geometry(sub)
+    if geometry is None:
+        return None
+    sh, sw, ph, pw, dh, dw = geometry
+    binding: dict[str, Binding] = {"x": (0, None), "w": (weight, None), "N": (0, (0,)), "C": (0, (1,))}
+    binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
+        {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
+    binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
+    what = "a depthwise convolution" if two else "a 1-D depthwise convolution (one row of height 1)"
+    bias = f"{first.target}.bias" if sub.bias is not None else None
+    if bias is None and len(nodes) == 1:
+        return FamilyGuess("depthwise_conv2d_nchw", {}, f"the module is {what} without a bias", binding)
+    layer = (sub.out_channels, 3 if two else 2, 4 if two else 3)
+    tail = _layer_tail(traced, nodes, weight, bias, layer, f"{what} with a bias", binding)
+    return tail.guess(*_CONV_TAIL_FAMILIES["depthwise_conv2d_nchw"]) if tail is not None else None
 
 
 @dataclass
@@ -506,8 +573,10 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
 # so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
 # F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
 # reads.)
-_ROOT_MODULES = (nn.MaxPool2d, nn.AvgPool2d, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D,
-                 nn.LayerNorm, nn.RMSNorm, nn.Embedding)
+_ROOT_MODULES = (*_POOLS, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D,
+                 nn.LayerNorm, nn.RMSNorm, nn.GroupNorm, nn.InstanceNorm1d, nn.InstanceNorm2d, nn.InstanceNorm3d,
+                 nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d,
+                 nn.Embedding)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
@@ -545,8 +614,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         sub = traced.get_submodule(node.target)
         if type(sub) in _SOFTMAX_MODULES and last_dim(sub.dim, ndim) and ndim >= 2:
             return _softmax_guess(_SOFTMAX_MODULES[type(sub)], ndim)
-        if type(sub) in (nn.MaxPool2d, nn.AvgPool2d):
-            return _pool2d(sub, ndim)
+        if type(sub) in _POOLS:
+            return _pool(sub, ndim)
         return None
     if node.op == "call_method":
         if str(node.target) in ("softmax", "log_softmax"):

@@ -22,3 +22,7 @@ class FamilyGuess:
     # task's work model counts as many of their bytes as the output has, not the whole table, so that the
     # speed-of-light bound stays a bound.
     gathered: tuple[str, ...] = ()
+    # Buffers (state_dict keys) whose values no output depends on: a training-mode BatchNorm's running statistics,
+    # which its forward updates and does not read. The task marks them `affects_outputs = false`, so that a
+    # strategy binds without taking them (docs/task-format.md).
+    unused: tuple[str, ...] = ()

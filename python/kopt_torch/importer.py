@@ -356,6 +356,7 @@ def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, nam
     per_length: dict[str, int] = {}  # like terms combined: 4*N*D + 4*N*D -> 8*N*D
     output_shape = next(t["shape"] for t in abi.tensors if t["kind"] == "output")
     gathered = set(guess.gathered) if guess is not None else set()
+    unused = set(guess.unused) if guess is not None else set()
     for t in abi.tensors:
         # A table read only where an index points is counted as one output's worth of its elements.
         shape = output_shape if t.get("key") in gathered else t["shape"]
@@ -395,6 +396,10 @@ def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, nam
         lines.append(f"# {t['kind']}" + (f" {t['key']}" if t.get("key") else "") + f", shape [{shape_txt}]")
         lines.append(f"length = {_toml_value(length)}")
         lines.append(f"dtype = {_toml_str(t['dtype'])}")
+        if t.get("key") in unused:
+            lines.append("# No output depends on it (the module updates it as a side effect): a library strategy "
+                         "may leave it unread.")
+            lines.append("affects_outputs = false")
         if t["name"] in gens:
             g, why = gens[t["name"]]
             if why:

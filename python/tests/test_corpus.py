@@ -31,6 +31,7 @@ MAX_BYTES = 1 << 30
 MIN_BYTES = 1 << 20  # below this a problem is a toy on an H200
 # Integer constants that no tensor shape depends on (the importer treats them like eps: hard-coded).
 NOT_SIZES = {
+    "level1/group_norm.py": {"num_groups"},
     "level2/conv2d_groupnorm_gelu.py": {"num_groups"},
     "level3/transformer_block.py": {"num_heads"},
 }

@@ -29,6 +29,7 @@ KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("K
 
 FAMILIES = {
     "level1/argmax_dim": "mid_argmax",
+    "level1/batch_norm": "batchnorm_train",
     "level1/batched_matmul": "batched_gemm",
     "level1/conv2d": "conv2d_nchw_bias",
     "level1/conv2d_stride2": "conv2d_nchw_strided_bias",
@@ -36,7 +37,10 @@ FAMILIES = {
     "level1/cumsum": "row_scan",
     "level1/embedding": "gather_rows",
     "level1/gelu": "activation",
+    "level1/group_norm": "group_norm",
     "level1/hardtanh": "activation",
+    "level1/instance_norm": "row_standardize",
+    "level1/l2_normalize": "row_normalize",
     "level1/layer_norm": "layernorm",
     "level1/leaky_where": "activation",
     "level1/log_softmax": "row_log_softmax",

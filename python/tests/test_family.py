@@ -555,8 +555,42 @@ class FamilyTest(unittest.TestCase):
         pooled = infer_family(nn.MaxPool2d(2), x4)
         self.assertEqual((pooled.family, pooled.params["combine"]), ("pool2d", "fmaxf(a, b)"))
         self.assertEqual(infer_family(nn.AvgPool2d(3, stride=1), x4).params["finish"], "s / k")
-        self.assertIsNone(infer_family(nn.MaxPool2d(2, padding=1), x4))
         self.assertIsNone(infer_family(nn.MaxPool2d(2, ceil_mode=True), x4))
+
+    def test_a_depthwise_convolution_gets_the_depthwise_family(self):
+        x4 = [torch.randn(2, 4, 9, 7)]
+        plain = infer_family(nn.Conv2d(4, 4, (3, 5), stride=(1, 2), padding=(1, 0), dilation=(2, 1), groups=4,
+                                       bias=False), x4)
+        self.assertEqual((plain.family, plain.binding),
+                         ("depthwise_conv2d_nchw", {"x": (0, None), "w": ("0.weight", None), "N": (0, (0,)),
+                                                    "C": (0, (1,)), "H": (0, (2,)), "W": (0, (3,)),
+                                                    "KH": ("0.weight", (2,)), "KW": ("0.weight", (3,)), "SH": 1,
+                                                    "SW": 2, "PH": 1, "PW": 0, "DH": 2, "DW": 1}))
+        one_d = infer_family(nn.Conv1d(4, 4, 5, padding=2, groups=4, bias=False), [torch.randn(2, 4, 30)])
+        self.assertEqual((one_d.family, one_d.binding["H"], one_d.binding["KH"], one_d.binding["W"]),
+                         ("depthwise_conv2d_nchw", 1, 1, (0, (2,))))
+        relu6 = infer_family(nn.Sequential(nn.Conv2d(4, 4, 3, padding=1, groups=4), nn.ReLU()), x4)
+        self.assertEqual((relu6.family, relu6.binding["bias"], relu6.params["op"]),
+                         ("depthwise_conv2d_nchw_bias", ("0.bias", None), "v > 0.0f ? v : 0.0f"))
+        self.assertIsNone(infer_family(nn.Conv2d(4, 8, 3, groups=4), x4), "a channel multiplier of 2")
+
+    def test_pooling_with_padding_dilation_or_in_one_or_three_dimensions(self):
+        x3, x4, x5 = [torch.randn(2, 3, 16)], [torch.randn(2, 3, 8, 8)], [torch.randn(2, 3, 6, 8, 8)]
+        padded = infer_family(nn.MaxPool2d(2, padding=1), x4)
+        self.assertEqual((padded.family, padded.params["finish"], padded.binding["PH"], padded.binding["D"],
+                          padded.binding["KD"], padded.binding["H"]), ("pool3d_ncdhw", "s", 1, 1, 1, (0, (2,))))
+        one_d = infer_family(nn.MaxPool1d(8, stride=1, padding=4, dilation=3), x3)
+        self.assertEqual({k: one_d.binding[k] for k in ("D", "H", "W", "KW", "SW", "PW", "DW", "KH", "DH")},
+                         {"D": 1, "H": 1, "W": (0, (2,)), "KW": 8, "SW": 1, "PW": 4, "DW": 3, "KH": 1, "DH": 1})
+        three_d = infer_family(nn.AvgPool3d((3, 2, 2), stride=2, padding=1), x5)
+        self.assertEqual((three_d.params["finish"], three_d.binding["D"], three_d.binding["KD"], three_d.binding["KW"],
+                          three_d.binding["SD"], three_d.binding["DD"]), ("s / k", (0, (2,)), 3, 2, 2, 1))
+        excluding = infer_family(nn.AvgPool1d(4, padding=2, count_include_pad=False), x3)
+        self.assertEqual((excluding.family, excluding.params["finish"]), ("pool3d_ncdhw", "s / v"))
+        self.assertIsNone(infer_family(nn.MaxPool3d(2, ceil_mode=True), x5), "ceil mode")
+        self.assertIsNone(infer_family(nn.MaxPool1d(2, return_indices=True), x3), "indices")
+        self.assertIsNone(infer_family(nn.AvgPool2d(2, padding=1, divisor_override=3), x4), "a divisor of its own")
+        self.assertIsNone(infer_family(nn.MaxPool2d(2, padding=1), [torch.randn(3, 8, 8)]), "unbatched")
 
 
     def test_an_element_wise_graph_of_the_input_is_one_activation_op(self):
@@ -638,7 +672,6 @@ class FamilyTest(unittest.TestCase):
                              ("rmsnorm", ("w", None), 1e-6, (0, (0, 1))))
         for fn in (lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + 1e-6) * m.w,  # not the last
                    lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=-1) + 1e-6) * m.w,  # no keepdim
-                   lambda m, x: x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6),  # no weight
                    lambda m, x: x * torch.rsqrt(x.pow(3).mean(dim=-1, keepdim=True) + 1e-6) * m.w):
             self.assertIsNone(infer_family(_Norm(fn), x3))
         self.assertIsNone(infer_family(nn.LayerNorm(8, bias=False), x3), "the family takes a bias")
@@ -649,6 +682,94 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(nn.LayerNorm((2, 3, 8)), x3), "no leading dimension left")
         self.assertIsNone(infer_family(nn.LayerNorm((2, 8)), x3), "not the trailing dimensions")
         self.assertIsNone(infer_family(nn.RMSNorm(8), x3), "eps None is the precision's own")
+
+    def test_instance_group_and_affine_free_layer_norms(self):
+        x4 = [torch.randn(2, 6, 5, 7)]
+        plain = infer_family(nn.InstanceNorm2d(6), x4)
+        self.assertEqual((plain.family, plain.binding),
+                         ("row_standardize", {"x": (0, None), "eps": 1e-5, "rows": (0, (0, 1)), "cols": (0, (2, 3))}))
+        self.assertEqual(infer_family(nn.InstanceNorm1d(6, eps=1e-3), [torch.randn(2, 6, 9)]).binding,
+                         {"x": (0, None), "eps": 1e-3, "rows": (0, (0, 1)), "cols": (0, (2,))})
+        affine = infer_family(nn.InstanceNorm2d(6, affine=True), x4)
+        self.assertEqual((affine.family, affine.binding["G"], affine.binding["gamma"], affine.binding["HW"]),
+                         ("group_norm", (0, (1,)), ("0.weight", None), (0, (2, 3))))
+        group = infer_family(nn.GroupNorm(3, 6), x4)
+        self.assertEqual((group.family, group.binding),
+                         ("group_norm", {"x": (0, None), "eps": 1e-5, "gamma": ("0.weight", None),
+                                         "beta": ("0.bias", None), "N": (0, (0,)), "C": (0, (1,)),
+                                         "HW": (0, (2, 3)), "G": 3}))
+        layer = infer_family(nn.LayerNorm((5, 7), elementwise_affine=False), x4)
+        self.assertEqual((layer.family, layer.binding["rows"], layer.binding["cols"]),
+                         ("row_standardize", (0, (0, 1)), (0, (2, 3))))
+        self.assertIsNone(infer_family(nn.InstanceNorm2d(6, track_running_stats=True), x4), "running statistics")
+        self.assertIsNone(infer_family(nn.InstanceNorm2d(6), [torch.randn(6, 5, 7)]), "an unbatched input")
+        self.assertIsNone(infer_family(nn.GroupNorm(3, 6, affine=False), x4), "rows N * G: no shape product")
+
+    def test_batch_norm_by_the_batch_or_by_its_running_statistics(self):
+        x4 = [torch.randn(2, 6, 5, 7)]
+        train = infer_family(nn.BatchNorm2d(6), x4)  # a module is built in training mode
+        self.assertEqual((train.family, train.binding, train.unused),
+                         ("batchnorm_train", {"x": (0, None), "gamma": ("0.weight", None), "beta": ("0.bias", None),
+                                              "eps": 1e-5, "N": (0, (0,)), "C": (0, (1,)), "H": (0, (2,)),
+                                              "W": (0, (3,))},
+                          ("0.running_mean", "0.running_var", "0.num_batches_tracked")))
+        one_d = infer_family(nn.BatchNorm1d(6), [torch.randn(4, 6, 9)])
+        self.assertEqual((one_d.binding["H"], one_d.binding["W"]), (1, (0, (2,))))
+        self.assertEqual(infer_family(nn.BatchNorm3d(6), [torch.randn(2, 6, 3, 5, 7)]).binding["H"], (0, (2, 3)))
+        stateless = infer_family(nn.BatchNorm2d(6, track_running_stats=False), x4)
+        self.assertEqual((stateless.family, stateless.unused), ("batchnorm_train", ()))
+        frozen = infer_family(nn.BatchNorm2d(6).eval(), x4)
+        self.assertEqual((frozen.family, frozen.binding["mean"], frozen.binding["var"], frozen.unused),
+                         ("batchnorm", ("0.running_mean", None), ("0.running_var", None), ("0.num_batches_tracked",)))
+        self.assertIsNone(infer_family(nn.BatchNorm2d(6, affine=False), x4), "the families take gamma and beta")
+        self.assertIsNone(infer_family(nn.BatchNorm2d(6), [torch.randn(2, 6, 5)]), "BatchNorm2d wants 4-D")
+
+    def test_the_input_scaled_by_a_statistic_of_itself(self):
+        x2, x4 = [torch.randn(4, 8)], [torch.randn(2, 6, 5, 7)]
+        rows2 = {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))}
+        l2 = ("v * v", "a + b", "0.0f", "rsqrtf(s)")
+        cases = [  # (module, input, family, (map, combine, identity, finish), binding)
+            (lambda x: x / torch.norm(x, p=2, dim=1, keepdim=True), x2, "row_normalize", l2, rows2),
+            (lambda x: x / x.norm(dim=-1, keepdim=True), x2, "row_normalize", l2, rows2),
+            (lambda x: x / torch.linalg.vector_norm(x, 2, 1, True), x2, "row_normalize", l2, rows2),
+            (lambda x: x / torch.norm(x, p="fro"), x4, "row_normalize", l2,
+             {"in": (0, None), "rows": 1, "cols": (0, (0, 1, 2, 3))}),
+            (lambda x: x / torch.mean(torch.abs(x), dim=1, keepdim=True), x2, "row_normalize",
+             ("fabsf(v)", "a + b", "0.0f", "(1.0f / (s / n))"), rows2),
+            (lambda x: x / torch.norm(x, p=1, dim=1, keepdim=True), x2, "row_normalize",
+             ("fabsf(v)", "a + b", "0.0f", "(1.0f / s)"), rows2),
+            (lambda x: x / torch.norm(x, p=float("inf"), dim=1, keepdim=True), x2, "row_normalize",
+             ("fabsf(v)", "fmaxf(a, b)", "-INFINITY", "(1.0f / s)"), rows2),
+            (lambda x: F.normalize(x, dim=-1), x2, "row_normalize",
+             ("v * v", "a + b", "0.0f", "(1.0f / fmaxf(sqrtf(s), 1e-12f))"), rows2),
+            (lambda x: x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6), x2, "row_normalize",
+             ("v * v", "a + b", "0.0f", "rsqrtf((1e-06f + (s / n)))"), rows2),
+            (lambda x: x / x.sum(dim=(2, 3), keepdim=True), x4, "row_normalize", ("v", "a + b", "0.0f", "(1.0f / s)"),
+             {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2, 3))}),
+            # KernelBench's RMSNorm over the channels, and F.normalize's default dim=1 of an NCHW tensor.
+            (lambda x: x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5), x4, "mid_normalize",
+             ("v * v", "a + b", "0.0f", "rsqrtf((1e-05f + (s / n)))"),
+             {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1,)), "cols": (0, (2, 3))}),
+            (lambda x: F.normalize(x), x4, "mid_normalize",
+             ("v * v", "a + b", "0.0f", "(1.0f / fmaxf(sqrtf(s), 1e-12f))"),
+             {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1,)), "cols": (0, (2, 3))}),
+            (lambda x: x / x.abs().sum(0, keepdim=True), x4,
+             "mid_normalize", ("fabsf(v)", "a + b", "0.0f", "(1.0f / s)"),
+             {"in": (0, None), "batch": 1, "rows": (0, (0,)), "cols": (0, (1, 2, 3))}),
+        ]
+        for fn, x, family, (map_, combine, identity, finish), binding in cases:
+            guess = infer_family(_Call(fn), x)
+            self.assertIsNotNone(guess, binding)
+            self.assertEqual((guess.family, guess.params, guess.binding),
+                             (family, {"map": map_, "combine": combine, "identity": identity, "finish": finish},
+                              binding))
+        for fn in (lambda x: x / torch.norm(x, dim=1),  # no keepdim: broadcasts against the wrong dimension
+                   lambda x: x / torch.norm(x, p=3, dim=1, keepdim=True),  # another p
+                   lambda x: x / x.norm(dim=(1, 3), keepdim=True),  # not trailing dimensions
+                   lambda x: x / (torch.norm(x, dim=1, keepdim=True) + x.sum(dim=2, keepdim=True)),  # two statistics
+                   lambda x: torch.relu(x) / torch.norm(x, dim=1, keepdim=True),  # not the input itself
+                   lambda x: x / torch.norm(torch.exp(x), dim=1, keepdim=True)):  # a map no family has
+            self.assertIsNone(infer_family(_Call(fn), x4))
 
     def test_scalar_losses_of_two_inputs(self):
         pair = [torch.randn(4, 8), torch.randn(4, 8)]

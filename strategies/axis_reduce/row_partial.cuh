@@ -1,15 +1,22 @@
-// The row reductions' shared body (spliced into row_reduce_warp_per_row and row_reduce_block_per_row by
-// `// kopt:include row_partial.cuh`, after axis_op.cuh and the knob UNROLL): a group of Group threads
-// (Group a power of two, up to a block) combines a stretch of a row; group_combine and block_combine
-// finish it.
+// The row reductions' shared body (spliced into row_reduce_warp_per_row, row_reduce_block_per_row and
+// row_normalize_block_per_row by `// kopt:include row_partial.cuh`, after axis_op.cuh and the knob UNROLL): a
+// group of Group threads (Group a power of two, up to a block) combines a stretch of a row; group_combine and
+// block_combine finish it.
 
-// This thread's share of combine over x[0..count), for the thread `lane` of a group of Group threads.
+// The value an element contributes: itself for the reductions; row_normalize's `map` (a square, an
+// absolute value) for the normalisations.
+struct AsIs {
+  __device__ __forceinline__ float operator()(float v) const { return v; }
+};
+
+// This thread's share of combine over Map(x[i]) for i in [0, count), for the thread `lane` of a group of
+// Group threads.
 // A row starts at a 16-byte boundary only when cols is a multiple of kVec (and the matrix is aligned), so
 // each stretch is read as a head of fewer than kVec elements up to its first 16-byte boundary, then
 // 128-bit packs p = lane, lane + Group, ... (a group's loads are contiguous), UNROLL independent loads in
 // flight per thread (the at most UNROLL - 1 packs left after the unrolled loop are read in one predicated
 // round of independent loads), then a tail of fewer than kVec elements. 64-bit indices throughout.
-template <int Group>
+template <int Group, typename Map = AsIs>
 __device__ __forceinline__ float row_partial(T const* __restrict__ x, long long count, int lane,
                                              unsigned long long policy) {
   float acc[UNROLL];
@@ -18,7 +25,7 @@ __device__ __forceinline__ float row_partial(T const* __restrict__ x, long long 
   unsigned long long const address = reinterpret_cast<unsigned long long>(x);
   long long head = static_cast<long long>(((16ull - (address & 15ull)) & 15ull) / sizeof(T));
   if (address % sizeof(T) != 0 || head > count) head = count;
-  for (long long i = lane; i < head; i += Group) acc[0] = Op::combine(acc[0], load1(x + i));
+  for (long long i = lane; i < head; i += Group) acc[0] = Op::combine(acc[0], Map{}(load1(x + i)));
   T const* const body = x + head;
   long long const packs = (count - head) / kVec;
   long long p = lane;
@@ -30,7 +37,7 @@ __device__ __forceinline__ float row_partial(T const* __restrict__ x, long long 
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
 #pragma unroll
-      for (int e = 0; e < kVec; ++e) acc[u] = Op::combine(acc[u], pack_value(v[u], e));
+      for (int e = 0; e < kVec; ++e) acc[u] = Op::combine(acc[u], Map{}(pack_value(v[u], e)));
     }
   }
   if (UNROLL > 1 && p < packs) {
@@ -43,11 +50,12 @@ __device__ __forceinline__ float row_partial(T const* __restrict__ x, long long 
     for (int u = 0; u < UNROLL - 1; ++u) {
       if (p + u * Group < packs) {
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) acc[u] = Op::combine(acc[u], pack_value(v[u], e));
+        for (int e = 0; e < kVec; ++e) acc[u] = Op::combine(acc[u], Map{}(pack_value(v[u], e)));
       }
     }
   }
-  for (long long t = head + packs * kVec + lane; t < count; t += Group) acc[0] = Op::combine(acc[0], load1(x + t));
+  for (long long t = head + packs * kVec + lane; t < count; t += Group)
+    acc[0] = Op::combine(acc[0], Map{}(load1(x + t)));
 #pragma unroll
   for (int u = 1; u < UNROLL; ++u) acc[0] = Op::combine(acc[0], acc[u]);
   return acc[0];

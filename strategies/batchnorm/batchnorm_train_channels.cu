@@ -46,90 +46,26 @@ using T = {{T}};
 
 // kopt:include ../common/multiprocessors.cuh
 // kopt:include batchnorm_train_stats.cuh
-
-__device__ __forceinline__ Vec load_x(const T* p) {
-#if STREAM
-  uint4 const r = __ldcs(reinterpret_cast<uint4 const*>(p));
-  return *reinterpret_cast<Vec const*>(&r);
-#else
-  return kopt_strategy::load_pack<T, kVec>(p);
-#endif
-}
-
-__device__ __forceinline__ void store_out(T* p, Vec const& v) {
-#if STREAM
-  __stcs(reinterpret_cast<uint4*>(p), *reinterpret_cast<uint4 const*>(&v));
-#else
-  kopt_strategy::store_pack<T, kVec>(p, v);
-#endif
-}
-
-__device__ __forceinline__ float normalized(float v, float4 const& k) {
-  return fmaf((v - k.x) - k.y, k.z, k.w);
-}
-
-__global__ void __launch_bounds__(BLOCK)
-    normalize_kernel(T* __restrict__ out, const T* __restrict__ x, int N, int C, long long hw,
-                     float4 const* __restrict__ constants) {
-  bool const vec = hw % kVec == 0 && kopt_strategy::aligned_to(x, sizeof(Vec)) &&
-                   kopt_strategy::aligned_to(out, sizeof(Vec));
-  int const width = vec ? kVec : 1;
-  long long const stride = static_cast<long long>(gridDim.x) * BLOCK;
-  long long const first = static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x;
-  for (int c = static_cast<int>(blockIdx.y); c < C; c += static_cast<int>(gridDim.y)) {
-    float4 const k = constants[c];  // written by pass 1 (an earlier kernel)
-    Walk const w = make_walk(N, C, hw, width, stride, +1);
-    Cursor p = start(w, first, N, C, c, hw, width, +1);
-    if (vec) {
-      while (p.q < w.positions) {
-        Vec v[UNROLL];
-        long long at[UNROLL];
-        bool ok[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-          ok[u] = p.q < w.positions;
-          at[u] = p.at;
-          if (ok[u]) v[u] = load_x(x + p.at);
-          advance(p, w);
-        }
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-          if (!ok[u]) continue;
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) v[u].v[e] = from_float<T>(normalized(to_float(v[u].v[e]), k));
-          store_out(out + at[u], v[u]);
-        }
-      }
-    } else {
-      while (p.q < w.positions) {
-        float v[UNROLL];
-        long long at[UNROLL];
-        bool ok[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-          ok[u] = p.q < w.positions;
-          at[u] = p.at;
-          if (ok[u]) v[u] = to_float(x[p.at]);
-          advance(p, w);
-        }
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u)
-          if (ok[u]) out[at[u]] = from_float<T>(normalized(v[u], k));
-      }
-    }
-  }
-}
+// kopt:include batchnorm_train_normalize.cuh
 
 }  // namespace batchnorm_train_channels
 
 // clang-format off
-extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, const {{T}}* gamma,
-                          const {{T}}* beta, float eps, int N, int C, int H, int W
+extern "C" void {{ENTRY}}({{T}}* out,
+#if !KOPT_FORWARD_ONLY
+                          {{T}}* mean, {{T}}* var,
+#endif
+                          const {{T}}* x, const {{T}}* gamma, const {{T}}* beta, float eps, int N, int C, int H,
+                          int W
 #if KOPT_TORCH_STATS
                           , {{T}}* running_mean, {{T}}* running_var, float momentum
 #endif
                           ) {
   // clang-format on
+#if KOPT_FORWARD_ONLY
+  {{T}}* const mean = nullptr;  // the statistics stay inside (nn.BatchNorm2d's forward returns the output only)
+  {{T}}* const var = nullptr;
+#endif
   using namespace batchnorm_train_channels;
   if (N < 0 || C <= 0 || H < 0 || W < 0) return;
   long long const hw = static_cast<long long>(H) * W;

@@ -100,13 +100,21 @@ __global__ void __launch_bounds__(BLOCK)
 }  // namespace batchnorm_train_flat
 
 // clang-format off
-extern "C" void {{ENTRY}}({{T}}* out, {{T}}* mean, {{T}}* var, const {{T}}* x, const {{T}}* gamma,
-                          const {{T}}* beta, float eps, int N, int C, int H, int W
+extern "C" void {{ENTRY}}({{T}}* out,
+#if !KOPT_FORWARD_ONLY
+                          {{T}}* mean, {{T}}* var,
+#endif
+                          const {{T}}* x, const {{T}}* gamma, const {{T}}* beta, float eps, int N, int C, int H,
+                          int W
 #if KOPT_TORCH_STATS
                           , {{T}}* running_mean, {{T}}* running_var, float momentum
 #endif
                           ) {
   // clang-format on
+#if KOPT_FORWARD_ONLY
+  {{T}}* const mean = nullptr;  // the statistics stay inside (nn.BatchNorm2d's forward returns the output only)
+  {{T}}* const var = nullptr;
+#endif
   using namespace batchnorm_train_flat;
   if (N < 0 || C <= 0 || H < 0 || W < 0) return;
   long long const hw = static_cast<long long>(H) * W;

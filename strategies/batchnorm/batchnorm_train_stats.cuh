@@ -32,6 +32,11 @@
 // a scratch array, fences and draws a ticket from its channel's counter (atomicInc wraps it back to zero,
 // so it needs resetting only when the scratch is allocated); the block that draws the last ticket adds the
 // channel's pairs in a fixed order (deterministic), and writes mean[c], var[c] and the constants.
+//
+// A "channel" is any set of N planes of hw elements C * hw apart: row_standardize_segments and
+// group_norm_segments pass N = 1, C = the rows (or groups) and hw = a row's length, so each channel is one
+// contiguous row, and define KOPT_SEGMENT_STATS: mean, var, gamma and beta are then not read or written
+// (null), the constants are (K, mean - K, 1 / sqrt(var + eps), 0).
 
 constexpr int kVec = 16 / static_cast<int>(sizeof(T));  // elements per 128-bit pack
 using Vec = kopt_strategy::Pack<T, kVec>;
@@ -189,6 +194,14 @@ __device__ __forceinline__ void add_centred(float v, float shift, float& s1, flo
 #ifndef KOPT_TORCH_STATS
 #define KOPT_TORCH_STATS 0
 #endif
+#ifndef KOPT_SEGMENT_STATS
+#define KOPT_SEGMENT_STATS 0
+#endif
+// KOPT_FORWARD_ONLY (a manifest `defines`): nn.BatchNorm2d's forward in training, which returns the output only:
+// the entry takes no mean or var, which are then neither written nor read (null).
+#ifndef KOPT_FORWARD_ONLY
+#define KOPT_FORWARD_ONLY 0
+#endif
 #if KOPT_TORCH_STATS
 struct RunningStats {
   T* mean;
@@ -285,7 +298,20 @@ __global__ void __launch_bounds__(BLOCK)
         // A variance below the FP32 rounding of the squares is noise: 0 (a constant channel, x != K, gave
         // 8e-19 for a true 0 on the H200).
         if (v <= 0x1p-22 * squares) v = 0.0;
+#if KOPT_SEGMENT_STATS
+        (void)mean;
+        (void)var;
+        (void)gamma;
+        (void)beta;
+        double const rstd = 1.0 / sqrt(v + static_cast<double>(eps));
+        s.constants[c] = make_float4(shift, static_cast<float>(d), static_cast<float>(rstd), 0.0f);
+#else
+#if KOPT_FORWARD_ONLY
+        (void)mean;
+        (void)var;
+#else
         mean[c] = from_float<T>(static_cast<float>(static_cast<double>(shift) + d));
+#endif
 #if KOPT_TORCH_STATS
         var[c] = from_float<T>(static_cast<float>(1.0 / sqrt(v + static_cast<double>(eps))));
         double const unbiased = count > 1.0 ? v * count / (count - 1.0) : v;
@@ -294,12 +320,13 @@ __global__ void __launch_bounds__(BLOCK)
             (1.0 - m) * static_cast<double>(to_float(running.mean[c])) + m * (static_cast<double>(shift) + d)));
         running.var[c] = from_float<T>(
             static_cast<float>((1.0 - m) * static_cast<double>(to_float(running.var[c])) + m * unbiased));
-#else
+#elif !KOPT_FORWARD_ONLY
         var[c] = from_float<T>(static_cast<float>(v));
 #endif
         double const scale = static_cast<double>(to_float(gamma[c])) / sqrt(v + static_cast<double>(eps));
         s.constants[c] =
             make_float4(shift, static_cast<float>(d), static_cast<float>(scale), to_float(beta[c]));
+#endif
       }
     }
     __syncthreads();  // the shared pair sums and last_block are reused by the next channel

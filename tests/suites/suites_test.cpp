@@ -109,7 +109,14 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "conv3d_ncdhw_bias",
                                          "conv3d_ncdhw_bias_channel",
                                          "conv_transpose3d_ncdhw",
-                                         "conv_transpose3d_ncdhw_bias"};
+                                         "conv_transpose3d_ncdhw_bias",
+                                         "row_standardize",
+                                         "group_norm",
+                                         "row_normalize",
+                                         "mid_normalize",
+                                         "pool3d_ncdhw",
+                                         "depthwise_conv2d_nchw",
+                                         "depthwise_conv2d_nchw_bias"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
