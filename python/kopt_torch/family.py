@@ -324,7 +324,8 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     (and nn.ConvTranspose1d as one row) of one group gets conv_transpose2d_nchw(_bias, _bias_channel), its output
     padding constants as well; nn.Conv3d and nn.ConvTranspose3d of one group on a 5-D input conv3d_ncdhw(_bias,
     _bias_channel) and conv_transpose3d_ncdhw(_bias), the input's D, H, W and the filter's KD, KH, KW pinned, the
-    geometry per axis constants (_conv3d_binding)."""
+    geometry per axis constants (_conv3d_binding). An nn.Conv2d (or nn.Conv1d as one row) whose groups equal both
+    channel counts gets depthwise_conv2d_nchw(_bias), bound as the strided family but with one channel count, C."""
     if not nodes or len(tensors) != 1:
         return None
     first = nodes[0]
@@ -342,11 +343,9 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
             or sub.padding_mode != "zeros":
         return None
     weight = f"{first.target}.weight"
-    if depthwise:
-        return _depthwise(traced, nodes, sub, first, weight, two)
-    binding: dict[str, Binding] = {
-        "x": (0, None), "w": (weight, None), "N": (0, (0,)), "Cin": (0, (1,)),
-        "Cout": (weight, (1,) if transposed else (0,))}
+    # A depthwise layer's filter is C x 1 x KH x KW: one channel count, C.
+    binding: dict[str, Binding] = {"x": (0, None), "w": (weight, None), "N": (0, (0,))}
+    binding |= {"C": (0, (1,))} if depthwise else {"Cin": (0, (1,)), "Cout": (weight, (1,) if transposed else (0,))}
     if three:
         depth = _conv3d_binding(sub, weight, transposed)
         if depth is None:
@@ -359,8 +358,8 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
         geometry = _conv_geometry(sub)
         if geometry is None:
             return None
-        square = two and not transposed and sub.kernel_size[0] == sub.kernel_size[1] and geometry[:2] == (1, 1) \
-            and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
+        square = two and not transposed and not depthwise and sub.kernel_size[0] == sub.kernel_size[1] \
+            and geometry[:2] == (1, 1) and geometry[2] == geometry[3] and geometry[4:] == (1, 1)
         layer = (sub.out_channels, 3 if two else 2, tensors[0].dim())
         if square:
             binding |= {"H": (0, (2,)), "W": (0, (3,)), "K": (weight, (2,)), "pad": geometry[2]}
@@ -370,13 +369,13 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
             binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
                 {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
             binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
-            family = "conv2d_nchw_strided"
+            family = "depthwise_conv2d_nchw" if depthwise else "conv2d_nchw_strided"
         if transposed:
             oph, opw = tuple(sub.output_padding) if two else (0, sub.output_padding[0])
             binding |= {"OPH": oph, "OPW": opw}
             family = "conv_transpose2d_nchw"
-        what = ("a transposed convolution" if transposed else "a convolution") if two else \
-            f"a 1-D {'transposed ' if transposed else ''}convolution (one row of height 1)"
+        kind = "transposed " if transposed else "depthwise " if depthwise else ""
+        what = f"a {kind}convolution" if two else f"a 1-D {kind}convolution (one row of height 1)"
     bias = f"{first.target}.bias" if sub.bias is not None else None
     if bias is None and len(nodes) == 1:
         return FamilyGuess(family, {}, f"the module is {what} without a bias", binding)
@@ -384,27 +383,6 @@ def _conv_chain(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGues
     if tail is None:
         return None
     return tail.guess(*_CONV_TAIL_FAMILIES[family])
-
-
-def _depthwise(traced: Any, nodes: list[Any], sub: nn.Module, first: Any, weight: str, two: bool) -> FamilyGuess | None:
-    """depthwise_conv2d_nchw(_bias) for an nn.Conv2d (or nn.Conv1d as one row) whose groups equal both channel
-    counts: C the input's channels, the filter's KH, KW (its weight is C x 1 x KH x KW), the geometry constants;
-    with the layer's bias (or a per-channel vector added after it) and an element-wise chain, the _bias form."""
-    geometry = _conv_geometry(sub)
-    if geometry is None:
-        return None
-    sh, sw, ph, pw, dh, dw = geometry
-    binding: dict[str, Binding] = {"x": (0, None), "w": (weight, None), "N": (0, (0,)), "C": (0, (1,))}
-    binding |= {"H": (0, (2,)), "W": (0, (3,)), "KH": (weight, (2,)), "KW": (weight, (3,))} if two else \
-        {"H": 1, "W": (0, (2,)), "KH": 1, "KW": (weight, (2,))}
-    binding |= {"SH": sh, "SW": sw, "PH": ph, "PW": pw, "DH": dh, "DW": dw}
-    what = "a depthwise convolution" if two else "a 1-D depthwise convolution (one row of height 1)"
-    bias = f"{first.target}.bias" if sub.bias is not None else None
-    if bias is None and len(nodes) == 1:
-        return FamilyGuess("depthwise_conv2d_nchw", {}, f"the module is {what} without a bias", binding)
-    layer = (sub.out_channels, 3 if two else 2, 4 if two else 3)
-    tail = _layer_tail(traced, nodes, weight, bias, layer, f"{what} with a bias", binding)
-    return tail.guess(*_CONV_TAIL_FAMILIES["depthwise_conv2d_nchw"]) if tail is not None else None
 
 
 @dataclass

@@ -65,12 +65,19 @@ def _guess(family: str, what: str, tensors: list[Any], pointers: dict[str, str],
     return FamilyGuess(family, {}, f"the module is {what} over {over} (eps {eps:g})", binding)
 
 
+def _module_on_input(traced: Any, node: Any) -> nn.Module | None:
+    """The submodule a call_module node applies to the forward's input itself (its one argument), else None."""
+    if node.op != "call_module" or len(node.args) != 1 or node.kwargs \
+            or getattr(node.args[0], "op", None) != "placeholder":
+        return None
+    return traced.get_submodule(node.target)
+
+
 def _library_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | None:
     """nn.LayerNorm, nn.RMSNorm, F.layer_norm or F.rms_norm of the one input with the module's parameters."""
     if node.op == "call_module":
-        sub = traced.get_submodule(node.target)
-        if len(node.args) != 1 or node.kwargs or getattr(node.args[0], "op", None) != "placeholder" \
-                or type(sub) not in (nn.LayerNorm, nn.RMSNorm) or not sub.elementwise_affine:
+        sub = _module_on_input(traced, node)
+        if type(sub) not in (nn.LayerNorm, nn.RMSNorm) or not sub.elementwise_affine:
             return None
         k = _normalized_dims(sub.normalized_shape, tensors[0])
         if k is None:
@@ -284,10 +291,9 @@ def _batch_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | Non
     (in training mode, as KernelBench's harness and kopt's reference run a module, or without running
     statistics); batchnorm (given statistics) for one in eval mode with running statistics. The input is viewed
     as N x C x H x W: H the spatial dimensions but the last (1 when there are none), W the last one (1 likewise)."""
-    if node.op != "call_module" or len(node.args) != 1 or node.kwargs \
-            or getattr(node.args[0], "op", None) != "placeholder":
+    sub, ndim = _module_on_input(traced, node), tensors[0].dim()
+    if sub is None:
         return None
-    sub, ndim = traced.get_submodule(node.target), tensors[0].dim()
     if type(sub) not in _BATCH_NORMS or ndim not in _BATCH_NORMS[type(sub)] or not sub.affine:
         return None
     name, eps, key = type(sub).__name__, float(sub.eps), node.target
@@ -308,10 +314,9 @@ def _batch_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | Non
 def _segment_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | None:
     """row_standardize or group_norm for one nn.InstanceNorm*, nn.GroupNorm or affine-free nn.LayerNorm of the
     one input: each (sample, channel) plane, (sample, group) slab or row standardised with the biased variance."""
-    if node.op != "call_module" or len(node.args) != 1 or node.kwargs \
-            or getattr(node.args[0], "op", None) != "placeholder":
+    sub, ndim = _module_on_input(traced, node), tensors[0].dim()
+    if sub is None:
         return None
-    sub, ndim = traced.get_submodule(node.target), tensors[0].dim()
     name, eps = type(sub).__name__, float(getattr(sub, "eps", 0.0) or 0.0)
     plain = {"x": (0, None), "eps": eps}
     if type(sub) is nn.LayerNorm and not sub.elementwise_affine:

@@ -19,6 +19,7 @@ int run_energy(EnergyArgs const& args, Console const& console) {
   SingleCandidateFailure failure{};
   auto opened = open_single_candidate(args.task_dir, args.candidate, args.device, failure);
   if (!opened) return fail(failure.error, failure.origin);
+  for (std::string const& note : opened->notes) console.err << note << '\n';
   EnergyOptions energy_options;
   energy_options.size = args.size;
   energy_options.window_s = args.window_s;

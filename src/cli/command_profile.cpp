@@ -72,6 +72,7 @@ int run_profile(ProfileArgs const& args, Console const& console) {
   SingleCandidateFailure failure{};
   auto opened = open_single_candidate(args.task_dir, args.candidate, args.device, failure);
   if (!opened) return fail(failure.error, failure.origin);
+  for (std::string const& note : opened->notes) console.err << note << '\n';
   ProfileOptions profile_options;
   profile_options.size = args.size;
   profile_options.ncu = args.ncu;

@@ -4,6 +4,7 @@
 
 #include "cli/candidates.hpp"
 #include "cli/options.hpp"
+#include "cli/tunable_candidate.hpp"
 
 namespace kopt::cli {
 
@@ -20,6 +21,11 @@ std::unique_ptr<SingleCandidate> open_single_candidate(std::string const& task_d
     failure = {candidates.error(), ErrorOrigin::input};
     return nullptr;
   }
+  auto notes = concretise_tunable_candidates(*task, *candidates, {});
+  if (!notes) {
+    failure = {notes.error(), ErrorOrigin::input};
+    return nullptr;
+  }
   EvalOptions options;
   options.tier = TimingTier::screen;
   options.device = device;
@@ -30,8 +36,8 @@ std::unique_ptr<SingleCandidate> open_single_candidate(std::string const& task_d
     failure = {evaluator.error(), ErrorOrigin::environment};
     return nullptr;
   }
-  return std::make_unique<SingleCandidate>(
-      SingleCandidate{std::move(*task), std::move(candidates->front()), std::move(*evaluator)});
+  return std::make_unique<SingleCandidate>(SingleCandidate{std::move(*task), std::move(candidates->front()),
+                                                           std::move(*evaluator), std::move(*notes)});
 }
 
 }  // namespace kopt::cli

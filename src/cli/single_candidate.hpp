@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/exit_code.hpp"
 #include "kopt/eval.hpp"
@@ -14,8 +15,9 @@ namespace kopt::cli {
 
 struct SingleCandidate {
   TaskSpec task;
-  CandidateSource candidate;
+  CandidateSource candidate;  // a tunable kernel at one configuration (concretise_tunable_candidates)
   std::unique_ptr<Evaluator> evaluator;
+  std::vector<std::string> notes;  // for stderr: which configuration of a tunable kernel is measured
 };
 
 struct SingleCandidateFailure {

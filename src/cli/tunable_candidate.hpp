@@ -1,4 +1,5 @@
-// `kopt eval` on a tunable kernel-mode candidate: one configuration of it, made concrete.
+// `kopt eval`, `kopt profile` and `kopt energy` on a tunable kernel-mode candidate: one configuration of it,
+// made concrete.
 #pragma once
 
 #include <string>

@@ -181,9 +181,8 @@ class BindingEnumerator {
   // A buffer no role needs to take: the task's scratch (the strategy keeps its own workspace) and an input
   // no output depends on (BufferSpec::affects_outputs: a training BatchNorm's running statistics).
   bool left_alone(Param const& param) const {
-    if (direction_of(param) == Role::scratch) return true;
     BufferSpec const* buffer = task_.find_buffer(param.name);
-    return buffer != nullptr && !buffer->affects_outputs;
+    return buffer != nullptr && (buffer->role == Role::scratch || !buffer->affects_outputs);
   }
 
   // Whether the task reads and writes its buffer `parameter` (an in-place update).
