@@ -7,6 +7,9 @@
 #   SIGSEGV on a source with 400,000 characters between __global__ and the kernel's name (issue #23;
 #   docs/fuzzing.md). Use RE2 (<re2/re2.h>, the kopt::re2 target): linear time, no recursion
 #   (docs/building.md, "RE2"). tests/ may use std::regex on its own trusted text.
+#   an anonymous namespace in a test file (tests/**/*_test.cpp): the test executables are unity builds, so
+#   each file's body lives in a namespace named after the file (docs/style.md, "Layout"), where two files'
+#   helpers of one name can neither collide nor quietly overload each other.
 # Comments (from // to the end of the line) are not checked.
 #   scripts/check_banned.sh [TREE]   (default: this repository)
 set -euo pipefail
@@ -34,3 +37,17 @@ if [[ $found -gt 0 ]]; then
   exit 1
 fi
 echo "check_banned: no std::regex in the $checked files of src/, include/, fuzz/ and bench/"
+
+anonymous=0
+while IFS= read -r -d '' file; do
+  while IFS= read -r hit; do
+    echo "check_banned: ${file#./}:${hit%%:*}: ${hit#*:}" >&2
+    anonymous=$((anonymous + 1))
+  done < <(sed 's#//.*$##' "$file" | grep -nE '^[[:space:]]*namespace[[:space:]]*\{' || true)
+done < <(find tests -type f -name '*_test.cpp' -print0 2>/dev/null | sort -z)
+if [[ $anonymous -gt 0 ]]; then
+  echo "check_banned: $anonymous anonymous namespace(s) in test files: name the namespace after the file" \
+       "(namespace binding_test { in binding_test.cpp): the tests are unity builds (docs/style.md, \"Layout\")" >&2
+  exit 1
+fi
+echo "check_banned: every test file's namespace is named"

@@ -10,7 +10,7 @@
 #include "kopt/analysis.hpp"
 
 namespace kopt {
-namespace {
+namespace analyze_test {
 
 constexpr std::array<BottleneckClass, 6> kClasses{
     BottleneckClass::memory_bound, BottleneckClass::compute_bound,         BottleneckClass::latency_bound,
@@ -263,5 +263,5 @@ TEST(Analyze, EveryFindingNamesCatalogStrategiesAndEvidence) {
   EXPECT_EQ(seen.size(), analysis_tools().size()) << ::testing::PrintToString(seen);
 }
 
-}  // namespace
+}  // namespace analyze_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "kopt/analysis.hpp"
 
 namespace kopt {
-namespace {
+namespace classify_test {
 
 TEST(Classify, Float4CopyIsDramBound) {
   Classification const c = classify(fixtures::float4_copy(), WorkFacts{});
@@ -184,5 +184,5 @@ TEST(AnalysisNames, RoundTrip) {
   EXPECT_EQ(to_string(MemoryLevel::l2), "l2");
 }
 
-}  // namespace
+}  // namespace classify_test
 }  // namespace kopt

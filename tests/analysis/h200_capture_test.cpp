@@ -16,7 +16,7 @@
 #include "kopt/profile_candidate.hpp"
 
 namespace kopt {
-namespace {
+namespace h200_capture_test {
 
 std::string read_fixture(std::string const& name) {
   std::ifstream in(std::filesystem::path(KOPT_SOURCE_DIR) / "tests/profile/fixtures" / name,
@@ -199,5 +199,5 @@ TEST(H200CaptureMetrics, EveryMetricKoptAsksForExistsOnTheH200) {
   }
 }
 
-}  // namespace
+}  // namespace h200_capture_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 namespace kopt {
-namespace {
+namespace insight_test {
 
 CandidateInsight spilling_insight(std::string size = "large", std::string source = "roofline") {
   CandidateInsight insight;
@@ -211,5 +211,5 @@ TEST(DescribeForPrompt, NothingRecorded) {
   EXPECT_NE(describe_for_prompt(one, 2000).find("Findings: none"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace insight_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "kopt/analysis.hpp"
 
 namespace kopt {
-namespace {
+namespace tools_test {
 
 std::optional<Finding> run_tool(std::string_view name, Metrics const& m, StaticFacts const& facts = {},
                                 WorkFacts const& work = {}) {
@@ -410,5 +410,5 @@ TEST(LaunchOverhead, SingleLongLaunchIsNotReported) {
   EXPECT_FALSE(run_tool("launch_overhead", Metrics{}, {}, work).has_value());
 }
 
-}  // namespace
+}  // namespace tools_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/bench_rows.hpp"
 
 namespace kopt {
-namespace {
+namespace bench_report_test {
 
 TEST(BenchReport, RenderingsShowRowsNotesAndGoals) {
   BenchSummary s;
@@ -35,5 +35,5 @@ TEST(BenchReport, RenderingsShowRowsNotesAndGoals) {
   EXPECT_NE(svg.find("<title>2.50x</title>"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace bench_report_test
 }  // namespace kopt

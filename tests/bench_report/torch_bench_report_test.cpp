@@ -9,7 +9,7 @@
 #include "support/bench_rows.hpp"
 
 namespace kopt {
-namespace {
+namespace torch_bench_report_test {
 
 BenchSummary torch_summary() {
   BenchSummary s;
@@ -86,5 +86,5 @@ TEST(TorchBenchReport, TheMarkdownAndThePlot) {
       << "relu's small size case is plotted";
 }
 
-}  // namespace
+}  // namespace torch_bench_report_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace arguments_test {
 
 using test::parse;
 
@@ -163,5 +163,5 @@ TEST(Arguments, WantsJsonScansArguments) {
   EXPECT_FALSE(wants_json(3, without.data()));
 }
 
-}  // namespace
+}  // namespace arguments_test
 }  // namespace kopt::cli

@@ -6,7 +6,7 @@
 #include <fstream>
 
 namespace kopt::cli {
-namespace {
+namespace candidates_test {
 
 class Candidates : public ::testing::Test {
  protected:
@@ -70,5 +70,5 @@ TEST_F(Candidates, ProblemsAreNamedAndClassified) {
   EXPECT_FALSE(read_candidates({}).ok());
 }
 
-}  // namespace
+}  // namespace candidates_test
 }  // namespace kopt::cli

@@ -46,7 +46,7 @@
 extern char** environ;
 
 namespace kopt::cli {
-namespace {
+namespace cli_property_test {
 
 namespace fs = std::filesystem;
 
@@ -450,5 +450,5 @@ TEST(CliProperty, EveryCommandAndOptionEndsWithAnExitCodeAndAMessageOnHostileVal
   for (auto const& failure : failures) ADD_FAILURE() << failure;
 }
 
-}  // namespace
+}  // namespace cli_property_test
 }  // namespace kopt::cli

@@ -19,7 +19,7 @@
 #include "cli/parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace command_registry_test {
 
 using test::parse;
 
@@ -122,5 +122,5 @@ TEST(CommandRegistry, ASubcommandNoEntryNamesIsAnInternalError) {
   EXPECT_NE(err.find("'kopt unregistered' is not a registered command"), std::string::npos) << err;
 }
 
-}  // namespace
+}  // namespace command_registry_test
 }  // namespace kopt::cli

@@ -13,7 +13,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace compile_only_command_test {
 
 namespace fs = std::filesystem;
 
@@ -190,5 +190,5 @@ TEST_F(CompileOnlyCommand, DoctorWithoutAGpuSaysWhatStillWorks) {
   EXPECT_FALSE(document["without_gpu"]["works"].empty());
 }
 
-}  // namespace
+}  // namespace compile_only_command_test
 }  // namespace kopt

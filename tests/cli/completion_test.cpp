@@ -14,7 +14,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace completion_test {
 
 std::string script_for(char const* shell) {
   auto run = test::parse({"completion", shell});
@@ -78,5 +78,5 @@ TEST(Completion, ZshScriptIsValidZsh) {
   EXPECT_EQ(run_shell("zsh -n " + (dir.path() / "_kopt").string() + " 2>&1; echo rc=$?"), "rc=0\n");
 }
 
-}  // namespace
+}  // namespace completion_test
 }  // namespace kopt::cli

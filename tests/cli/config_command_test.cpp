@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace config_command_test {
 
 namespace fs = std::filesystem;
 
@@ -173,5 +173,5 @@ TEST_F(BuiltKoptTest, ABadFileStopsEveryCommandWithExitCodeTwoButNotHelp) {
   EXPECT_EQ(run(project, "KOPT_NO_CONFIG=1", "config").exit_code, 0);
 }
 
-}  // namespace
+}  // namespace config_command_test
 }  // namespace kopt::cli

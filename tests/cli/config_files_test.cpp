@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace config_files_test {
 
 namespace fs = std::filesystem;
 
@@ -291,5 +291,5 @@ TEST(ConfigExport, FileValuesBecomeVariablesWithoutReplacingSetOnes) {
   restore("KOPT_LLM_MODEL", saved_model);
 }
 
-}  // namespace
+}  // namespace config_files_test
 }  // namespace kopt::cli

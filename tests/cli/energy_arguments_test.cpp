@@ -8,7 +8,7 @@
 #include "parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace energy_arguments_test {
 
 using test::parse;
 
@@ -69,5 +69,5 @@ TEST(EnergyArguments, HelpExplainsTheWindow) {
   EXPECT_NE(run.out.find("100 ms"), std::string::npos) << run.out;
 }
 
-}  // namespace
+}  // namespace energy_arguments_test
 }  // namespace kopt::cli

@@ -5,7 +5,7 @@
 #include <sstream>
 
 namespace kopt::cli {
-namespace {
+namespace error_output_test {
 
 TEST(ErrorOutput, PlainErrorGoesToStderrOnly) {
   std::ostringstream out;
@@ -50,5 +50,5 @@ TEST(ErrorOutput, InternalErrorsAskForABugReport) {
   EXPECT_NE(err.str().find("please report it"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace error_output_test
 }  // namespace kopt::cli

@@ -5,7 +5,7 @@
 #include "cli/search_evaluator.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace evaluator_options_test {
 
 using test::parse;
 
@@ -99,5 +99,5 @@ TEST(SearchEvaluator, RefusesGpusTheFarmChoosesAndABadListBeforeStartingAnything
   EXPECT_EQ(evaluator_error_origin(Error{ErrorCode::no_gpu, "no GPU"}), ErrorOrigin::environment);
 }
 
-}  // namespace
+}  // namespace evaluator_options_test
 }  // namespace kopt::cli

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::cli {
-namespace {
+namespace exit_code_test {
 
 TEST(ExitCode, ErrorCodesMapToDocumentedExitCodes) {
   EXPECT_EQ(exit_code_for(ErrorCode::invalid_argument, ErrorOrigin::input), ExitCode::usage);
@@ -52,5 +52,5 @@ TEST(ExitCode, HelpTextListsEveryCode) {
   }
 }
 
-}  // namespace
+}  // namespace exit_code_test
 }  // namespace kopt::cli

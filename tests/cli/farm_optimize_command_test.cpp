@@ -30,7 +30,7 @@
 #include "support/kopt_process.hpp"
 
 namespace kopt::test {
-namespace {
+namespace farm_optimize_command_test {
 
 using std::chrono::milliseconds;
 
@@ -290,5 +290,5 @@ TEST_F(FarmOptimizeCommandTest, ABenchOfASuiteTaskRunsOnTheWorkers) {
   for (auto const& [id, times] : ran) EXPECT_EQ(times, 1) << id;
 }
 
-}  // namespace
+}  // namespace farm_optimize_command_test
 }  // namespace kopt::test

@@ -15,7 +15,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::test {
-namespace {
+namespace farm_status_command_test {
 
 using std::chrono::milliseconds;
 
@@ -104,5 +104,5 @@ TEST_F(FarmStatusCommandTest, OptimizeOnAFarmWithoutWorkersSaysSoAndLeavesNoStor
   EXPECT_NE(tls.err.find("TLS"), std::string::npos) << tls.err;
 }
 
-}  // namespace
+}  // namespace farm_status_command_test
 }  // namespace kopt::test

@@ -9,7 +9,7 @@
 #include "support/kopt_process.hpp"
 
 namespace kopt {
-namespace {
+namespace hostile_paths_test {
 
 namespace fs = std::filesystem;
 
@@ -40,5 +40,5 @@ TEST_F(HostilePaths, ASymbolicLinkLoopIsAClearErrorForEveryCommandThatTakesAPath
   expect_clear_error("runs --store " + (loop / "kopt.db").string());
 }
 
-}  // namespace
+}  // namespace hostile_paths_test
 }  // namespace kopt

@@ -12,7 +12,7 @@
 #include "support/kopt_process.hpp"
 
 namespace kopt {
-namespace {
+namespace hostile_sources_test {
 
 using HostileSources = test::KoptProcessTest;
 
@@ -38,5 +38,5 @@ TEST_F(HostileSources, AMegabyteBetweenGlobalAndTheKernelIsAnAnswerNotACrash) {
       << outcome.err;
 }
 
-}  // namespace
+}  // namespace hostile_sources_test
 }  // namespace kopt

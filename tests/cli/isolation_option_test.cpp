@@ -10,7 +10,7 @@
 #include "parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace isolation_option_test {
 
 using test::parse;
 
@@ -47,5 +47,5 @@ TEST(RequireIsolation, ReachesTheWorkerThroughItsSetting) {
   ::unsetenv("KOPT_WORKER_REQUIRE_ISOLATION");
 }
 
-}  // namespace
+}  // namespace isolation_option_test
 }  // namespace kopt::cli

@@ -5,7 +5,7 @@
 #include "kopt/llm.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace llm_backend_help_test {
 
 TEST(LlmBackendHelp, GenerateHelpListsEveryRegisteredBackendWithItsDescription) {
   auto const run = test::parse({"generate", "--help"});
@@ -25,5 +25,5 @@ TEST(LlmBackendHelp, TheSettingsChoicesAreTheRegistryNames) {
   EXPECT_EQ(backend->choices, llm_backend_names("|"));
 }
 
-}  // namespace
+}  // namespace llm_backend_help_test
 }  // namespace kopt::cli

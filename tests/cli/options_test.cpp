@@ -6,7 +6,7 @@
 #include <fstream>
 
 namespace kopt::cli {
-namespace {
+namespace options_test {
 
 TEST(Options, SeedParsesFullUnsignedRange) {
   auto empty = parse_seed("");
@@ -182,5 +182,5 @@ TEST(Options, TaskCheckOptions) {
   EXPECT_FALSE(task_check_options_from(args, {}).ok());
 }
 
-}  // namespace
+}  // namespace options_test
 }  // namespace kopt::cli

@@ -10,7 +10,7 @@
 #include "cli/error_output.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace printable_text_test {
 
 TEST(PrintableText, KeepsPlainTextNewlinesTabsAndUtf8) {
   EXPECT_EQ(printable_text("plain text"), "plain text");
@@ -73,5 +73,5 @@ TEST(PrintableText, WarningsAreShownAsErrorsAre) {
   EXPECT_EQ(err.str(), "kopt: warning: setting from '\\x1b[2Jkopt.toml'\n");
 }
 
-}  // namespace
+}  // namespace printable_text_test
 }  // namespace kopt::cli

@@ -5,7 +5,7 @@
 #include <sstream>
 
 namespace kopt::cli {
-namespace {
+namespace progress_test {
 
 TEST(Progress, StyleFollowsJsonAndTerminal) {
   EXPECT_EQ(progress_style_for(true, true), ProgressStyle::none);
@@ -63,5 +63,5 @@ TEST(Progress, NoneModePrintsNothing) {
   EXPECT_TRUE(out.str().empty());
 }
 
-}  // namespace
+}  // namespace progress_test
 }  // namespace kopt::cli

@@ -7,7 +7,7 @@
 #include "cli/parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace proposer_registry_test {
 
 using test::parse;
 
@@ -86,5 +86,5 @@ TEST(ProposerRegistry, HelpListsEveryProposerWithWhatItNeeds) {
   EXPECT_NE(run.out.find("; needs --from, KOPT_LLM_*"), std::string::npos) << run.out;
 }
 
-}  // namespace
+}  // namespace proposer_registry_test
 }  // namespace kopt::cli

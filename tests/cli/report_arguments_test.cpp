@@ -8,7 +8,7 @@
 #include "cli/command_registry.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace report_arguments_test {
 
 ParsedCommandLine parse(std::vector<char const*> args, std::string* out_text = nullptr) {
   args.insert(args.begin(), "kopt");
@@ -68,5 +68,5 @@ TEST(ReportArguments, FormatFromFlagThenExtensionThenDefault) {
   EXPECT_NE(bad.error().message.find("--format"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace report_arguments_test
 }  // namespace kopt::cli

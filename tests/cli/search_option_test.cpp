@@ -4,7 +4,7 @@
 #include "kopt/search.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace search_option_test {
 
 using test::parse;
 
@@ -51,5 +51,5 @@ TEST(SearchOption, BenchTakesEveryRegisteredStrategy) {
   EXPECT_EQ(parse({"bench", "suites/", "--search", "annealing"}).parsed.exit_code, 2);
 }
 
-}  // namespace
+}  // namespace search_option_test
 }  // namespace kopt::cli

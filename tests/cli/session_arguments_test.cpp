@@ -5,7 +5,7 @@
 #include "cli/parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace session_arguments_test {
 
 using test::parse;
 
@@ -40,5 +40,5 @@ TEST(SessionArguments, ExactlyOneOfARunAndASession) {
   EXPECT_NE(neither.err.find("expected a run id or --session ID"), std::string::npos) << neither.err;
 }
 
-}  // namespace
+}  // namespace session_arguments_test
 }  // namespace kopt::cli

@@ -13,7 +13,7 @@
 #include "cli/settings.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace settings_registry_test {
 
 namespace fs = std::filesystem;
 
@@ -147,5 +147,5 @@ TEST(SettingsRegistry, LookupAndSuggestions) {
   EXPECT_EQ(expected_text(*find_setting_by_key("llm.backend")), "one of openai, anthropic, command, replay");
 }
 
-}  // namespace
+}  // namespace settings_registry_test
 }  // namespace kopt::cli

@@ -6,7 +6,7 @@
 #include <vector>
 
 namespace kopt::cli {
-namespace {
+namespace suggestions_test {
 
 TEST(Suggestions, EditDistanceCountsInsertionsDeletionsSubstitutionsAndSwaps) {
   EXPECT_EQ(edit_distance("eval", "eval"), 0u);
@@ -34,5 +34,5 @@ TEST(Suggestions, AnUnambiguousPrefixIsSuggested) {
   EXPECT_EQ(nearest_word("--strat", options), std::nullopt);  // two options start with it
 }
 
-}  // namespace
+}  // namespace suggestions_test
 }  // namespace kopt::cli

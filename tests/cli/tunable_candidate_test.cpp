@@ -11,7 +11,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace tunable_candidate_test {
 
 // A grid-stride vector_add whose block size and grid are knobs, as the strategy templates write them.
 constexpr char const* kTunable = R"(// kopt:knob BLOCK = [128, 256, 512]
@@ -93,5 +93,5 @@ TEST(TunableCandidate, CandidatesWithoutKnobsInTheirLaunchLineAreLeftAsTheyAre) 
   EXPECT_EQ(candidates[1].source, launcher);
 }
 
-}  // namespace
+}  // namespace tunable_candidate_test
 }  // namespace kopt::cli

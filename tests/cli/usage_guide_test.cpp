@@ -8,7 +8,7 @@
 #include "parse_support.hpp"
 
 namespace kopt::cli {
-namespace {
+namespace usage_guide_test {
 
 using test::parse;
 
@@ -146,5 +146,5 @@ TEST(OptionRanges, ValuesInRangeAreTaken) {
   EXPECT_DOUBLE_EQ(run.parsed.arguments->optimize.time_s, 2.5);
 }
 
-}  // namespace
+}  // namespace usage_guide_test
 }  // namespace kopt::cli

@@ -8,7 +8,7 @@
 #include "support/kopt_process.hpp"
 
 namespace kopt::test {
-namespace {
+namespace worker_command_test {
 
 using WorkerCommandTest = KoptProcessTest;
 
@@ -27,5 +27,5 @@ TEST_F(WorkerCommandTest, RefusesWhatItCannotServeBeforeJoining) {
   EXPECT_NE(help.out.find("kopt worker --queue redis://"), std::string::npos) << help.out;
 }
 
-}  // namespace
+}  // namespace worker_command_test
 }  // namespace kopt::test

@@ -5,7 +5,7 @@
 #include "kopt/result.hpp"
 
 namespace kopt {
-namespace {
+namespace status_test {
 
 TEST(CandidateStatus, RoundTripsEveryName) {
   for (auto status : {CandidateStatus::ok, CandidateStatus::compile_error, CandidateStatus::load_error,
@@ -50,5 +50,5 @@ TEST(Result, HoldsValueOrError) {
   EXPECT_STREQ(to_string(bad.error().code), "invalid_spec");
 }
 
-}  // namespace
+}  // namespace status_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "kopt/json_values.hpp"
 
 namespace kopt {
-namespace {
+namespace text_test {
 
 TEST(Text, AsciiLowerChangesOnlyAsciiLetters) {
   EXPECT_EQ(ascii_lower("CHOICE: Tensor_Core_MMA 42"), "choice: tensor_core_mma 42");
@@ -17,11 +17,11 @@ TEST(Text, AsciiLowerChangesOnlyAsciiLetters) {
   EXPECT_EQ(ascii_lower(""), "");
 }
 
-}  // namespace
+}  // namespace text_test
 }  // namespace kopt
 
 namespace kopt {
-namespace {
+namespace text_test {
 
 TEST(Text, MarkupEscapeReplacesTheFiveSpecialCharacters) {
   EXPECT_EQ(markup_escape(R"(<a href="x">Tom & Jerry's</a>)"),
@@ -47,5 +47,5 @@ TEST(JsonValues, NumbersAndTheirAbsence) {
   EXPECT_EQ(optional_number_to_json(1.0), nlohmann::json(1.0));
 }
 
-}  // namespace
+}  // namespace text_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include <limits>
 
 namespace kopt {
-namespace {
+namespace units_test {
 
 TEST(Units, DurationsKeepThreeSignificantDigits) {
   EXPECT_EQ(format_duration_ms(0.0123), "12.3 µs");
@@ -49,5 +49,5 @@ TEST(Units, RatiosAndPlainNumbers) {
   EXPECT_EQ(format_duration_us(-2.5), "-2.50 µs");
 }
 
-}  // namespace
+}  // namespace units_test
 }  // namespace kopt

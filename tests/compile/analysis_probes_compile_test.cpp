@@ -12,7 +12,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace analysis_probes_compile_test {
 
 using testing::kernel_request;
 using testing::make_compiler;
@@ -56,5 +56,5 @@ TEST(AnalysisProbes, SpillingProbesShowPtxasEvidence) {
   EXPECT_EQ(copy->artifact.resources.stack_bytes, 0);
 }
 
-}  // namespace
+}  // namespace analysis_probes_compile_test
 }  // namespace kopt

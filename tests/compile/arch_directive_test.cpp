@@ -7,7 +7,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace arch_directive_test {
 
 using testing::kernel_request;
 using testing::make_compiler;
@@ -58,5 +58,5 @@ TEST(ArchDirective, BuildsTheCandidateForSm90aAndRefusesOtherGpus) {
       << other->diagnostics;
 }
 
-}  // namespace
+}  // namespace arch_directive_test
 }  // namespace kopt

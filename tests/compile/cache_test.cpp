@@ -12,7 +12,7 @@
 #include "kopt/sha256.hpp"
 
 namespace kopt {
-namespace {
+namespace cache_test {
 
 using testing::kernel_request;
 using testing::make_compiler;
@@ -243,5 +243,5 @@ TEST(CompileRequestChecks, EmptyEntryIsAnError) {
   EXPECT_NE(outcome.error().message.find("entry"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace cache_test
 }  // namespace kopt

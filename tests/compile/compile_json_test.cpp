@@ -13,7 +13,7 @@
 #include "kopt/toolchain.hpp"
 
 namespace kopt::detail {
-namespace {
+namespace compile_json_test {
 
 using kopt::testing::TempDir;
 
@@ -266,5 +266,5 @@ TEST(CompileServer, CompilesAValidRequestIntoTheCacheUnderTheGivenKey) {
   EXPECT_TRUE(std::filesystem::exists(cache.path() / (request.key + ".json")));
 }
 
-}  // namespace
+}  // namespace compile_json_test
 }  // namespace kopt::detail

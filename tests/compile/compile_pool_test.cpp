@@ -24,7 +24,7 @@
 #include "kopt/toolchain.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace compile_pool_test {
 
 using namespace std::chrono_literals;
 
@@ -364,5 +364,5 @@ TEST(FindCompileServer, HonoursTheEnvironmentOverride) {
   }
 }
 
-}  // namespace
+}  // namespace compile_pool_test
 }  // namespace kopt::testing

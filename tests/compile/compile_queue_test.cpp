@@ -9,7 +9,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace compile_queue_test {
 
 CompileRequest numbered_kernel(int i) {
   std::string const name = "k" + std::to_string(i);
@@ -96,5 +96,5 @@ TEST(CompileQueue, ClosingDropsWhatHasNotStarted) {
   EXPECT_LE(artifacts_in(cache.path()), 2u);
 }
 
-}  // namespace
+}  // namespace compile_queue_test
 }  // namespace kopt::testing

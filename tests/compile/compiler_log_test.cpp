@@ -5,7 +5,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace compiler_log_test {
 
 TEST(TrimCompilerLog, KeepsErrorsWarningsLocationsAndContext) {
   std::string const log =
@@ -108,5 +108,5 @@ TEST(CandidateMode, Names) {
   EXPECT_EQ(to_string(CandidateMode::launcher), "launcher");
 }
 
-}  // namespace
+}  // namespace compiler_log_test
 }  // namespace kopt

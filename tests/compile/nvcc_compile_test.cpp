@@ -9,7 +9,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace nvcc_compile_test {
 
 using testing::make_compiler;
 using testing::TempDir;
@@ -159,5 +159,5 @@ TEST(NvccCompile, UnknownLibraryAndTimeout) {
   EXPECT_NE(timed_out->diagnostics.find("nvcc timed out"), std::string::npos) << timed_out->diagnostics;
 }
 
-}  // namespace
+}  // namespace nvcc_compile_test
 }  // namespace kopt

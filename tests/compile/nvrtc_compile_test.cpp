@@ -10,7 +10,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace nvrtc_compile_test {
 
 using testing::kernel_request;
 using testing::make_compiler;
@@ -251,5 +251,5 @@ TEST(NvrtcCompile, QuotedIncludeNextToTheSource) {
   EXPECT_TRUE(outcome->ok) << outcome->diagnostics;
 }
 
-}  // namespace
+}  // namespace nvrtc_compile_test
 }  // namespace kopt

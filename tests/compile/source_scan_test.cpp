@@ -4,7 +4,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace source_scan_test {
 
 TEST(DetectMode, KernelAndLauncherDefinitions) {
   EXPECT_EQ(detect_mode("extern \"C\" __global__ void softmax(float* o) { }", "softmax"),
@@ -192,5 +192,5 @@ TEST(LaunchAnnotation, OnlyCommentLinesCount) {
   EXPECT_EQ(spec->grid[0].text(), "N");
 }
 
-}  // namespace
+}  // namespace source_scan_test
 }  // namespace kopt

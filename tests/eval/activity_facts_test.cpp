@@ -12,7 +12,7 @@
 #include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
-namespace {
+namespace activity_facts_test {
 
 using eval_test::stats;
 using eval_test::test_device;
@@ -112,5 +112,5 @@ TEST(ActivityFacts, KernelModeGivesOneLaunchAndLeavesTimesAlone) {
   EXPECT_DOUBLE_EQ(*work.median_us, 12.0);
 }
 
-}  // namespace
+}  // namespace activity_facts_test
 }  // namespace kopt

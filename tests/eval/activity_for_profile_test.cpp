@@ -4,7 +4,7 @@
 #include "kopt/eval.hpp"
 
 namespace kopt {
-namespace {
+namespace activity_for_profile_test {
 
 SizeResult timed_size(double median_us) {
   SizeResult size;
@@ -41,5 +41,5 @@ TEST(ActivityForProfile, KeepsTheRecordedCallWithoutATimingAndNothingWithoutActi
   EXPECT_FALSE(activity_for_profile(kernel_mode)->call_us);
 }
 
-}  // namespace
+}  // namespace activity_for_profile_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "eval_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace artifact_requests_test {
 
 using eval_test::vector_add_task;
 
@@ -291,5 +291,5 @@ TEST(PlanCandidate, ReadsTheFileWhenNoTextIsGivenAndNamesAMissingOne) {
   EXPECT_NE(failed.failure.find("/nonexistent/cand.cu"), std::string::npos) << failed.failure;
 }
 
-}  // namespace
+}  // namespace artifact_requests_test
 }  // namespace kopt

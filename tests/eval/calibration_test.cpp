@@ -7,7 +7,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace calibration_test {
 
 DeviceInfo h200() {
   DeviceInfo d;
@@ -98,5 +98,5 @@ TEST(ApplyCalibration, UsesTheMeasuredPeaksOnlyForTheSameDeviceAndDriver) {
   EXPECT_DOUBLE_EQ(apply_calibration(unmeasured, measured()).ceilings.dram_bytes_per_s, 4.3e12);
 }
 
-}  // namespace
+}  // namespace calibration_test
 }  // namespace kopt

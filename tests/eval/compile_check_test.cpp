@@ -9,7 +9,7 @@
 #include "eval_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace compile_check_test {
 
 namespace fs = std::filesystem;
 
@@ -338,5 +338,5 @@ TEST(CompileCheckRender, TextShowsTargetStatusesResourcesAndDiagnostics) {
   EXPECT_NE(text.find("not checked: timing"), std::string::npos) << text;
 }
 
-}  // namespace
+}  // namespace compile_check_test
 }  // namespace kopt

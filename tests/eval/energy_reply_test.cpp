@@ -6,7 +6,7 @@
 #include "eval_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace energy_reply_test {
 
 using nlohmann::json;
 
@@ -183,5 +183,5 @@ TEST(EnergySize, LargestTimedByDefaultOrTheNamedOne) {
   EXPECT_EQ(energy_size(task, "huge"), nullptr);
 }
 
-}  // namespace
+}  // namespace energy_reply_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/insight.hpp"
 
 namespace kopt {
-namespace {
+namespace insight_builder_test {
 
 DeviceCeilings h200() {
   return DeviceCeilings{4.8e12, 6.7e13, 9.89e14};
@@ -119,5 +119,5 @@ TEST(RooflineInsights, KernelActivityGivesLaunches) {
             BottleneckClass::launch_overhead_bound);  // launches unknown
 }
 
-}  // namespace
+}  // namespace insight_builder_test
 }  // namespace kopt

@@ -11,7 +11,7 @@
 #include "kopt/worker/verdict_messages.hpp"
 
 namespace kopt {
-namespace {
+namespace reply_mapping_test {
 
 using eval_test::stats;
 using eval_test::test_device;
@@ -372,5 +372,5 @@ TEST(ApplyCheckReply, WorkerDeathIsAWorkerError) {
   EXPECT_NE(status.error().message.find("reference aborted"), std::string::npos) << status.error().message;
 }
 
-}  // namespace
+}  // namespace reply_mapping_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include <limits>
 
 namespace kopt {
-namespace {
+namespace sanitizer_test {
 
 TEST(SanitizerErrorCount, ReadsTheMemcheckErrorSummary) {
   std::string const log =
@@ -59,5 +59,5 @@ TEST(SanitizerErrorCount, NoSummaryIsNullopt) {
   EXPECT_EQ(sanitizer_error_count("ERROR SUMMARY: some errors\n"), std::nullopt);
 }
 
-}  // namespace
+}  // namespace sanitizer_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "eval_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace size_metrics_test {
 
 using eval_test::size_named;
 using eval_test::test_device;
@@ -139,5 +139,5 @@ TEST(ApplySizeMetrics, AFailedSizeKeepsItsStatus) {
   EXPECT_EQ(r.message, "mismatch");
 }
 
-}  // namespace
+}  // namespace size_metrics_test
 }  // namespace kopt

@@ -19,7 +19,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace torch_reference_test {
 
 // Imports `problem` (relative to the repository root) into a fresh folder; empty with `skip` set when
 // there is no torch.
@@ -120,5 +120,5 @@ TEST(TorchReference, ResultsFilesHoldTheModulesOutputsOnTheWorkersInputsMasked) 
   EXPECT_TRUE(std::filesystem::is_empty(work / "torch")) << "the reference's folders were left behind";
 }
 
-}  // namespace
+}  // namespace torch_reference_test
 }  // namespace kopt

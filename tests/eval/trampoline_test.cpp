@@ -12,7 +12,7 @@
 #include "kopt/compile.hpp"
 
 namespace kopt {
-namespace {
+namespace trampoline_test {
 
 using eval_test::TempDir;
 using eval_test::vector_add_task;
@@ -155,5 +155,5 @@ TEST_F(TrampolineBuild, LauncherWithOtherParameterTypesFailsNamingEachParameter)
   EXPECT_NE(d.find("parameter 4 ('n') of 'vector_add' must be a 4-byte scalar"), std::string::npos) << d;
 }
 
-}  // namespace
+}  // namespace trampoline_test
 }  // namespace kopt

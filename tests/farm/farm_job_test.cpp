@@ -7,7 +7,7 @@
 #include "kopt/farm.hpp"
 
 namespace kopt::farm {
-namespace {
+namespace farm_job_test {
 
 EvaluationJob sample() {
   EvaluationJob job;
@@ -68,5 +68,5 @@ TEST(FarmJob, AMalformedPayloadNamesItsField) {
        "seed");
 }
 
-}  // namespace
+}  // namespace farm_job_test
 }  // namespace kopt::farm

@@ -14,7 +14,7 @@
 #include "redis_queue_test.hpp"
 
 namespace kopt::farm {
-namespace {
+namespace job_queue_test {
 
 using std::chrono::milliseconds;
 
@@ -214,5 +214,5 @@ TEST(JobQueueAuth, APasswordProtectedServerTakesTheRightPasswordOnly) {
   EXPECT_TRUE(*right->enqueue({"job-a", "p"}));
 }
 
-}  // namespace
+}  // namespace job_queue_test
 }  // namespace kopt::farm

@@ -4,7 +4,7 @@
 #include "kopt/farm.hpp"
 
 namespace kopt::farm {
-namespace {
+namespace redis_url_test {
 
 TEST(RedisUrl, ReadsHostPortUserAndPassword) {
   auto plain = parse_redis_url("redis://gpu-head");
@@ -47,5 +47,5 @@ TEST(RedisUrl, RefusesWhatItCannotUseAndSaysWhy) {
   says("redis://host/3", "database other than 0");
 }
 
-}  // namespace
+}  // namespace redis_url_test
 }  // namespace kopt::farm

@@ -22,7 +22,7 @@
 #include "redis_queue_test.hpp"
 
 namespace kopt::farm {
-namespace {
+namespace worker_loop_test {
 
 using std::chrono::milliseconds;
 
@@ -219,5 +219,5 @@ TEST_F(WorkerLoopTest, AWorkerWhoseJobIsTakenOverIsCancelledAndItsLateResultDrop
   EXPECT_EQ(**queue_->result("job-a"), "from gpu1");
 }
 
-}  // namespace
+}  // namespace worker_loop_test
 }  // namespace kopt::farm

@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace generate_cli_test {
 
 namespace fs = std::filesystem;
 using cli::test::parse;
@@ -132,5 +132,5 @@ TEST_F(KoptGenerate, MissingIntentAndAMissingTaskAreExitCodeTwo) {
   EXPECT_NE(no_task.err.find("no_such_task"), std::string::npos) << no_task.err;
 }
 
-}  // namespace
+}  // namespace generate_cli_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace generate_http_test {
 
 using test::kernel_reply;
 using test::openai_body;
@@ -207,5 +207,5 @@ TEST_F(GenerateOverHttp, AFailedCallIsRecordedRedactedAndTheRunGoesOn) {
   EXPECT_EQ(test::folder_bytes(dir.path() / "store").find(kApiKey), std::string::npos);
 }
 
-}  // namespace
+}  // namespace generate_http_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace generate_replay_test {
 
 namespace fs = std::filesystem;
 
@@ -129,5 +129,5 @@ TEST_F(GenerateWithReplay, TheSoftmaxRecordingIsConsumedInOrderAndEveryKernelCom
   }
 }
 
-}  // namespace
+}  // namespace generate_replay_test
 }  // namespace kopt

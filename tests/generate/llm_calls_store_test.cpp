@@ -7,7 +7,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace llm_calls_store_test {
 
 Run some_run(std::string const& task) {
   Run run;
@@ -159,5 +159,5 @@ TEST(LlmCallsStore, AVersionFourDatabaseGainsTheTable) {
   EXPECT_TRUE(store->add_llm_call(RunId(1), some_call()));
 }
 
-}  // namespace
+}  // namespace llm_calls_store_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "kopt/generate.hpp"
 
 namespace kopt {
-namespace {
+namespace prompt_context_test {
 
 using test::kSourceDir;
 
@@ -70,5 +70,5 @@ TEST(PromptContext, KernelModeWithoutLaunchAndAMissingReferenceAreErrors) {
   EXPECT_NE(missing.error().message.find("no_such_reference.cu"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace prompt_context_test
 }  // namespace kopt

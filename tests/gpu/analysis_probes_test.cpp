@@ -20,7 +20,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace analysis_probes_test {
 
 struct Expectation {
   std::string bottleneck;  // empty: not checked
@@ -115,5 +115,5 @@ TEST(AnalysisProbes, EveryProbeIsFlaggedByItsToolAndByNoUnrelatedToolAtHighSever
   }
 }
 
-}  // namespace
+}  // namespace analysis_probes_test
 }  // namespace kopt::testing

@@ -6,7 +6,7 @@
 #include "kopt/eval.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace calibrate_test {
 
 TEST(Calibrate, MeasuresEveryCeilingCachesItAndTheNextEvaluatorUsesIt) {
   EvalOptions const options = gpu_test_options();
@@ -36,5 +36,5 @@ TEST(Calibrate, MeasuresEveryCeilingCachesItAndTheNextEvaluatorUsesIt) {
                    std::max(c->bf16_tensor_flops_per_s, c->fp16_tensor_flops_per_s));
 }
 
-}  // namespace
+}  // namespace calibrate_test
 }  // namespace kopt::testing

@@ -12,7 +12,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace cheat_header_test {
 
 std::vector<std::filesystem::path> cheat_files() {
   return list_cheat_files(source_path("tests/gpu/cheats"));
@@ -131,5 +131,5 @@ TEST(CheatHeaderTest, RejectsMalformedHeadersNamingTheProblem) {
   }
 }
 
-}  // namespace
+}  // namespace cheat_header_test
 }  // namespace kopt::testing

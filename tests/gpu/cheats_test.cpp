@@ -16,7 +16,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace cheats_test {
 
 std::filesystem::path cheats_dir() {
   return source_path("tests/gpu/cheats");
@@ -167,5 +167,5 @@ TEST(SandboxViolationTest, TheNextCandidateIsEvaluatedNormally) {
   EXPECT_TRUE(planted.empty()) << "planted in /tmp: " << planted.front();
 }
 
-}  // namespace
+}  // namespace cheats_test
 }  // namespace kopt::testing

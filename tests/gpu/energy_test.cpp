@@ -6,7 +6,7 @@
 #include "kopt/eval.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace energy_test {
 
 TEST(Energy, VectorAddCandidateAndReferenceOverTwoSecondWindows) {
   auto evaluator = Evaluator::create(gpu_test_options());
@@ -49,5 +49,5 @@ TEST(Energy, VectorAddCandidateAndReferenceOverTwoSecondWindows) {
   EXPECT_GT(*report->ratio, 0.0);
 }
 
-}  // namespace
+}  // namespace energy_test
 }  // namespace kopt::testing

@@ -12,7 +12,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace examples_test {
 
 std::vector<std::string> example_names() {
   std::vector<std::string> names;
@@ -119,5 +119,5 @@ std::string example_test_name(::testing::TestParamInfo<std::string> const& param
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(example_names()), example_test_name);
 
-}  // namespace
+}  // namespace examples_test
 }  // namespace kopt::testing

@@ -23,7 +23,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace farm_worker_test {
 
 using std::chrono::milliseconds;
 
@@ -143,5 +143,5 @@ TEST_F(FarmWorkerGpuTest, AWorkerKilledMidJobCostsOneLease) {
   EXPECT_LT(std::chrono::steady_clock::now() - killed_at, std::chrono::seconds(60));
 }
 
-}  // namespace
+}  // namespace farm_worker_test
 }  // namespace kopt::testing

@@ -17,7 +17,7 @@
 #include "propose/binding_probe.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace foreign_binding_test {
 
 namespace fs = std::filesystem;
 
@@ -91,5 +91,5 @@ std::string case_name(::testing::TestParamInfo<fs::path> const& param) {
 INSTANTIATE_TEST_SUITE_P(Foreign, ForeignBinding, ::testing::ValuesIn(foreign_cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForeignBinding);
 
-}  // namespace
+}  // namespace foreign_binding_test
 }  // namespace kopt::testing

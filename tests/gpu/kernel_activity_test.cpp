@@ -11,7 +11,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace kernel_activity_test {
 
 constexpr int kSplitLaunches = 16;  // tests/gpu/launches/vector_add_split_launcher.cu
 
@@ -86,5 +86,5 @@ TEST(KernelActivity, KernelModeCandidateIsOneLaunch) {
   EXPECT_FALSE(medium->activity->from_cupti);
 }
 
-}  // namespace
+}  // namespace kernel_activity_test
 }  // namespace kopt::testing

@@ -16,7 +16,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace optimize_gpu_test {
 
 TEST(OptimizeOnGpu, MctsTunesVectorAddAndTheStoreAnswersARepeat) {
   auto evaluator = KoptCandidateEvaluator::create(gpu_test_options());
@@ -122,5 +122,5 @@ TEST(OptimizeOnGpu, EveryGpuOfTheHostSearchesAndTheFirstConfirms) {
     EXPECT_EQ(evaluation.evaluation.status, CandidateStatus::ok) << evaluation.evaluation.message;
 }
 
-}  // namespace
+}  // namespace optimize_gpu_test
 }  // namespace kopt::testing

@@ -11,7 +11,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace screen_racing_test {
 
 // Correct but slow: 132 blocks of 128 threads walk the whole vector one float at a time.
 constexpr char const* kSlowVectorAdd = R"(// kopt:launch grid=(132) block=(128)
@@ -68,5 +68,5 @@ TEST(ScreenRacing, StopsAClearLoserAfterTwoSamplesAndOnlyOnTheScreenTier) {
   EXPECT_EQ(confirm->candidates[1].message.find("stopped after"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace screen_racing_test
 }  // namespace kopt::testing

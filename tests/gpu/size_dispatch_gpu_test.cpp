@@ -10,7 +10,7 @@
 #include "propose/propose_fixtures.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace size_dispatch_gpu_test {
 
 TEST(SizeDispatchOnGpu, TheLibrarysRowSumKernelsVerifyAsOneLauncherAndEachCaseRunsItsOwn) {
   auto evaluator = KoptCandidateEvaluator::create(gpu_test_options());
@@ -44,5 +44,5 @@ TEST(SizeDispatchOnGpu, TheLibrarysRowSumKernelsVerifyAsOneLauncherAndEachCaseRu
   }
 }
 
-}  // namespace
+}  // namespace size_dispatch_gpu_test
 }  // namespace kopt::testing

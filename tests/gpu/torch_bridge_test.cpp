@@ -23,7 +23,7 @@
 #include "kopt/torch_python.hpp"
 
 namespace kopt::testing {
-namespace {
+namespace torch_bridge_test {
 
 std::filesystem::path torch_kernels_dir() {
   return source_path("tests/gpu/torch");
@@ -209,5 +209,5 @@ std::string test_name(::testing::TestParamInfo<std::filesystem::path> const& inf
 INSTANTIATE_TEST_SUITE_P(Torch, TorchBridgeTest, ::testing::ValuesIn(list_cheat_files(torch_kernels_dir())),
                          test_name);
 
-}  // namespace
+}  // namespace torch_bridge_test
 }  // namespace kopt::testing

@@ -5,7 +5,7 @@
 #include "task_builder.hpp"
 
 namespace kopt {
-namespace {
+namespace errors_test {
 
 using testing::buffer;
 using testing::gen;
@@ -160,5 +160,5 @@ TEST(GeneratorErrors, KindsAreListed) {
   }
 }
 
-}  // namespace
+}  // namespace errors_test
 }  // namespace kopt

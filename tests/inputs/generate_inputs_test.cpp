@@ -8,7 +8,7 @@
 #include "task_builder.hpp"
 
 namespace kopt {
-namespace {
+namespace generate_inputs_test {
 
 using testing::buffer;
 using testing::gen;
@@ -249,5 +249,5 @@ TEST(HalfPrecision, OutputIsTheGeneratedValueRoundedToNearest) {
   }
 }
 
-}  // namespace
+}  // namespace generate_inputs_test
 }  // namespace kopt

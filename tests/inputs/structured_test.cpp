@@ -7,7 +7,7 @@
 #include "task_builder.hpp"
 
 namespace kopt {
-namespace {
+namespace structured_test {
 
 using testing::buffer;
 using testing::gen;
@@ -318,5 +318,5 @@ TEST(Ell, PaddingIsMinusOneWithZeroValues) {
   EXPECT_LT(padded, 500u * 8u);
 }
 
-}  // namespace
+}  // namespace structured_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "llm/stub_server.hpp"
 
 namespace kopt {
-namespace {
+namespace anthropic_backend_test {
 
 using std::chrono::milliseconds;
 using test::anthropic_body;
@@ -132,5 +132,5 @@ TEST_F(AnthropicBackendTest, ReplyWithoutTextOrUnknownModel) {
   EXPECT_NE(unknown.error().message.find("claude-nope"), std::string::npos) << unknown.error().message;
 }
 
-}  // namespace
+}  // namespace anthropic_backend_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace backend_registry_test {
 
 constexpr LlmKind kEveryKind[] = {LlmKind::openai, LlmKind::anthropic, LlmKind::command, LlmKind::replay};
 
@@ -127,5 +127,5 @@ TEST(BackendRegistryErrors, AnUnknownBackendNamesTheChoicesFromTheRegistry) {
             "KOPT_LLM_BACKEND: expected one of openai, anthropic, command, replay, got 'gpt'");
 }
 
-}  // namespace
+}  // namespace backend_registry_test
 }  // namespace kopt

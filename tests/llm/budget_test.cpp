@@ -6,7 +6,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace budget_test {
 
 using test::FakeBackend;
 using test::simple_request;
@@ -89,5 +89,5 @@ TEST(LlmBudget, CacheHitsDoNotCount) {
   EXPECT_FALSE(is_llm_budget_error(Error{ErrorCode::io_error, "LLM budget exhausted"}));
 }
 
-}  // namespace
+}  // namespace budget_test
 }  // namespace kopt

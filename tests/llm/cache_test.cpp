@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace cache_test {
 
 using test::FakeBackend;
 using test::simple_request;
@@ -117,5 +117,5 @@ TEST(ResponseCache, FailuresAreNotCached) {
   EXPECT_EQ(server.requests().size(), 2U);
 }
 
-}  // namespace
+}  // namespace cache_test
 }  // namespace kopt

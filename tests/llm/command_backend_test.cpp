@@ -11,7 +11,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace command_backend_test {
 
 using test::simple_request;
 
@@ -129,5 +129,5 @@ TEST(CommandBackend, MissingProgramIsANotFoundConfigError) {
   EXPECT_NE(empty.error().message.find("command (KOPT_LLM_COMMAND): not set"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace command_backend_test
 }  // namespace kopt

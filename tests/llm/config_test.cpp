@@ -8,7 +8,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace config_test {
 
 LlmHooks environment(std::map<std::string, std::string> values) {
   LlmHooks hooks;
@@ -174,5 +174,5 @@ TEST(RedactSecret, ReplacesEveryOccurrence) {
   EXPECT_EQ(redact_secret("xxxxxxxx", "xxxx"), "[redacted][redacted]");
 }
 
-}  // namespace
+}  // namespace config_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "llm/stub_server.hpp"
 
 namespace kopt {
-namespace {
+namespace openai_backend_test {
 
 using std::chrono::milliseconds;
 using test::openai_body;
@@ -317,5 +317,5 @@ TEST(OpenAiBackendUnreachable, SaysTheServerIsNotRunningAfterRetrying) {
   EXPECT_EQ(time.sleeps.size(), 1U);
 }
 
-}  // namespace
+}  // namespace openai_backend_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace prompt_builder_test {
 
 namespace fs = std::filesystem;
 
@@ -269,5 +269,5 @@ TEST(PromptBuilder, GeneratorMayCutTheCurrentKernelLast) {
   EXPECT_EQ(built->cuts.back().section, "current kernel");
 }
 
-}  // namespace
+}  // namespace prompt_builder_test
 }  // namespace kopt

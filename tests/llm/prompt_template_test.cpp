@@ -8,7 +8,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace prompt_template_test {
 
 namespace fs = std::filesystem;
 
@@ -141,5 +141,5 @@ TEST(PromptsDir, ExplicitThenEnvironmentThenNextToTheExecutable) {
   EXPECT_TRUE(fs::exists(*found / "coder.v1.md"));
 }
 
-}  // namespace
+}  // namespace prompt_template_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace replay_backend_test {
 
 using test::FakeBackend;
 using test::simple_request;
@@ -110,5 +110,5 @@ TEST(ReplayBackend, RequestHashCoversEveryField) {
   EXPECT_NE(llm_request_hash(other), hash);
 }
 
-}  // namespace
+}  // namespace replay_backend_test
 }  // namespace kopt

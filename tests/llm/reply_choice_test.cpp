@@ -4,7 +4,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace reply_choice_test {
 
 std::vector<std::string> const kOptions = {"tune_block_size", "use_warp_shuffle", "vectorize_global_access"};
 
@@ -86,5 +86,5 @@ TEST(JudgeReply, MissingOrUnclearVerdictIsTyped) {
   EXPECT_EQ(unclear.failure().kind, ReplyFailureKind::no_verdict);
 }
 
-}  // namespace
+}  // namespace reply_choice_test
 }  // namespace kopt

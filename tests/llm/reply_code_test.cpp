@@ -4,7 +4,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace reply_code_test {
 
 TEST(FencedBlocks, FindsBlocksTagsAndLines) {
   auto blocks =
@@ -89,5 +89,5 @@ TEST(ParseKernelReply, PrefersEditsAndFallsBackToAFencedKernel) {
   EXPECT_EQ(no_base.failure().kind, ReplyFailureKind::no_code);
 }
 
-}  // namespace
+}  // namespace reply_code_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace reply_prose_test {
 
 TEST(ReplyProse, AReplyWithoutCodeIsItsTrimmedText) {
   EXPECT_EQ(reply_prose("  \n\nStrategy softmax_warp_per_row: each warp owns one row.\n\n\n"),
@@ -45,5 +45,5 @@ TEST(ReplyProse, LongProseIsCutOnACharacterBoundary) {
   EXPECT_EQ(cut, std::string(1500, 'y') + " ...");
 }
 
-}  // namespace
+}  // namespace reply_prose_test
 }  // namespace kopt

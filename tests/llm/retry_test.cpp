@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::llm {
-namespace {
+namespace retry_test {
 
 using std::chrono::milliseconds;
 
@@ -63,5 +63,5 @@ TEST(ErrorBodyMessage, ReadsTheCommonShapes) {
   EXPECT_EQ(error_body_message(std::string(1000, 'x')).size(), 303U);
 }
 
-}  // namespace
+}  // namespace retry_test
 }  // namespace kopt::llm

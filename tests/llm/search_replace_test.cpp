@@ -4,7 +4,7 @@
 #include "kopt/llm_roles.hpp"
 
 namespace kopt {
-namespace {
+namespace search_replace_test {
 
 std::vector<SearchReplace> parse_ok(std::string const& reply) {
   auto edits = parse_search_replace(reply);
@@ -169,5 +169,5 @@ TEST(ApplyEdits, LastLineWithoutNewlineStillMatches) {
   EXPECT_EQ(edited->source, "a\nfinal");
 }
 
-}  // namespace
+}  // namespace search_replace_test
 }  // namespace kopt

@@ -3,7 +3,7 @@
 #include "kopt/measure.hpp"
 
 namespace kopt {
-namespace {
+namespace speed_of_light_test {
 
 DeviceCeilings h100_like() {
   DeviceCeilings ceilings;
@@ -62,5 +62,5 @@ TEST(WatchdogDeadline, ClampsScaledReference) {
   EXPECT_DOUBLE_EQ(watchdog_deadline_ms(4000.0, 50.0, 100.0, 10000.0), 200.0);
 }
 
-}  // namespace
+}  // namespace speed_of_light_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/measure.hpp"
 
 namespace kopt {
-namespace {
+namespace statistics_test {
 
 TEST(Summarize, EmptyInputHasCountZero) {
   std::vector<double> none;
@@ -68,5 +68,5 @@ TEST(Summarize, TenSamplesQuartiles) {
   EXPECT_DOUBLE_EQ(stats.q3, 7.75);     // position 6.75
 }
 
-}  // namespace
+}  // namespace statistics_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/measure.hpp"
 
 namespace kopt {
-namespace {
+namespace timing_policy_test {
 
 TEST(TimingTier, RoundTripsNames) {
   for (auto tier : {TimingTier::screen, TimingTier::confirm}) {
@@ -100,5 +100,5 @@ TEST(SamplingDone, StopsAtSampleCapOrWallBudget) {
   EXPECT_FALSE(sampling_done(policy, 0, 0.0, 9000.0)) << "never stop with no sample";
 }
 
-}  // namespace
+}  // namespace timing_policy_test
 }  // namespace kopt

@@ -19,7 +19,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace farm_candidate_evaluator_test {
 
 using std::chrono::milliseconds;
 
@@ -201,5 +201,5 @@ TEST_F(FarmCandidateEvaluatorTest, AJobAWorkerCouldNotRunNamesItsCandidate) {
   EXPECT_NE(reports.error().message.find("no such task"), std::string::npos) << reports.error().message;
 }
 
-}  // namespace
+}  // namespace farm_candidate_evaluator_test
 }  // namespace kopt

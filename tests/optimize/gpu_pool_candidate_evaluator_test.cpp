@@ -17,7 +17,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace gpu_pool_candidate_evaluator_test {
 
 EvaluationTarget gpu(std::string uuid, std::string model = "NVIDIA H200", std::string arch = "sm_90") {
   EvaluationTarget target = FakeCandidateEvaluator::fake_target();
@@ -279,5 +279,5 @@ TEST_F(GpuPoolTest, SearchesThatLookAheadEvaluateNothingPastTheBudgetOnSeveralGp
   }
 }
 
-}  // namespace
+}  // namespace gpu_pool_candidate_evaluator_test
 }  // namespace kopt

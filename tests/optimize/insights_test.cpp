@@ -13,7 +13,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace insights_test {
 
 // The landscape with ptxas reporting spills when VEC=4.
 FakeResult spilling_at_vec4(std::map<std::string, std::string, std::less<>> const& knobs) {
@@ -155,5 +155,5 @@ TEST_F(InsightRun, ResumeDoesNotDuplicateInsights) {
   EXPECT_EQ(after.size(), ok);
 }
 
-}  // namespace
+}  // namespace insights_test
 }  // namespace kopt

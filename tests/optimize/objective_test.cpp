@@ -11,7 +11,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace objective_test {
 
 constexpr double kReferenceJ = 2.0;
 
@@ -197,5 +197,5 @@ TEST_F(ObjectiveFixture, ResumeKeepsTheRunsObjective) {
   for (auto const& e : screen_ok(RunId(1))) EXPECT_TRUE(e.evaluation.objective_score);
 }
 
-}  // namespace
+}  // namespace objective_test
 }  // namespace kopt

@@ -17,7 +17,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace optimize_test {
 
 struct OptimizeFixture : ::testing::Test {
   void SetUp() override {
@@ -496,5 +496,5 @@ TEST_F(OptimizeFixture, SourceWithoutKnobsIsRefused) {
   EXPECT_EQ(fake.calls(), 0u);
 }
 
-}  // namespace
+}  // namespace optimize_test
 }  // namespace kopt

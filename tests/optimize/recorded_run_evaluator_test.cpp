@@ -7,7 +7,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace recorded_run_evaluator_test {
 
 struct RecordedRunFixture : ::testing::Test {
   void SetUp() override {
@@ -87,5 +87,5 @@ TEST_F(RecordedRunFixture, AConfigurationTheRunDidNotRecordIsAnError) {
   EXPECT_FALSE(RecordedRunEvaluator::create(recorded, RunId(77)));
 }
 
-}  // namespace
+}  // namespace recorded_run_evaluator_test
 }  // namespace kopt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::optimize_detail {
-namespace {
+namespace run_action_memory_test {
 
 TEST(RunActionMemory, CombinesThePriorWithThisRunsOutcomes) {
   RunActionMemory memory({{"BLOCK:+1", 3, 0.3}, {"VEC:-1", 0, 9.0}});
@@ -32,5 +32,5 @@ TEST(RunActionMemory, HugePriorsDoNotOverflow) {
   EXPECT_NEAR(memory.stats("A:+1").mean_gain, 0.1, 1e-12);
 }
 
-}  // namespace
+}  // namespace run_action_memory_test
 }  // namespace kopt::optimize_detail

@@ -6,7 +6,7 @@
 #include "kopt/runs.hpp"
 
 namespace kopt {
-namespace {
+namespace run_options_test {
 
 TEST(OptionsJson, KeepsTheObjectiveAndOlderRunsAreRuntime) {
   OptimizeOptions options;
@@ -51,5 +51,5 @@ TEST(OptionsJson, KeepsTheMctsConstantsAndRefusesAnythingButAnObject) {
       << bad.error().message;
 }
 
-}  // namespace
+}  // namespace run_options_test
 }  // namespace kopt

@@ -14,7 +14,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace runs_export_test {
 
 struct RunsFixture : ::testing::Test {
   void SetUp() override {
@@ -210,5 +210,5 @@ TEST(OptimizeArguments, RunsAndExport) {
   EXPECT_EQ(parse({"export", "0", "-o", "b.cu"}).exit_code, 2);
 }
 
-}  // namespace
+}  // namespace runs_export_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace search_time_account_test {
 
 TEST(SearchTimeAccount, AReferenceThatDoesNotCompileStopsTheRunBeforeAnyCandidate) {
   auto task = load_task(test::kTaskDir);
@@ -67,5 +67,5 @@ TEST(SearchTimeAccount, OptimizeAccountsForEveryFreshScreenEvaluationButNotTheCo
   EXPECT_EQ(again->search_time.evaluations, 0u);
 }
 
-}  // namespace
+}  // namespace search_time_account_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
-namespace {
+namespace tuning_search_space_test {
 
 struct SpaceFixture : ::testing::Test {
   void SetUp() override {
@@ -103,5 +103,5 @@ TEST_F(SpaceFixture, MaterialisedSourceDefinesKnobsAndFixesTheLaunchLine) {
   EXPECT_EQ(content_key(*candidate, target).value().size(), 32u);
 }
 
-}  // namespace
+}  // namespace tuning_search_space_test
 }  // namespace kopt

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::detail {
-namespace {
+namespace csv_line_test {
 
 using Fields = std::vector<std::string>;
 
@@ -25,5 +25,5 @@ TEST(SplitCsvLine, MalformedQuotingIsNotARecord) {
   EXPECT_FALSE(split_csv_line(R"(say "hi" there)").has_value());  // quote inside an unquoted field
 }
 
-}  // namespace
+}  // namespace csv_line_test
 }  // namespace kopt::detail

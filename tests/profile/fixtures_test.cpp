@@ -12,7 +12,7 @@
 #include "kopt/profile.hpp"
 
 namespace kopt {
-namespace {
+namespace fixtures_test {
 
 // Fixtures are smoke-tested by name: files starting with one of these prefixes...
 constexpr std::array<std::string_view, 2> kOrigins{"h200_", "synthetic_"};
@@ -75,5 +75,5 @@ TEST(ProfileFixtures, EveryFixtureParses) {
   EXPECT_GE(sass, 2);
 }
 
-}  // namespace
+}  // namespace fixtures_test
 }  // namespace kopt

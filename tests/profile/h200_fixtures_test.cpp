@@ -8,7 +8,7 @@
 #include "kopt/profile.hpp"
 
 namespace kopt {
-namespace {
+namespace h200_fixtures_test {
 
 using testing::read_fixture;
 
@@ -111,5 +111,5 @@ TEST(H200Fixtures, SassFactsOfThePurposeBuiltKernels) {
   EXPECT_FALSE(summary.uses_tensor_cores());
 }
 
-}  // namespace
+}  // namespace h200_fixtures_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "kopt/profile.hpp"
 
 namespace kopt {
-namespace {
+namespace ncu_command_test {
 
 using Argv = std::vector<std::string>;
 
@@ -192,5 +192,5 @@ TEST(NcuArguments, InvalidCommandsNameTheField) {
   expect_error(command, "ncu_path");
 }
 
-}  // namespace
+}  // namespace ncu_command_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "kopt/profile.hpp"
 
 namespace kopt {
-namespace {
+namespace ncu_csv_test {
 
 using testing::read_fixture;
 
@@ -233,5 +233,5 @@ TEST(ParseNcuRawCsv, HeaderWithoutKernelRowsIsAnError) {
   EXPECT_NE(message.find("1 row(s) had a different number of fields"), std::string::npos) << message;
 }
 
-}  // namespace
+}  // namespace ncu_csv_test
 }  // namespace kopt

@@ -3,7 +3,7 @@
 #include "kopt/profile.hpp"
 
 namespace kopt {
-namespace {
+namespace ncu_number_test {
 
 TEST(ParseNcuNumber, PlainIntegersDecimalsAndExponents) {
   EXPECT_EQ(parse_ncu_number("0"), 0.0);
@@ -48,5 +48,5 @@ TEST(ParseNcuNumber, MalformedGroupingAndTextAreRejected) {
   EXPECT_FALSE(parse_ncu_number("12%").has_value());
 }
 
-}  // namespace
+}  // namespace ncu_number_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "profile/sass_instruction.hpp"
 
 namespace kopt {
-namespace {
+namespace sass_test {
 
 using testing::read_fixture;
 
@@ -195,5 +195,5 @@ TEST(ParseSass, InstructionsWithoutHeaderAndEmptyInput) {
   EXPECT_TRUE(crlf.uses_tensor_cores());
 }
 
-}  // namespace
+}  // namespace sass_test
 }  // namespace kopt

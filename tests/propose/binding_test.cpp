@@ -14,7 +14,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace binding_test {
 
 using test::write_file;
 
@@ -1018,5 +1018,5 @@ op = "s * x + y"
       << none.reason;
 }
 
-}  // namespace
+}  // namespace binding_test
 }  // namespace kopt

@@ -19,7 +19,7 @@
 #include "propose/propose_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace foreign_signatures_test {
 
 namespace fs = std::filesystem;
 
@@ -264,5 +264,5 @@ std::string case_name(::testing::TestParamInfo<ForeignCase> const& param) {
 INSTANTIATE_TEST_SUITE_P(Foreign, ForeignSignature, ::testing::ValuesIn(foreign_cases()), case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForeignSignature);
 
-}  // namespace
+}  // namespace foreign_signatures_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace generic_space_test {
 
 std::filesystem::path const kTaskDir = std::filesystem::path(KOPT_SOURCE_DIR) / "examples" / "vector_add";
 
@@ -119,5 +119,5 @@ TEST(GenericSpace, ACandidateWithItsOwnSpaceIsLeftAlone) {
   EXPECT_FALSE(generic_tuning_space("int x;\n", *task));
 }
 
-}  // namespace
+}  // namespace generic_space_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace index_type_test {
 
 using test::write_file;
 
@@ -126,5 +126,5 @@ applies_when = "y"
       << text.error().message;
 }
 
-}  // namespace
+}  // namespace index_type_test
 }  // namespace kopt

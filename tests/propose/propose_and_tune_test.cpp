@@ -11,7 +11,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace propose_and_tune_test {
 
 namespace fs = std::filesystem;
 
@@ -215,11 +215,11 @@ TEST_F(ProposeFixture, AVerifiedBindingIsStoredAndASecondRunOfTheSameTaskDoesNot
   EXPECT_EQ(wrong_binding_probes, 2);
 }
 
-}  // namespace
+}  // namespace propose_and_tune_test
 }  // namespace kopt
 
 namespace kopt {
-namespace {
+namespace propose_and_tune_test {
 
 // A task without a family verifies each strategy before tuning it: the cheapest to verify goes first.
 TEST_F(ProposeFixture, WithoutAFamilyTheCheapestStrategyToVerifyComesFirst) {
@@ -264,5 +264,5 @@ TEST_F(ProposeFixture, WithoutAFamilyTheStrategiesThatReadTheTasksParamsComeFirs
   EXPECT_EQ(without[0]->name, "by_tile");
 }
 
-}  // namespace
+}  // namespace propose_and_tune_test
 }  // namespace kopt

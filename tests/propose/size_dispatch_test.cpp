@@ -19,7 +19,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace size_dispatch_test {
 
 namespace fs = std::filesystem;
 
@@ -651,5 +651,5 @@ TEST_F(DispatchRunFixture, TurnedOffThereIsNoDispatchRun) {
   EXPECT_EQ(*result->best_strategy, "by_tile");
 }
 
-}  // namespace
+}  // namespace size_dispatch_test
 }  // namespace kopt

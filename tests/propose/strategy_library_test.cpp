@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace strategy_library_test {
 
 namespace fs = std::filesystem;
 
@@ -645,5 +645,5 @@ TEST_F(LibraryFixture, TheLibraryIsFoundExplicitlyOrThroughTheEnvironment) {
   EXPECT_EQ(*found, fs::absolute(dir.path() / "lib"));
 }
 
-}  // namespace
+}  // namespace strategy_library_test
 }  // namespace kopt

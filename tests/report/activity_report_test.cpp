@@ -6,7 +6,7 @@
 #include "report/sample_reports.hpp"
 
 namespace kopt {
-namespace {
+namespace activity_report_test {
 
 using nlohmann::json;
 
@@ -101,5 +101,5 @@ TEST(ActivityReportText, LauncherWithSeveralLaunchesGetsANote) {
   EXPECT_EQ(render_eval(plain).find("launches"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace activity_report_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "report/sample_reports.hpp"
 
 namespace kopt {
-namespace {
+namespace energy_report_test {
 
 using nlohmann::json;
 
@@ -141,5 +141,5 @@ TEST(EnergyPerCallText, PicksAPrefixForThreeSignificantDigits) {
   EXPECT_EQ(energy_per_call_text(ValueSpread{}), "0 J");
 }
 
-}  // namespace
+}  // namespace energy_report_test
 }  // namespace kopt

@@ -4,7 +4,7 @@
 #include "report/sample_reports.hpp"
 
 namespace kopt {
-namespace {
+namespace json_test {
 
 using nlohmann::json;
 
@@ -147,5 +147,5 @@ TEST(DoctorJson, ReportsProblemsWithoutGpu) {
   EXPECT_EQ(to_json(findings)["calibration"], *findings.calibration);
 }
 
-}  // namespace
+}  // namespace json_test
 }  // namespace kopt

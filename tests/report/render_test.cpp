@@ -6,7 +6,7 @@
 #include "report/sample_reports.hpp"
 
 namespace kopt {
-namespace {
+namespace render_test {
 
 std::vector<std::string> lines_of(std::string const& text) {
   std::vector<std::string> lines;
@@ -226,11 +226,11 @@ TEST(RenderDoctor, ReadyWithGpu) {
       << calibrated;
 }
 
-}  // namespace
+}  // namespace render_test
 }  // namespace kopt
 
 namespace kopt {
-namespace {
+namespace render_test {
 
 TEST(RenderEval, PhasesThatDidNotRunAreLeftOut) {
   std::string text = render_eval(testing::sample_eval_report());
@@ -240,5 +240,5 @@ TEST(RenderEval, PhasesThatDidNotRunAreLeftOut) {
       << text;
 }
 
-}  // namespace
+}  // namespace render_test
 }  // namespace kopt

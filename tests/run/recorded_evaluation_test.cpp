@@ -7,7 +7,7 @@
 #include "kopt/run_log.hpp"
 
 namespace kopt {
-namespace {
+namespace recorded_evaluation_test {
 
 TEST(RecordOf, KeepsEachSizesTimingSpeedupAndRoofline) {
   CandidateReport report;
@@ -90,5 +90,5 @@ TEST(OutcomeOf, WithoutEnergyTheEnergyObjectivesSeeNothing) {
   EXPECT_FALSE(has_energy(recorded));
 }
 
-}  // namespace
+}  // namespace recorded_evaluation_test
 }  // namespace kopt

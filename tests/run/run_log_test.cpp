@@ -7,7 +7,7 @@
 #include "run/run_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace run_log_test {
 
 using test::RunStore;
 
@@ -168,5 +168,5 @@ TEST_F(RunStore, InsightsGoToTheStoreAndComeBackCurrent) {
   EXPECT_TRUE(decode_insights({undecodable}).empty()) << "a document that does not decode is left out";
 }
 
-}  // namespace
+}  // namespace run_log_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "run/run_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace runs_test {
 
 using test::RunStore;
 
@@ -205,5 +205,5 @@ TEST_F(RunStore, ARecordingHoldsTheNewestEvaluationPerConfigurationOnOneTier) {
   EXPECT_NE(none.error().message.find("no profile-tier evaluations to replay"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace runs_test
 }  // namespace kopt

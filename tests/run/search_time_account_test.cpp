@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt {
-namespace {
+namespace search_time_account_test {
 
 PhaseTimes phases() {
   PhaseTimes p;
@@ -79,5 +79,5 @@ TEST(SearchTimeAccount, SaysNothingWithoutEvaluations) {
   EXPECT_TRUE(search_time_to_json(account, 1.0).at("worker_ms_per_evaluation").is_null());
 }
 
-}  // namespace
+}  // namespace search_time_account_test
 }  // namespace kopt

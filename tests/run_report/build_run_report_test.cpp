@@ -6,7 +6,7 @@
 #include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
-namespace {
+namespace build_run_report_test {
 
 using test::RunFixture;
 
@@ -193,5 +193,5 @@ TEST_F(RunFixture, UnknownRunIsNotFound) {
   EXPECT_NE(report.error().message.find("99"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace build_run_report_test
 }  // namespace kopt

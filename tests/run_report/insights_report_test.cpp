@@ -6,7 +6,7 @@
 #include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
-namespace {
+namespace insights_report_test {
 
 using test::RunFixture;
 
@@ -89,5 +89,5 @@ TEST_F(RunFixture, RealRunCarriesInsightsIntoEveryRendering) {
   for (auto const& step : json["steps"]) EXPECT_TRUE(step["analysis"].is_string()) << step.dump();
 }
 
-}  // namespace
+}  // namespace insights_report_test
 }  // namespace kopt

@@ -4,7 +4,7 @@
 #include "run_report/sample_report.hpp"
 
 namespace kopt {
-namespace {
+namespace knob_effects_test {
 
 using test::count_of;
 using test::RunFixture;
@@ -307,5 +307,5 @@ TEST(KnobEffectsJson, FieldsAndRoundTrip) {
   EXPECT_TRUE(to_json(RunReport{})["knob_effects"].empty());
 }
 
-}  // namespace
+}  // namespace knob_effects_test
 }  // namespace kopt

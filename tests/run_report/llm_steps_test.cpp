@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace llm_steps_test {
 
 using test::count_of;
 
@@ -219,5 +219,5 @@ TEST_F(OptimizeRunReport, ARunWithoutLlmCallsHasNoLlmParts) {
   EXPECT_TRUE(to_json(report)["llm"].is_null());
 }
 
-}  // namespace
+}  // namespace llm_steps_test
 }  // namespace kopt

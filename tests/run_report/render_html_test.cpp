@@ -4,7 +4,7 @@
 #include "run_report/sample_report.hpp"
 
 namespace kopt {
-namespace {
+namespace render_html_test {
 
 using test::RunFixture;
 
@@ -98,5 +98,5 @@ TEST(RenderSvg, EmptyRunSaysSo) {
   EXPECT_NE(html.find("No candidate of this run passed verification"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace render_html_test
 }  // namespace kopt

@@ -4,7 +4,7 @@
 #include "run_report/sample_report.hpp"
 
 namespace kopt {
-namespace {
+namespace render_markdown_test {
 
 using test::RunFixture;
 
@@ -41,5 +41,5 @@ TEST(RenderMarkdown, RunWithoutBest) {
   EXPECT_EQ(md.find("| size |"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace render_markdown_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "run_report/run_report_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace report_command_test {
 
 using test::RunFixture;
 
@@ -76,5 +76,5 @@ TEST_F(ReportCommand, BadInputExitsWithTwoAndNamesIt) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "none.db")) << "a report never creates a store";
 }
 
-}  // namespace
+}  // namespace report_command_test
 }  // namespace kopt

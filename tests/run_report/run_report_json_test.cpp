@@ -4,7 +4,7 @@
 #include "run_report/sample_report.hpp"
 
 namespace kopt {
-namespace {
+namespace run_report_json_test {
 
 using test::RunFixture;
 
@@ -55,5 +55,5 @@ TEST_F(RunFixture, JsonOfARealRunRoundTripsThroughText) {
   EXPECT_EQ(parsed["best"]["source"], report.best->source);
 }
 
-}  // namespace
+}  // namespace run_report_json_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/run_report.hpp"
 
 namespace kopt {
-namespace {
+namespace runs_listing_test {
 
 RunSummary run_summary(std::int64_t id, std::string const& started_at, std::string const& strategy) {
   RunSummary run;
@@ -91,5 +91,5 @@ TEST(RunsListing, TextInterleavesSessionsAndRunsOldestFirst) {
   EXPECT_EQ(render_runs(RunsListing{"/proj/.kopt/kopt.db", {}, {}}), "no runs in /proj/.kopt/kopt.db\n");
 }
 
-}  // namespace
+}  // namespace runs_listing_test
 }  // namespace kopt

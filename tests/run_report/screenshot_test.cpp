@@ -11,7 +11,7 @@
 #include "run_report/run_report_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace screenshot_test {
 
 using test::RunFixture;
 
@@ -98,5 +98,5 @@ TEST_F(RunFixture, ChromiumRendersAReportThatIsNotBlank) {
   EXPECT_TRUE(has(0xdafbe1, 4)) << "the green of the ok badges";
 }
 
-}  // namespace
+}  // namespace screenshot_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "optimize/optimize_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace source_diff_test {
 
 std::vector<std::string> changed_lines(SourceDiff const& diff, char kind) {
   std::vector<std::string> lines;
@@ -83,5 +83,5 @@ TEST(SourceDiff, MaterialisedSourcesDifferInExactlyTheChangedDefines) {
     EXPECT_EQ(std::count(lines->begin(), lines->end(), "#define VEC 4"), 0);
 }
 
-}  // namespace
+}  // namespace source_diff_test
 }  // namespace kopt

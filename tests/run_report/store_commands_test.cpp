@@ -11,7 +11,7 @@
 #include "support/fake_candidate_evaluator.hpp"
 
 namespace kopt {
-namespace {
+namespace store_commands_test {
 
 namespace fs = std::filesystem;
 
@@ -332,5 +332,5 @@ TEST_F(SessionCommands, UnknownIdsAndBadNotationsAreErrorsNamingTheStore) {
   EXPECT_NE(result.err.find("expected a run id or --session ID"), std::string::npos) << result.err;
 }
 
-}  // namespace
+}  // namespace store_commands_test
 }  // namespace kopt

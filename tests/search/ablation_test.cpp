@@ -8,7 +8,7 @@
 #include "kopt/search.hpp"
 
 namespace kopt {
-namespace {
+namespace ablation_test {
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -62,5 +62,5 @@ TEST(Ablation, MctsWithEightInFlightStillBeatsRandomOnRuggedLandscapes) {
   }
 }
 
-}  // namespace
+}  // namespace ablation_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace concurrent_search_test {
 
 using test::BowlObjective;
 using test::cube;
@@ -160,5 +160,5 @@ TEST(ConcurrentSearch, NoneInFlightIsRefused) {
   EXPECT_NE(result.error().message.find("concurrent_evaluations"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace concurrent_search_test
 }  // namespace kopt

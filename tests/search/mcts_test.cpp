@@ -7,7 +7,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace mcts_test {
 
 using test::BowlObjective;
 using test::cube;
@@ -193,5 +193,5 @@ TEST(MctsForest, ExhaustsASmallSpaceWithoutDuplicates) {
   EXPECT_EQ(test::distinct_points(*result).size(), 48U);
 }
 
-}  // namespace
+}  // namespace mcts_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace reward_test {
 
 using test::timed;
 
@@ -91,5 +91,5 @@ TEST(Guardrail, MinimumRelativeNoiseIsConfigurable) {
   EXPECT_TRUE(improves_on(candidate, two_sizes, GuardrailConfig{0.05}));
 }
 
-}  // namespace
+}  // namespace reward_test
 }  // namespace kopt

@@ -4,7 +4,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace space_test {
 
 TEST(PointIndexing, RoundTripsEveryPointInMixedRadixOrder) {
   std::vector<Dimension> dims = {{"A", 3}, {"B", 2}, {"C", 4}};
@@ -56,5 +56,5 @@ TEST(PointText, ListsIndices) {
   EXPECT_EQ(to_string(Point{1, 0, 3}), "[1,0,3]");
 }
 
-}  // namespace
+}  // namespace space_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace strategies_test {
 
 using test::BowlObjective;
 using test::cube;
@@ -229,5 +229,5 @@ TEST(RunSearch, StopReasonsHaveNames) {
   EXPECT_EQ(to_string(StopReason::stalled), "stalled");
 }
 
-}  // namespace
+}  // namespace strategies_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "search/search_test_support.hpp"
 
 namespace kopt {
-namespace {
+namespace strategy_registry_test {
 
 using test::BowlObjective;
 using test::cube;
@@ -91,5 +91,5 @@ TEST(StrategyRegistry, OnlyStrategiesThatLearnFromMemoryTouchIt) {
   }
 }
 
-}  // namespace
+}  // namespace strategy_registry_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/search.hpp"
 
 namespace kopt {
-namespace {
+namespace synthetic_test {
 
 SyntheticSpec small_spec() {
   SyntheticSpec spec;
@@ -87,5 +87,5 @@ TEST(SyntheticEvaluator, RuggedLandscapesHaveTheAdvertisedSizes) {
   }
 }
 
-}  // namespace
+}  // namespace synthetic_test
 }  // namespace kopt

@@ -23,4 +23,18 @@ grep -q 'src/extra/uses.cpp:2: #include <regex>' <<<"$output" ||
 grep -q 'src/extra/uses.cpp:4: ' <<<"$output" || { echo "FAIL: the use on line 4 is not named: $output"; exit 1; }
 grep -q 'use RE2' <<<"$output" || { echo "FAIL: the message does not say to use RE2: $output"; exit 1; }
 if grep -q 'ok.hpp\|trusted_test' <<<"$output"; then echo "FAIL: a comment or a test was reported: $output"; exit 1; fi
-echo "1 passed, 0 failed"
+rm "$tree/src/extra/uses.cpp"
+mkdir -p "$tree/tests/extra"
+printf 'namespace kopt {\nnamespace extra_test {\n}  // namespace extra_test\n}  // namespace kopt\n' \
+  >"$tree/tests/extra/named_test.cpp"
+printf '// namespace { in a comment\nnamespace kopt {\nnamespace {\n}  // namespace\n}  // namespace kopt\n' \
+  >"$tree/tests/extra/anonymous_test.cpp"
+if output="$("$root/scripts/check_banned.sh" "$tree" 2>&1)"; then
+  echo "FAIL: an anonymous namespace in a test file passed: $output"; exit 1
+fi
+grep -q 'tests/extra/anonymous_test.cpp:3: namespace {' <<<"$output" ||
+  { echo "FAIL: the anonymous namespace's file and line are not named: $output"; exit 1; }
+if grep -q 'named_test\|anonymous_test.cpp:1' <<<"$output"; then
+  echo "FAIL: a named namespace or a comment was reported: $output"; exit 1
+fi
+echo "2 passed, 0 failed"

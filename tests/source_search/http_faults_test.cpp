@@ -8,7 +8,7 @@
 #include "source_search/source_search_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace http_faults_test {
 
 using SourceSearch = test::SourceSearchTest;
 
@@ -64,5 +64,5 @@ TEST_F(SourceSearch, TransportFaultsAreRetriedOrRecordedAndTheRunGoesOn) {
   EXPECT_EQ(test::folder_bytes(dir.path()).find(kApiKey), std::string::npos);
 }
 
-}  // namespace
+}  // namespace http_faults_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "source_search/source_search_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace llm_edit_test {
 
 using SourceSearch = test::SourceSearchTest;
 
@@ -217,5 +217,5 @@ TEST_F(SourceSearch, ThePlannerSeesTimesFindingsAndSiblingsAndThePromptStaysInBu
   }
 }
 
-}  // namespace
+}  // namespace llm_edit_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/kopt_process.hpp"
 
 namespace kopt {
-namespace {
+namespace optimize_llm_cli_test {
 
 namespace fs = std::filesystem;
 using cli::test::parse;
@@ -87,5 +87,5 @@ TEST_F(KoptOptimizeLlm, NoBackendConfiguredIsExitCodeTwoWithAClearMessage) {
   EXPECT_NE(bad.err.find("--proposer"), std::string::npos) << bad.err;
 }
 
-}  // namespace
+}  // namespace optimize_llm_cli_test
 }  // namespace kopt

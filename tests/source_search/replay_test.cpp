@@ -8,7 +8,7 @@
 #include "support/nvcc.hpp"
 
 namespace kopt {
-namespace {
+namespace replay_test {
 
 using SourceSearch = test::SourceSearchTest;
 
@@ -54,5 +54,5 @@ TEST_F(SourceSearch, TheSoftmaxRecordingIsConsumedInOrderAndEveryKernelCompiles)
   }
 }
 
-}  // namespace
+}  // namespace replay_test
 }  // namespace kopt

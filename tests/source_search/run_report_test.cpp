@@ -7,7 +7,7 @@
 #include "source_search/source_search_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace run_report_test {
 
 using SourceSearch = test::SourceSearchTest;
 
@@ -34,5 +34,5 @@ TEST_F(SourceSearch, TheRunReportShowsTheLlmStepsRationale) {
   EXPECT_NE(render_run_html(*report).find("Give each row to one warp"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace run_report_test
 }  // namespace kopt

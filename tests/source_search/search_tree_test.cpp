@@ -8,7 +8,7 @@
 #include "source_search/source_search_fixtures.hpp"
 
 namespace kopt {
-namespace {
+namespace search_tree_test {
 
 using SourceSearch = test::SourceSearchTest;
 
@@ -179,5 +179,5 @@ TEST_F(SourceSearch, BadOptionsAreErrorsBeforeAnythingIsRecorded) {
   EXPECT_FALSE(source_proposer_from_string("builtin"));
 }
 
-}  // namespace
+}  // namespace search_tree_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace concurrency_test {
 
 using test::sample_candidate;
 using test::sample_evaluation;
@@ -118,5 +118,5 @@ TEST(StoreConcurrency, OneHandleIsSafeToShareBetweenThreads) {
   EXPECT_EQ(history->evaluations.size(), 40u);
 }
 
-}  // namespace
+}  // namespace concurrency_test
 }  // namespace kopt

@@ -16,7 +16,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace crash_test {
 
 using test::sample_candidate;
 using test::sample_evaluation;
@@ -167,5 +167,5 @@ TEST(StoreBadFiles, DamagedRowsAreErrorsNamingTableRowAndColumn) {
       << bad_status.error().message;
 }
 
-}  // namespace
+}  // namespace crash_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace dedupe_test {
 
 using test::sample_candidate;
 using test::sample_evaluation;
@@ -154,5 +154,5 @@ TEST_F(StoreLookups, BestCandidateOfAnEmptyRunIsNoneAndOfAnUnknownRunAnError) {
   EXPECT_EQ(unknown.error().code, ErrorCode::not_found);
 }
 
-}  // namespace
+}  // namespace dedupe_test
 }  // namespace kopt

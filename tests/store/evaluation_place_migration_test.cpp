@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace evaluation_place_migration_test {
 
 using test::raw_exec;
 using test::raw_int;
@@ -58,5 +58,5 @@ TEST(StoreMigrations, VersionEightEvaluationsGainAnEmptyPlaceAndNewOnesKeepTheir
   EXPECT_EQ(history->evaluations[1].evaluation.device_uuid, "GPU-0");
 }
 
-}  // namespace
+}  // namespace evaluation_place_migration_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace insights_test {
 
 using test::raw_exec;
 using test::raw_int;
@@ -169,5 +169,5 @@ TEST(StoreMigrations, VersionTwoDatabaseGainsTheInsightsTable) {
   EXPECT_TRUE(store->check_integrity());
 }
 
-}  // namespace
+}  // namespace insights_test
 }  // namespace kopt

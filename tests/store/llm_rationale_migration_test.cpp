@@ -8,7 +8,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace llm_rationale_migration_test {
 
 using test::raw_exec;
 using test::raw_int;
@@ -54,5 +54,5 @@ TEST(StoreMigrations, VersionFiveLlmCallsKeepTheirRowsAndGainAnEmptyRationale) {
   EXPECT_EQ((*calls)[2].call.rationale, record.rationale);
 }
 
-}  // namespace
+}  // namespace llm_rationale_migration_test
 }  // namespace kopt

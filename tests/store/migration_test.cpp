@@ -11,7 +11,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace migration_test {
 
 using test::raw_exec;
 using test::raw_int;
@@ -224,5 +224,5 @@ TEST(StoreMigrations, DefaultPathIsUnderTheCurrentDirectory) {
   EXPECT_EQ(default_store_path(), std::filesystem::current_path() / ".kopt" / "kopt.db");
 }
 
-}  // namespace
+}  // namespace migration_test
 }  // namespace kopt

@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace open_access_test {
 
 namespace fs = std::filesystem;
 using test::raw_exec;
@@ -179,5 +179,5 @@ TEST(StoreOpenAccess, AWriterMigratesAnOlderStoreWhoseRunsHaveNoSession) {
   EXPECT_TRUE(sessions->empty());
 }
 
-}  // namespace
+}  // namespace open_access_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace round_trip_test {
 
 using test::sample_candidate;
 using test::sample_evaluation;
@@ -256,5 +256,5 @@ TEST(RunStatusText, RoundTripsAndRejectsUnknownText) {
   EXPECT_FALSE(run_status_from_string("done"));
 }
 
-}  // namespace
+}  // namespace round_trip_test
 }  // namespace kopt

@@ -6,7 +6,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace sessions_test {
 
 struct StoreSessions : ::testing::Test {
   void SetUp() override {
@@ -120,5 +120,5 @@ TEST_F(StoreSessions, TheBestIsConfirmedFirstThenTheBestScreenAcrossRuns) {
   EXPECT_EQ((*still)->candidate.id, confirmed);
 }
 
-}  // namespace
+}  // namespace sessions_test
 }  // namespace kopt

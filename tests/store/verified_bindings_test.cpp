@@ -5,7 +5,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace verified_bindings_test {
 
 VerifiedBinding binding(std::string strategy, std::string contract, std::string describe,
                         nlohmann::json roles) {
@@ -50,5 +50,5 @@ TEST(StoreVerifiedBindings, RecordedOncePerTaskStrategyAndContractTheNewestWins)
   EXPECT_NE(refused.error().message.find("kopt.db"), std::string::npos) << refused.error().message;
 }
 
-}  // namespace
+}  // namespace verified_bindings_test
 }  // namespace kopt

@@ -14,7 +14,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace commands_test {
 
 namespace fs = std::filesystem;
 
@@ -205,5 +205,5 @@ TEST_F(KoptCommand, BenchMergeCombinesPartsIntoOneTable) {
   EXPECT_NE(bad.err.find("cannot read the file"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace commands_test
 }  // namespace kopt

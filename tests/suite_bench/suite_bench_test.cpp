@@ -15,7 +15,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace suite_bench_test {
 
 namespace fs = std::filesystem;
 
@@ -357,5 +357,5 @@ TEST(SuiteBench, ProfilesTheGapsAndKeepsTheEvidence) {
   EXPECT_NE(render_bench_text(*back).find("Evidence for the gaps"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace suite_bench_test
 }  // namespace kopt

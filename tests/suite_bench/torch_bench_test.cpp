@@ -20,7 +20,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace torch_bench_test {
 
 namespace fs = std::filesystem;
 
@@ -376,5 +376,5 @@ TEST(TorchBench, ReusesACopiedTaskFolderByTheProblemsTextNotItsTimes) {
   EXPECT_NE(changed[0].import_error, "") << "a changed problem must be imported again, not reused";
 }
 
-}  // namespace
+}  // namespace torch_bench_test
 }  // namespace kopt

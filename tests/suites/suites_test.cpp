@@ -17,7 +17,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace suites_test {
 
 std::filesystem::path const kSuites = std::filesystem::path(KOPT_SOURCE_DIR) / "suites";
 
@@ -194,5 +194,5 @@ TEST(Suites, EveryScenarioHasTasksInBothPrecisions) {
   }
 }
 
-}  // namespace
+}  // namespace suites_test
 }  // namespace kopt

@@ -5,7 +5,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace binding_table_test {
 
 std::string const kTask = R"(name = "add"  # a comment kept
 [entry]
@@ -48,5 +48,5 @@ TEST(BindingTable, RefusesWhatItCannotEditSafely) {
   EXPECT_NE(inline_table.error().message.find("other than as a [binding] table"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace binding_table_test
 }  // namespace kopt

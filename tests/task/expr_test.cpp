@@ -8,7 +8,7 @@
 #include <string>
 
 namespace kopt {
-namespace {
+namespace expr_test {
 
 std::int64_t eval(std::string const& text, ScalarEnv const& env = {}) {
   auto expr = Expr::parse(text);
@@ -220,5 +220,5 @@ TEST(Expr, FuzzRandomStringsNeverCrash) {
   EXPECT_GT(parsed, 100);  // the generator does produce valid expressions, so evaluation is exercised
 }
 
-}  // namespace
+}  // namespace expr_test
 }  // namespace kopt

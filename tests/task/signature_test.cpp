@@ -5,7 +5,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace signature_test {
 
 Signature parse_ok(std::string const& text) {
   auto sig = parse_signature(text);
@@ -201,5 +201,5 @@ TEST(Signature, RejectsNonVoidReturnAndMissingName) {
   EXPECT_FALSE(parse_signature("").ok());
 }
 
-}  // namespace
+}  // namespace signature_test
 }  // namespace kopt

@@ -12,7 +12,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace task_errors_test {
 
 std::filesystem::path data_dir(std::string const& name) {
   return std::filesystem::path(KOPT_SOURCE_DIR) / "tests" / "task" / "data" / name;
@@ -207,5 +207,5 @@ TEST(TaskErrors, LocationPointsAtTheOffendingLine) {
       << spec.error().message;
 }
 
-}  // namespace
+}  // namespace task_errors_test
 }  // namespace kopt

@@ -12,7 +12,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace task_fuzz_test {
 
 std::filesystem::path data_dir(std::string const& name) {
   return std::filesystem::path(KOPT_SOURCE_DIR) / "tests" / "task" / "data" / name;
@@ -170,5 +170,5 @@ TEST(TaskFuzz, RandomBytesNeverCrash) {
   }
 }
 
-}  // namespace
+}  // namespace task_fuzz_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace task_init_test {
 
 namespace fs = std::filesystem;
 
@@ -286,11 +286,11 @@ TEST_F(TaskInit, NoScalarsAndOnlyOutputs) {
   EXPECT_EQ(spec->tolerance_for(DType::f64).atol, 1e-10);
 }
 
-}  // namespace
+}  // namespace task_init_test
 }  // namespace kopt
 
 namespace kopt {
-namespace {
+namespace task_init_test {
 
 // The skeleton's example expressions use the launcher's own names: a user who copies "N*C" into a task
 // whose launcher says `int n` gets an unknown-name error.
@@ -313,5 +313,5 @@ TEST(TaskInitExamples, ExamplesUseTheLaunchersOwnIntegerNames) {
   fs::remove_all(root);
 }
 
-}  // namespace
+}  // namespace task_init_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "kopt/task.hpp"
 
 namespace kopt {
-namespace {
+namespace task_loader_test {
 
 std::filesystem::path data_dir(std::string const& name) {
   return std::filesystem::path(KOPT_SOURCE_DIR) / "tests" / "task" / "data" / name;
@@ -372,5 +372,5 @@ TEST(TaskLoader, APyTorchReferenceIsAProblemFileWithAPrecision) {
   EXPECT_FALSE(load_ok("spmv_csr").reference.is_torch());
 }
 
-}  // namespace
+}  // namespace task_loader_test
 }  // namespace kopt

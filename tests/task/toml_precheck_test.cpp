@@ -5,7 +5,7 @@
 #include <string>
 
 namespace kopt::task_detail {
-namespace {
+namespace toml_precheck_test {
 
 TEST(TomlPrecheck, AcceptsValidToml) {
   std::string const text =
@@ -71,5 +71,5 @@ TEST(TomlPrecheck, RejectsNonAsciiRightAfterALineEndingBackslash) {
   EXPECT_FALSE(precheck_toml("s = \"\\\\\xC2\xA7\"\n").has_value());  // an escaped backslash, then text
 }
 
-}  // namespace
+}  // namespace toml_precheck_test
 }  // namespace kopt::task_detail

@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace kopt {
-namespace {
+namespace child_process_test {
 
 using namespace std::chrono_literals;
 
@@ -194,5 +194,5 @@ TEST(ChildProcess, MoveTransfersOwnership) {
   EXPECT_EQ(exit.code, 0);
 }
 
-}  // namespace
+}  // namespace child_process_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "kopt/toolchain.hpp"
 
 namespace kopt {
-namespace {
+namespace probe_test {
 
 ToolStatus const* find_tool(std::vector<ToolStatus> const& tools, std::string const& name) {
   auto const it =
@@ -96,5 +96,5 @@ TEST(ProbeToolchain, DriverMatchesThisMachine) {
   }
 }
 
-}  // namespace
+}  // namespace probe_test
 }  // namespace kopt

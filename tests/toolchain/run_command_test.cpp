@@ -6,7 +6,7 @@
 #include "kopt/toolchain.hpp"
 
 namespace kopt {
-namespace {
+namespace run_command_test {
 
 TEST(RunCommand, ReturnsExitCodeAndOutput) {
   CommandResult const ok = run_command("echo hello");
@@ -81,5 +81,5 @@ TEST(ShellQuote, SurvivesSpacesAndQuotes) {
   EXPECT_EQ(result.output, word);
 }
 
-}  // namespace
+}  // namespace run_command_test
 }  // namespace kopt

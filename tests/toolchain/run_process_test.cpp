@@ -18,7 +18,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace run_process_test {
 
 using namespace std::chrono_literals;
 
@@ -299,5 +299,5 @@ TEST(ProcessOutcome, StatusNamesWhatHappened) {
   EXPECT_EQ(outcome.status("tool").error().message, "tool timed out after 300 ms");
 }
 
-}  // namespace
+}  // namespace run_process_test
 }  // namespace kopt

@@ -7,7 +7,7 @@
 #include "kopt/tuning.hpp"
 
 namespace kopt {
-namespace {
+namespace annotation_parser_test {
 
 TEST(TuningParse, ReadsKnobsFlagsAndConstraints) {
   auto space = TuningSpace::parse(R"(// A kernel.
@@ -131,5 +131,5 @@ TEST(TuningParse, ReportsEveryProblemAtOnceInSourceOrder) {
   EXPECT_EQ(message.find("x.cu:2:"), std::string::npos) << message;
 }
 
-}  // namespace
+}  // namespace annotation_parser_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace apply_test {
 
 // A 2-knob kernel: BLOCK threads, each handling ITEMS elements; the template argument comes from a macro.
 constexpr char kScaleSource[] = R"(// kopt:knob BLOCK = [64, 128, 256]
@@ -152,5 +152,5 @@ TEST(TuningApply, EveryValidConfigurationCompilesWithNvrtc) {
   EXPECT_NE(failed->diagnostics.find("ITEMS"), std::string::npos) << failed->diagnostics;
 }
 
-}  // namespace
+}  // namespace apply_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "kopt/tuning.hpp"
 
 namespace kopt {
-namespace {
+namespace configuration_test {
 
 constexpr char kSource[] = R"(// kopt:knob BLOCK = [64, 128, 256]
 // kopt:flag MAXRREG = ["", "-maxrregcount=64", "-Xptxas -dlcm=ca"]
@@ -91,5 +91,5 @@ TEST(TuningConfiguration, NeighboursMoveOneKnobOneStep) {
   EXPECT_TRUE(single.neighbours(Configuration{{0}}).empty());
 }
 
-}  // namespace
+}  // namespace configuration_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "kopt/tuning.hpp"
 
 namespace kopt {
-namespace {
+namespace enumerate_test {
 
 TuningSpace space_of(std::string const& source) {
   auto space = TuningSpace::parse(source, "cand.cu");
@@ -192,5 +192,5 @@ TEST(TuningEnumerate, EmptySpaceHasOneConfiguration) {
   EXPECT_TRUE(result->valid[0].indices.empty());
 }
 
-}  // namespace
+}  // namespace enumerate_test
 }  // namespace kopt

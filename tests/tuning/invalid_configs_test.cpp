@@ -7,7 +7,7 @@
 #include "kopt/tuning.hpp"
 
 namespace kopt {
-namespace {
+namespace invalid_configs_test {
 
 TuningSpace space_of(std::string const& source) {
   auto space = TuningSpace::parse(source);
@@ -98,5 +98,5 @@ TEST(TuningInvalidConfigs, RecordsExplicitFailuresAndRejectsForeignConfiguration
   EXPECT_FALSE(invalid.why_pruned(Configuration{{0, 0}}));
 }
 
-}  // namespace
+}  // namespace invalid_configs_test
 }  // namespace kopt

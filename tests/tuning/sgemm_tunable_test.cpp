@@ -9,7 +9,7 @@
 #include "tunable_example.hpp"
 
 namespace kopt {
-namespace {
+namespace sgemm_tunable_test {
 
 constexpr char const* kFile = "sgemm_tunable_kernel.cu";
 
@@ -85,5 +85,5 @@ TEST(SgemmTunable, CompilesWithoutKnobsUsingItsDefaults) {
   test::expect_compiles_with_defaults("sgemm", kFile);
 }
 
-}  // namespace
+}  // namespace sgemm_tunable_test
 }  // namespace kopt

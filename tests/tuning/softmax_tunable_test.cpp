@@ -8,7 +8,7 @@
 #include "tunable_example.hpp"
 
 namespace kopt {
-namespace {
+namespace softmax_tunable_test {
 
 constexpr char const* kFile = "softmax_tunable_kernel.cu";
 
@@ -73,5 +73,5 @@ TEST(SoftmaxTunable, CompilesWithoutKnobsUsingItsDefaults) {
   test::expect_compiles_with_defaults("softmax", kFile);
 }
 
-}  // namespace
+}  // namespace softmax_tunable_test
 }  // namespace kopt

@@ -8,7 +8,7 @@
 #include "tunable_example.hpp"
 
 namespace kopt {
-namespace {
+namespace transpose_tunable_test {
 
 constexpr char const* kFile = "transpose_tunable_kernel.cu";
 
@@ -73,5 +73,5 @@ TEST(TransposeTunable, CompilesWithoutKnobsUsingItsDefaults) {
   test::expect_compiles_with_defaults("transpose", kFile);
 }
 
-}  // namespace
+}  // namespace transpose_tunable_test
 }  // namespace kopt

@@ -12,7 +12,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt {
-namespace {
+namespace vector_add_tunable_test {
 
 std::filesystem::path const kTaskDir = std::filesystem::path(KOPT_SOURCE_DIR) / "examples" / "vector_add";
 std::filesystem::path const kCandidate = kTaskDir / "tunable" / "vector_add_tunable_kernel.cu";
@@ -103,5 +103,5 @@ TEST(VectorAddTunable, CompilesWithoutKnobsUsingItsDefaults) {
   EXPECT_TRUE(outcome->ok) << outcome->diagnostics;
 }
 
-}  // namespace
+}  // namespace vector_add_tunable_test
 }  // namespace kopt

@@ -9,7 +9,7 @@
 #include "kopt/verify.hpp"
 
 namespace kopt {
-namespace {
+namespace byte_checks_test {
 
 TEST(GuardDamage, FindsFirstChangedByte) {
   std::vector<std::byte> guard(64, kGuardByte);
@@ -65,5 +65,5 @@ TEST(PoisonPatterns, ReadAsIntended) {
   EXPECT_GT(element_as_double(DType::i32, b.data(), 0), 2e9);
 }
 
-}  // namespace
+}  // namespace byte_checks_test
 }  // namespace kopt

@@ -10,7 +10,7 @@
 #include "kopt/verify.hpp"
 
 namespace kopt {
-namespace {
+namespace compare_outputs_test {
 
 template <class T>
 std::vector<std::byte> bytes_of(std::vector<T> const& values) {
@@ -256,5 +256,5 @@ TEST(CompareOutputs, HalfPrecisionDecodesInSoftware) {
   EXPECT_DOUBLE_EQ(result.ref_scale, 1.5);
 }
 
-}  // namespace
+}  // namespace compare_outputs_test
 }  // namespace kopt

@@ -14,7 +14,7 @@
 #include "verify/compare_detail.hpp"
 
 namespace kopt {
-namespace {
+namespace compare_parallel_test {
 
 constexpr std::size_t kCount = 3'000'017;  // above the parallel threshold, not a multiple of any chunk count
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -262,5 +262,5 @@ TEST(CompareParallel, SixteenBitDecodersMatchElementAsDouble) {
   }
 }
 
-}  // namespace
+}  // namespace compare_parallel_test
 }  // namespace kopt

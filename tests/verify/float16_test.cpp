@@ -8,7 +8,7 @@
 #include <limits>
 
 namespace kopt {
-namespace {
+namespace float16_test {
 
 TEST(Float16, KnownHalfEncodings) {
   EXPECT_EQ(f16_bits_from_double(1.0), 0x3C00);
@@ -107,5 +107,5 @@ TEST(Float16, HalfRoundingIsNearest) {
   }
 }
 
-}  // namespace
+}  // namespace float16_test
 }  // namespace kopt

@@ -43,7 +43,7 @@
 extern char** environ;
 
 namespace kopt::worker {
-namespace {
+namespace confinement_test {
 
 using kopt::test::TempDir;
 
@@ -578,5 +578,5 @@ TEST(ConfinementPaths, AddsEachFolderToTheWorkerArgumentsOnce) {
                                             "--allow-read", "/c"}));
 }
 
-}  // namespace
+}  // namespace confinement_test
 }  // namespace kopt::worker

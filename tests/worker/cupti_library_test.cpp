@@ -9,7 +9,7 @@
 #include <filesystem>
 
 namespace kopt::worker {
-namespace {
+namespace cupti_library_test {
 
 TEST(CuptiLibrary, MissingLibraryIsUnavailableAndNamesEveryPathTried) {
   auto loaded = CuptiLibrary::load({"/nonexistent/kopt/libcupti.so.13", "/nonexistent/kopt/libcupti.so"});
@@ -63,5 +63,5 @@ TEST(CuptiLibrary, LoadsTheToolkitsLibraryWhenItIsInstalled) {
   EXPECT_FALSE((*loaded)->describe(CUPTI_ERROR_NOT_INITIALIZED).empty());
 }
 
-}  // namespace
+}  // namespace cupti_library_test
 }  // namespace kopt::worker

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::worker {
-namespace {
+namespace energy_window_test {
 
 TEST(PlanWindow, FillsTheWindowWithMarginInGraphsOfBoundedSize) {
   // 100 calls in 10 ms: 100 µs per call; 2 s x 1.05 -> 21000 calls, in graphs of 4096.
@@ -96,5 +96,5 @@ TEST(SummarizeWindows, EvenCountInterpolatesAndEmptyIsZero) {
   EXPECT_DOUBLE_EQ(spread.max, 5.0);
 }
 
-}  // namespace
+}  // namespace energy_window_test
 }  // namespace kopt::worker

@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace kopt::worker {
-namespace {
+namespace kernel_activity_summary_test {
 
 KernelInterval k(char const* name, std::uint64_t start_us, std::uint64_t end_us) {
   return KernelInterval{name, start_us * 1000, end_us * 1000};
@@ -96,5 +96,5 @@ TEST(KernelActivitySummary, KernelNamesAreDemangledWhenMangled) {
   EXPECT_EQ(readable_kernel_name(nullptr), "?");
 }
 
-}  // namespace
+}  // namespace kernel_activity_summary_test
 }  // namespace kopt::worker

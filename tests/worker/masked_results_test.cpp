@@ -12,7 +12,7 @@
 #include <set>
 
 namespace kopt::worker {
-namespace {
+namespace masked_results_test {
 
 std::vector<std::byte> float_bytes(std::vector<float> const& values) {
   std::vector<std::byte> bytes(values.size() * sizeof(float));
@@ -94,5 +94,5 @@ TEST(ClearBytes, IsWipedWhenItGoesAway) {
   EXPECT_TRUE(std::all_of(bytes.begin(), bytes.end(), [](std::byte b) { return b == std::byte{0}; }));
 }
 
-}  // namespace
+}  // namespace masked_results_test
 }  // namespace kopt::worker

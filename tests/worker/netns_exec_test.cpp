@@ -8,7 +8,7 @@
 #include "kopt/toolchain.hpp"
 
 namespace kopt {
-namespace {
+namespace netns_exec_test {
 
 std::filesystem::path worker() {
   return std::filesystem::path(KOPT_BINARY_DIR) / "bin" / "kopt-worker";
@@ -44,5 +44,5 @@ TEST(NetnsExec, ReportsAMissingCommand) {
   EXPECT_NE(run.output.find("expected -- COMMAND"), std::string::npos) << run.output;
 }
 
-}  // namespace
+}  // namespace netns_exec_test
 }  // namespace kopt

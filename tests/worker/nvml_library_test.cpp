@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::worker {
-namespace {
+namespace nvml_library_test {
 
 TEST(NvmlLibrary, AMissingLibraryIsNotFoundAndNamed) {
   auto nvml = NvmlLibrary::load("libkopt-no-such-nvml.so.1");
@@ -30,5 +30,5 @@ TEST(NvmlLibrary, TheDriversLibraryLoadsOrSaysWhyNot) {
   EXPECT_EQ(nvml.error().message.rfind("NVML ", 0), 0U) << nvml.error().message;
 }
 
-}  // namespace
+}  // namespace nvml_library_test
 }  // namespace kopt::worker

@@ -9,7 +9,7 @@
 #include "message_test_support.hpp"
 
 namespace kopt::worker {
-namespace {
+namespace reply_messages_test {
 
 using message_test::expect_each_required_field;
 using nlohmann::json;
@@ -249,5 +249,5 @@ TEST(ReplyMessages, AnErrorCodeKoptDoesNotKnowIsAWorkerError) {
   EXPECT_EQ(error_code_from_name("gpu_on_fire"), ErrorCode::worker_error);
 }
 
-}  // namespace
+}  // namespace reply_messages_test
 }  // namespace kopt::worker

@@ -7,7 +7,7 @@
 #include "message_test_support.hpp"
 
 namespace kopt::worker {
-namespace {
+namespace request_messages_test {
 
 using message_test::expect_each_required_field;
 using nlohmann::json;
@@ -327,5 +327,5 @@ TEST(ProtocolVersion, OnlyTheSameVersionIsAccepted) {
   EXPECT_FALSE(check_protocol_version(kProtocolVersion + 1, "kopt"));
 }
 
-}  // namespace
+}  // namespace request_messages_test
 }  // namespace kopt::worker

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace kopt::worker {
-namespace {
+namespace violations_test {
 
 TEST(Violations, SummaryCountsRepeatsAndCapsTheList) {
   EXPECT_EQ(summarize_violations({"refused system call ptrace", "refused system call ptrace", "b"}),
@@ -42,5 +42,5 @@ TEST(Violations, RepliesWithoutACandidateAreLeftAlone) {
   EXPECT_EQ(ok["candidate"]["status"], "ok");
 }
 
-}  // namespace
+}  // namespace violations_test
 }  // namespace kopt::worker

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace kopt::worker {
-namespace {
+namespace watch_policy_test {
 
 using kopt::test::TempDir;
 
@@ -120,5 +120,5 @@ TEST_F(WatchPolicyTest, ResolvesRelativePathsLinksAndProcSelf) {
   EXPECT_EQ(resolve_path("/proc/selfish", "/", pid, pid), std::filesystem::path("/proc/selfish"));
 }
 
-}  // namespace
+}  // namespace watch_policy_test
 }  // namespace kopt::worker

@@ -14,7 +14,7 @@
 #include "worker_test_support.hpp"
 
 namespace kopt::worker {
-namespace {
+namespace worker_client_test {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -477,5 +477,5 @@ TEST(WorkerEnvironment, TheWorkerProcessNeverSeesSecrets) {
   EXPECT_EQ(env.find("secret"), std::string::npos) << env;
 }
 
-}  // namespace
+}  // namespace worker_client_test
 }  // namespace kopt::worker

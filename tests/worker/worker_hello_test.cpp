@@ -9,7 +9,7 @@
 #include "kopt/worker/protocol.hpp"
 
 namespace kopt {
-namespace {
+namespace worker_hello_test {
 
 std::filesystem::path worker() {
   return std::filesystem::path(KOPT_BINARY_DIR) / "bin" / "kopt-worker";
@@ -39,5 +39,5 @@ TEST(WorkerHello, AHelloWithoutAVersionIsRefusedNamingTheField) {
   EXPECT_NE(run.output.find("malformed hello request: protocol: missing"), std::string::npos) << run.output;
 }
 
-}  // namespace
+}  // namespace worker_hello_test
 }  // namespace kopt
