@@ -71,8 +71,8 @@ std::string axis_stem(std::string_view role) {
 }
 
 // The names a launcher would give the next-axis twin of its parameter `name` (kernel_h: kernel_w; kh: kw;
-// height: width; in_rows: in_cols; kernel_d: kernel_h; depth: height); none for a name without an axis marker
-// (kernel_size, stride).
+// height: width; in_rows: in_cols; kernel_d: kernel_h; depth: height; and ATen's time axis, kT: kH,
+// itime: iheight, dilationT: dilationH); none for a name without an axis marker (kernel_size, stride).
 std::vector<std::string> twin_names(std::string_view name) {
   std::string const lower = ascii_lower(name);
   std::vector<std::string> out;
@@ -86,6 +86,8 @@ std::vector<std::string> twin_names(std::string_view name) {
   swap_suffix("_y", "_x");
   swap_suffix("d", "h");
   swap_suffix("depth", "height");
+  swap_suffix("t", "h");
+  swap_suffix("time", "height");
   swap_suffix("_z", "_y");
   if (lower == "h") out.emplace_back("w");
   if (lower == "d") out.emplace_back("h");
