@@ -18,8 +18,10 @@ conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; conv3d_ncdhw(_bias) 
 for nn.Conv3d and nn.ConvTranspose3d of one group; linear_channel, conv2d_nchw_bias_channel,
 conv_transpose2d_nchw_bias_channel and conv3d_ncdhw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
 `op`; a layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of
-two same-shape inputs: mse, l1, smooth_l1, huber, or an element-wise expression of both followed by a full
-mean or sum, as `map` over x, y and `finish`; losses.py),
+two same-shape inputs: mse, l1, smooth_l1, huber, kl_div with reduction mean or sum, or an element-wise expression
+of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py), loss_rows (kl_div with
+reduction batchmean: `finish` over s, rows and cols), loss_rows_broadcast (an element-wise expression of a tensor
+and a target broadcast along its leading dimensions, then a full mean or sum: KernelBench's hinge loss),
 cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
 indices; losses.py).
 

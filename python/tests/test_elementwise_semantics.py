@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+import warnings
 from pathlib import Path
 
 import torch
@@ -171,6 +172,84 @@ int main() {{
             with self.subTest(map=g.params["map"], finish=g.params["finish"]):
                 want = m(x, y).float()
                 torch.testing.assert_close(torch.tensor(got), want, rtol=1e-5, atol=0.0)
+
+    def test_row_loss_maps_and_finishes_compute_what_the_module_computes(self) -> None:
+        # KL divergence (loss with reduction mean or sum, loss_rows with batchmean) of probabilities, zeros among
+        # the targets (0 log 0 is 0), and a hinge loss whose targets broadcast along the rows (loss_rows_broadcast).
+        gen = torch.Generator().manual_seed(7)
+        p = torch.rand(6, 5, 3, generator=gen) * 0.9 + 0.05
+        t = torch.rand(6, 5, 3, generator=gen)
+        t[t < 0.2] = 0.0
+        log_t = torch.log(torch.rand(6, 5, 3, generator=gen) * 0.9 + 0.05)
+        x2 = torch.linspace(-3.0, 3.0, 63).reshape(7, 9)
+        v = torch.tensor([1.0, -1.0, 0.5, -0.25, 1.0, -1.0, 2.0, -1.5, 1.0])
+        cases = [
+            (_Call2(lambda a, b: F.kl_div(torch.log(a), b, reduction="batchmean")), [p, t], "loss_rows"),
+            (_Call2(lambda a, b: F.kl_div(torch.log(a), b, reduction="batchmean")), [p[0], t[0]], "loss_rows"),
+            (_Call2(lambda a, b: F.kl_div(torch.log(a), b, reduction="sum")), [p, t], "loss"),
+            (_Call2(lambda a, b: F.kl_div(torch.log(a), b)), [p, t], "loss"),
+            (_Call2(lambda b, a: F.kl_div(torch.log(a), b, reduction="batchmean")), [t, p], "loss_rows"),
+            (_Call2(lambda a, b: F.kl_div(torch.log(a) - 0.5, b * 2.0, reduction="batchmean")), [p, t], "loss_rows"),
+            (nn.KLDivLoss(reduction="batchmean", log_target=True), [torch.log(p), log_t], "loss_rows"),
+            (_Call2(lambda a, b: torch.mean(torch.clamp(1 - a * b, min=0))), [x2, v], "loss_rows_broadcast"),
+            (_Call2(lambda b, a: torch.mean(torch.clamp(1 - a * b, min=0))), [v, x2], "loss_rows_broadcast"),
+            (_Call2(lambda a, b: ((a - b) ** 2).sum()), [p, t[0, :, :1].reshape(1, 5, 1)], None),
+            (_Call2(lambda a, b: ((a - b) ** 2).sum()), [p, t[0]], "loss_rows_broadcast"),
+            (_Call2(lambda a, b: torch.mean(torch.abs(a - b))), [p, t[0, 0]], "loss_rows_broadcast"),
+        ]
+        funcs, table, data, wants = [], [], [], []
+        for i, (m, inputs, family) in enumerate(cases):
+            g = infer_family(m, inputs)
+            if family is None:
+                self.assertIsNone(g, i)
+                continue
+            self.assertIsNotNone(g, i)
+            self.assertEqual(g.family, family, i)
+            b = g.binding
+            xt, yt = inputs[b["x"][0]], inputs[b["y"][0]]
+            if family == "loss":
+                rows, cols = xt.numel(), 1
+                finish = f"static float f{i}(float s, float rows, float cols) {{ float n = rows; (void)cols; " \
+                         f"return {g.params['finish']}; }}\n"
+            else:
+                rows = int(torch.tensor([xt.shape[d] for d in b["rows"][1]]).prod())
+                cols = int(torch.tensor([xt.shape[d] for d in b["cols"][1]]).prod())
+                finish = f"static float f{i}(float s, float rows, float cols) {{ return {g.params['finish']}; }}\n"
+            funcs.append(f"static float m{i}(float x, float y) {{ return {g.params['map']}; }}\n" + finish)
+            xs = ", ".join(f"{float(e)!r}f" for e in xt.reshape(-1).tolist())
+            ys = ", ".join(f"{float(e)!r}f" for e in yt.reshape(-1).tolist())
+            data.append(f"static const float kX{i}[] = {{{xs}}};\nstatic const float kY{i}[] = {{{ys}}};\n")
+            broadcast = 1 if family == "loss_rows_broadcast" else 0
+            table.append(f"{{m{i}, f{i}, kX{i}, kY{i}, {rows}, {cols}, {broadcast}}}")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # kl_div's reduction "mean" warns that it is not batchmean
+                wants.append((g, m(*inputs).float()))
+        program = _PRELUDE + "".join(funcs) + "".join(data) + f"""
+struct Loss {{ float (*map)(float, float); float (*finish)(float, float, float); const float* x; const float* y;
+               int rows; int cols; int broadcast; }};
+static const Loss kLosses[] = {{{", ".join(table)}}};
+int main() {{
+  for (auto loss : kLosses) {{
+    double sum = 0.0;  // the exact sum, rounded once to FP32 as the library's strategies round it
+    for (int i = 0; i < loss.rows * loss.cols; ++i)
+      sum += loss.map(loss.x[i], loss.y[loss.broadcast ? i % loss.cols : i]);  // y[j] beside x[i][j]
+    std::printf("%.9g\\n", loss.finish(static_cast<float>(sum), static_cast<float>(loss.rows),
+                                          static_cast<float>(loss.cols)));
+  }}
+}}
+"""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = Path(tmp) / "row_losses.cpp", Path(tmp) / "row_losses"
+            src.write_text(program)
+            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
+                                   text=True)
+            self.assertEqual(built.returncode, 0, built.stderr + program)
+            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        results = [float(e) for e in out.split()]
+        self.assertEqual(len(results), len(wants))
+        for (g, want), got in zip(wants, results):
+            with self.subTest(family=g.family, map=g.params["map"], finish=g.params["finish"]):
+                torch.testing.assert_close(torch.tensor(got), want, rtol=1e-5, atol=1e-6)
 
 
 if __name__ == "__main__":

@@ -815,7 +815,6 @@ class FamilyTest(unittest.TestCase):
                 (nn.MSELoss(), [torch.randn(4, 8), torch.randn(8, 4)], "another shape, the same count"),
                 (nn.L1Loss(reduction="none"), pair, "reduction none: a tensor"),
                 (_Call2(lambda p, t: F.mse_loss(p, t, reduction="none")), pair, "reduction none: a tensor"),
-                (_Call2(lambda p, t: F.kl_div(p, t, reduction="batchmean")), pair, "batchmean: s / the first dim"),
                 (_Call2(lambda p, t: torch.mean((p - t) ** 2, dim=1)), pair, "a mean over a dimension"),
                 (_Call2(lambda p, t: (p - t).abs().sum(dim=-1)), pair, "a sum over a dimension"),
                 (_Call2(lambda p, t: torch.sum((p - t) ** 2, dtype=torch.float64)), pair, "a cast"),
@@ -826,6 +825,101 @@ class FamilyTest(unittest.TestCase):
                 (_Call2(lambda p, t: torch.mean(p > t)), pair, "a condition"),
                 (_Call2(lambda p, t: F.smooth_l1_loss(p, p)), pair, "one input twice"),
                 (nn.MSELoss(), [torch.randint(0, 9, (4, 8)), torch.randint(0, 9, (4, 8))], "integers")):
+            with self.subTest(why=why):
+                self.assertIsNone(infer_family(model, inputs))
+
+    def test_kl_divergence(self):
+        """F.kl_div / nn.KLDivLoss: loss for reductions mean and sum (and batchmean of a vector), loss_rows for
+        batchmean (the sum over the first dimension's count), as KernelBench's 98_KLDivLoss writes it."""
+        pair = [torch.rand(4, 8) + 0.1, torch.rand(4, 8)]
+        flat = {"x": (0, None), "y": (1, None), "n": (0, (0, 1))}
+        rows = {"x": (0, None), "y": (1, None), "rows": (0, (0,)), "cols": (0, (1,))}
+        kb = "(y == 0.0f ? 0.0f : y * logf(y)) - y * logf(x)"
+        cases = [
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean")), pair, "loss_rows", kb, "s / rows",
+             rows),
+            (_Call2(lambda p, t: torch.nn.functional.kl_div(input=torch.log(p), target=t, reduction="batchmean")),
+             pair, "loss_rows", kb, "s / rows", rows),
+            (_Call2(lambda p, t: F.kl_div(p, t, reduction="batchmean")), pair, "loss_rows",
+             "(y == 0.0f ? 0.0f : y * logf(y)) - y * x", "s / rows", rows),
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="sum")), pair, "loss", kb, "s", flat),
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="mean")), pair, "loss", kb, "s / n", flat),
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean")), [torch.rand(8), torch.rand(8)],
+             "loss", kb, "s / n", {"x": (0, None), "y": (1, None), "n": (0, (0,))}),
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean")),
+             [torch.rand(2, 3, 4), torch.rand(2, 3, 4)], "loss_rows", kb, "s / rows",
+             {"x": (0, None), "y": (1, None), "rows": (0, (0,)), "cols": (0, (1, 2))}),
+            (_Call2(lambda t, p: F.kl_div(torch.log(p), t, reduction="batchmean")), pair, "loss_rows",
+             "(x == 0.0f ? 0.0f : x * logf(x)) - x * logf(y)", "s / rows", rows),
+            (nn.KLDivLoss(reduction="batchmean", log_target=True), pair, "loss_rows", "expf(y) * (y - x)", "s / rows",
+             rows),
+            (_Call2(nn.KLDivLoss(reduction="sum")), pair, "loss", "(y == 0.0f ? 0.0f : y * logf(y)) - y * x", "s",
+             flat),
+            (_Call2(lambda p, t: F.kl_div(torch.log(p), torch.exp(t), reduction="batchmean")), pair, "loss_rows",
+             "[](float t, float i) { return (t == 0.0f ? 0.0f : t * logf(t)) - t * i; }(expf(y), logf(x))",
+             "s / rows", rows),
+        ]
+        for model, inputs, family, loss_map, finish, binding in cases:
+            with self.subTest(family=family, map=loss_map, finish=finish):
+                guess = infer_family(model, inputs)
+                self.assertIsNotNone(guess)
+                self.assertEqual((guess.family, guess.params, guess.binding),
+                                 (family, {"map": loss_map, "finish": finish}, binding))
+        for model, inputs, why in (
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="none")), pair, "reduction none: a tensor"),
+                (nn.KLDivLoss(reduction="none"), pair, "reduction none: a tensor"),
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), t, size_average=False)), pair, "legacy size_average"),
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), p, reduction="batchmean")), pair, "one input unused"),
+                (_Call2(lambda p, t: F.kl_div(torch.log_softmax(p, 1), t, reduction="batchmean")), pair,
+                 "not element-wise"),
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean") * 2.0), pair,
+                 "something after the loss"),
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean")),
+                 [torch.rand(4, 8), torch.rand(8)], "broadcast targets"),
+                (_Call2(lambda p, t: F.kl_div(torch.log(p), t, reduction="batchmean")),
+                 [torch.rand(()), torch.rand(())], "0-dim")):
+            with self.subTest(why=why):
+                self.assertIsNone(infer_family(model, inputs))
+
+    def test_loss_of_targets_broadcast_along_the_rows(self):
+        """loss_rows_broadcast: the mean or sum of an element-wise expression of x and a y broadcast along x's
+        leading dimensions (its shape, leading 1s dropped, the trailing part of x's), as KernelBench's 100_HingeLoss
+        writes it; y[j] beside x[i][j], cols the dimensions y covers."""
+        hinge = _Call2(lambda p, t: torch.mean(torch.clamp(1 - p * t, min=0)))
+        rows = {"x": (0, None), "y": (1, None), "rows": (0, (0,)), "cols": (0, (1,))}
+        cases = [
+            (hinge, [torch.rand(32, 16), torch.rand(16)], "fmaxf(1.0f - (x * y), 0.0f)", "s / (rows * cols)", rows),
+            # B == N, as in KernelBench (32768 x 32768 against 32768 targets): PyTorch aligns the trailing dimension.
+            (hinge, [torch.rand(16, 16), torch.rand(16)], "fmaxf(1.0f - (x * y), 0.0f)", "s / (rows * cols)", rows),
+            (hinge, [torch.rand(32, 16), torch.rand(1, 16)], "fmaxf(1.0f - (x * y), 0.0f)", "s / (rows * cols)", rows),
+            (hinge, [torch.rand(16), torch.rand(32, 16)], "fmaxf(1.0f - (y * x), 0.0f)", "s / (rows * cols)",
+             {"x": (1, None), "y": (0, None), "rows": (1, (0,)), "cols": (1, (1,))}),
+            (hinge, [torch.rand(2, 3, 4), torch.rand(3, 4)], "fmaxf(1.0f - (x * y), 0.0f)", "s / (rows * cols)",
+             {"x": (0, None), "y": (1, None), "rows": (0, (0,)), "cols": (0, (1, 2))}),
+            (hinge, [torch.rand(2, 3, 4), torch.rand(4)], "fmaxf(1.0f - (x * y), 0.0f)", "s / (rows * cols)",
+             {"x": (0, None), "y": (1, None), "rows": (0, (0, 1)), "cols": (0, (2,))}),
+            (_Call2(lambda p, t: ((p - t) ** 2).sum()), [torch.rand(32, 16), torch.rand(16)],
+             "[](float x) { return x * x; }(x - y)", "s", rows),
+        ]
+        for model, inputs, loss_map, finish, binding in cases:
+            with self.subTest(map=loss_map, finish=finish, shapes=[tuple(t.shape) for t in inputs]):
+                guess = infer_family(model, inputs)
+                self.assertIsNotNone(guess)
+                self.assertEqual((guess.family, guess.params, guess.binding),
+                                 ("loss_rows_broadcast", {"map": loss_map, "finish": finish}, binding))
+        for model, inputs, why in (
+                (hinge, [torch.rand(32, 16), torch.rand(32, 1)], "broadcast along the last dimension (targets B x 1)"),
+                (hinge, [torch.rand(16, 16), torch.rand(16, 1)], "broadcast along the last dimension, B == N"),
+                (hinge, [torch.rand(32, 1), torch.rand(1, 16)], "both inputs broadcast"),
+                (hinge, [torch.rand(2, 3, 4), torch.rand(3, 1)], "a middle broadcast"),
+                (hinge, [torch.rand(32, 16), torch.rand(1)], "one target for every element"),
+                (nn.MSELoss(), [torch.rand(32, 16), torch.rand(16)], "a named loss on other shapes (PyTorch warns)"),
+                (_Call2(lambda p, t: torch.mean(torch.clamp(1 - p * t, min=0), dim=1)),
+                 [torch.rand(32, 16), torch.rand(16)], "a mean over a dimension"),
+                (_Call2(lambda p, t: torch.amax(p * t)), [torch.rand(32, 16), torch.rand(16)], "not a sum"),
+                (_Call2(lambda p, t: torch.mean(p * t.unsqueeze(0))), [torch.rand(32, 16), torch.rand(16)],
+                 "a reshape of the targets"),
+                (hinge, [torch.randint(0, 9, (32, 16)), torch.randint(0, 9, (16,))], "integers")):
             with self.subTest(why=why):
                 self.assertIsNone(infer_family(model, inputs))
 

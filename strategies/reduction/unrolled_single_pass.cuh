@@ -1,5 +1,7 @@
-// Shared body of reduce_unrolled_single_pass and dot_unrolled_single_pass (spliced in by
-// `// kopt:include unrolled_single_pass.cuh` into their namespace). The including template defines, before
+// Shared body of reduce_unrolled_single_pass, dot_unrolled_single_pass, loss_unrolled_single_pass and
+// loss_rows_unrolled_single_pass (spliced in by `// kopt:include unrolled_single_pass.cuh` into their namespace;
+// loss_rows_broadcast_unrolled_single_pass walks x the same way in rows_broadcast_partial.cuh, with this file's
+// kMinBlocksPerSm). The including template defines, before
 // this line, the knobs BLOCK, UNROLL, GRID, HINT, `using T`, the loads of hinted_loads.cuh and a struct
 // `Op` (reduce_op.cuh, dot_op.cuh or loss_op.cuh) with
 //   static constexpr int kStreams;                       1 (reduce: x only) or 2 (dot: x and y)
@@ -32,8 +34,11 @@ __device__ __forceinline__ float scalar_y(T const* y, long long i) {
   return Op::kStreams == 2 ? kopt_strategy::to_float(y[i]) : 0.0f;
 }
 
-// This thread's share of the grid-wide result.
-__device__ __forceinline__ float thread_partial(T const* __restrict__ x, T const* __restrict__ y, int n) {
+// This thread's share of the grid-wide result over x[0..n) (and y[0..n)). Count is int, or long long for
+// loss_rows's rows * cols, which may not fit an int (an int keeps the code the int callers had: a 64-bit n
+// changes their SASS).
+template <class Count>
+__device__ __forceinline__ float thread_partial(T const* __restrict__ x, T const* __restrict__ y, Count n) {
   using kopt_strategy::to_float;
   float acc[UNROLL];
 #pragma unroll

@@ -116,7 +116,9 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "mid_normalize",
                                          "pool3d_ncdhw",
                                          "depthwise_conv2d_nchw",
-                                         "depthwise_conv2d_nchw_bias"};
+                                         "depthwise_conv2d_nchw_bias",
+                                         "loss_rows",
+                                         "loss_rows_broadcast"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,0 +1,6 @@
+// Reference for hinge_loss_broadcast-f32 (kernel in ../loss-common.cuh).
+#include "../loss-common.cuh"
+
+extern "C" void hinge_loss_broadcast(float* out, const float* x, const float* y, int rows, int cols) {
+  loss_rows_reference<HingeTerm, LossY::kBroadcastRows, LossDivisor::kAll>(out, x, y, rows, cols);
+}

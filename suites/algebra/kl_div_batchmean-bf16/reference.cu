@@ -1,0 +1,7 @@
+// Reference for kl_div_batchmean-bf16 (kernel in ../loss-common.cuh).
+#include "../loss-common.cuh"
+
+extern "C" void kl_div_batchmean(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* y, int rows,
+                                 int cols) {
+  loss_rows_reference<KlProbTerm, LossY::kSameIndex, LossDivisor::kRows>(out, x, y, rows, cols);
+}
