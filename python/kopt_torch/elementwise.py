@@ -91,19 +91,19 @@ def float_literal(c: Any) -> str | None:
 _LITERAL = re.compile(r"-?[0-9][0-9.e+-]*f")
 
 
-def _is_name(e: str) -> bool:
+def is_name(e: str) -> bool:
     return re.fullmatch(r"[A-Za-z_]\w*", e) is not None
 
 
-def _operand(e: str) -> str:
+def operand(e: str) -> str:
     """`e` as an operand of a binary operator: parenthesized unless it is a name or a literal."""
-    return e if _is_name(e) or _LITERAL.fullmatch(e) else f"({e})"
+    return e if is_name(e) or _LITERAL.fullmatch(e) else f"({e})"
 
 
 def apply_op(op_over_x: str, e: str) -> str:
     """An operator's expression over `x` applied to expression `e`: substituted when `e` is a name, else an
     immediately called lambda (the expression may read its argument more than once)."""
-    if _is_name(e):
+    if is_name(e):
         return re.sub(r"\bx\b", e, op_over_x)
     return f"[](float x) {{ return {op_over_x}; }}({e})"
 
@@ -253,12 +253,12 @@ class _Translator:
                 return None
             symbol = _COMPARISONS[key]
             self.steps.append(symbol)
-            return _Term(f"{_operand(ta.text)} {symbol} {_operand(tb.text)}", boolean=True)
+            return _Term(f"{operand(ta.text)} {symbol} {operand(tb.text)}", boolean=True)
         symbol = _ARITHMETIC[key]
         # A condition in arithmetic is 0 or 1, as in PyTorch: (x > 0) * x.
         self.steps.append(f"{symbol} {tb.text}" if isinstance(a, torch.fx.Node) and not isinstance(b, torch.fx.Node)
                           else f"{ta.text} {symbol}" if not isinstance(a, torch.fx.Node) else symbol)
-        return _Term(f"{_operand(ta.text)} {symbol} {_operand(tb.text)}")
+        return _Term(f"{operand(ta.text)} {symbol} {operand(tb.text)}")
 
     def _where(self, node: Any) -> _Term | None:
         if len(node.args) != 3 or node.kwargs:
@@ -267,7 +267,7 @@ class _Translator:
         if cond is None or a is None or b is None or not cond.boolean or a.boolean or b.boolean:
             return None
         self.steps.append("where")
-        return _Term(f"({cond.text}) ? {_operand(a.text)} : {_operand(b.text)}")
+        return _Term(f"({cond.text}) ? {operand(a.text)} : {operand(b.text)}")
 
     def _extremum(self, node: Any, function: str) -> _Term | None:
         a, b = (self.term(x) for x in node.args)

@@ -57,7 +57,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .elementwise import float_literal, node_expression, uses_every_operator
+from .elementwise import float_literal, is_name, node_expression, operand, uses_every_operator
 from .family_guess import FamilyGuess
 from .graph import graph_inputs, output_node
 
@@ -153,16 +153,11 @@ def _reduced_expression(traced: Any, last: Any, names: dict[Any, str]) -> tuple[
     return loss_map, reduction, steps
 
 
-def _is_name(e: str) -> bool:
-    return re.fullmatch(r"[A-Za-z_]\w*", e) is not None
-
-
 def _factor(e: str) -> str:
-    """`e` as an operand of `*` or `-`: as it is when a name or one function call (`logf(x)`), else parenthesized."""
+    """`e` as an operand of `*` or `-`: as it is when one function call (`logf(x)`), else as elementwise's
+    operand (a name or a literal as it is, anything else parenthesized)."""
     call = re.fullmatch(r"[A-Za-z_]\w*\((.*)\)", e)
-    if _is_name(e) or call is not None and _balanced(call.group(1)):
-        return e
-    return f"({e})"
+    return e if call is not None and _balanced(call.group(1)) else operand(e)
 
 
 def _balanced(e: str) -> bool:
@@ -196,7 +191,7 @@ def _kl_map(target: str, value: str, log_target: bool) -> str:
     term reads it several times)."""
     def term(t: str, v: str) -> str:
         return f"expf({t}) * ({t} - {v})" if log_target else f"({t} == 0.0f ? 0.0f : {t} * logf({t})) - {t} * {v}"
-    if _is_name(target):
+    if is_name(target):
         return term(target, _factor(value))
     return f"[](float t, float i) {{ return {term('t', 'i')}; }}({target}, {value})"
 
