@@ -7,7 +7,8 @@
 
 namespace kopt {
 
-enum class DType { f32, f64, f16, bf16, i8, u8, i16, i32, u32, i64, u64 };
+// `boolean` is C++'s bool: one byte holding 0 or 1 (a PyTorch bool mask's storage).
+enum class DType { f32, f64, f16, bf16, i8, u8, i16, i32, u32, i64, u64, boolean };
 
 std::string_view to_string(DType dtype) noexcept;
 std::optional<DType> dtype_from_string(std::string_view text) noexcept;

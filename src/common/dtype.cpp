@@ -14,7 +14,7 @@ struct DTypeInfo {
   bool floating;
 };
 
-constexpr std::array<DTypeInfo, 11> kTypes{{
+constexpr std::array<DTypeInfo, 12> kTypes{{
     {DType::f32, "f32", "float", 4, true},
     {DType::f64, "f64", "double", 8, true},
     {DType::f16, "f16", "__half", 2, true},
@@ -26,6 +26,7 @@ constexpr std::array<DTypeInfo, 11> kTypes{{
     {DType::u32, "u32", "unsigned int", 4, false},
     {DType::i64, "i64", "int64_t", 8, false},
     {DType::u64, "u64", "uint64_t", 8, false},
+    {DType::boolean, "bool", "bool", 1, false},
 }};
 
 DTypeInfo const* find(DType dtype) noexcept {
@@ -54,7 +55,7 @@ std::optional<DType> dtype_from_c_type(std::string_view c_type) noexcept {
     std::string_view spelling;
     DType dtype;
   };
-  static constexpr std::array<Alias, 27> kAliases{{
+  static constexpr std::array<Alias, 28> kAliases{{
       {"float", DType::f32},
       {"double", DType::f64},
       {"__half", DType::f16},
@@ -82,6 +83,7 @@ std::optional<DType> dtype_from_c_type(std::string_view c_type) noexcept {
       {"size_t", DType::u64},
       {"unsigned long", DType::u64},
       {"unsigned long long", DType::u64},
+      {"bool", DType::boolean},
   }};
   for (auto const& alias : kAliases) {
     if (alias.spelling == c_type) return alias.dtype;

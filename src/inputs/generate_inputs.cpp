@@ -23,13 +23,15 @@ GeneratorSpec make_generator(std::string kind, std::map<std::string, GeneratorPa
 }
 
 // Used when an input or inout buffer declares no generator: trials cover negative values and two
-// distributions for floats, a symmetric integer range for signed and 0..200 for unsigned integers.
+// distributions for floats, a symmetric integer range for signed and 0..200 for unsigned integers, 0 and 1
+// for bool.
 std::vector<GeneratorSpec> default_generators(DType dtype) {
   if (is_floating(dtype)) {
     return {make_generator("uniform", {{"low", -1.0}, {"high", 1.0}}),
             make_generator("normal", {{"mean", 0.0}, {"std", 1.0}}),
             make_generator("uniform", {{"low", 0.0}, {"high", 1.0}})};
   }
+  if (dtype == DType::boolean) return {make_generator("int_uniform", {{"low", 0.0}, {"high", 1.0}})};
   bool const is_unsigned = dtype == DType::u8 || dtype == DType::u32 || dtype == DType::u64;
   if (is_unsigned) return {make_generator("int_uniform", {{"low", 0.0}, {"high", 200.0}})};
   return {make_generator("int_uniform", {{"low", -100.0}, {"high", 100.0}})};

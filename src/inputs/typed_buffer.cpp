@@ -41,6 +41,7 @@ IntegerRange integer_range(DType dtype) noexcept {
   switch (dtype) {
     case DType::i8: return range_of<std::int8_t>();
     case DType::u8: return range_of<std::uint8_t>();
+    case DType::boolean: return IntegerRange{0, 1};
     case DType::i16: return range_of<std::int16_t>();
     case DType::i32: return range_of<std::int32_t>();
     case DType::u32: return range_of<std::uint32_t>();
@@ -79,6 +80,7 @@ void TypedBuffer::set_integer(std::size_t index, std::int64_t value) const noexc
     case DType::bf16: store(data_, index, bf16_bits_from_double(static_cast<double>(value))); return;
     case DType::i8: store(data_, index, static_cast<std::int8_t>(value)); return;
     case DType::u8: store(data_, index, static_cast<std::uint8_t>(value)); return;
+    case DType::boolean: store(data_, index, static_cast<std::uint8_t>(value != 0 ? 1 : 0)); return;
     case DType::i16: store(data_, index, static_cast<std::int16_t>(value)); return;
     case DType::i32: store(data_, index, static_cast<std::int32_t>(value)); return;
     case DType::u32: store(data_, index, static_cast<std::uint32_t>(value)); return;

@@ -232,7 +232,10 @@ class BindingEnumerator {
   // Whether `param` can fill `role` by type alone.
   bool fits(Param const& role, Param const& param) const {
     if (param.is_stream) return false;  // the launcher's stream: the adapter launches on it, no role takes it
-    if (role.is_pointer != param.is_pointer || role.dtype != param.dtype) {
+    // A bool buffer is bytes of 0 and 1: a role that reads uint8_t takes it (a PyTorch bool mask).
+    bool const bytes_of_bool = role.is_pointer && param.is_pointer && role.is_const &&
+                               role.dtype == DType::u8 && param.dtype == DType::boolean && param.lanes <= 1;
+    if (!bytes_of_bool && (role.is_pointer != param.is_pointer || role.dtype != param.dtype)) {
       // An integer role takes any integer scalar, and a float role a double one (the adapter converts it:
       // static_cast in a launcher, `f32(alpha)` in a kernel's arguments).
       if (role.is_pointer || param.is_pointer) return false;

@@ -33,7 +33,8 @@ inline long long kopt_sqrt(long long a) {
   return r;
 }
 // A pointer to a task's vector or complex elements (float2*, cufftComplex*) passed where the callee takes
-// their scalars (float*), or to 64-bit integers spelled `int64_t` (long) where the callee takes `long long`:
+// their scalars (float*), to bools where the callee reads bytes (uint8_t*), or to 64-bit integers spelled
+// `int64_t` (long) where the callee takes `long long`:
 // the same address as whatever pointer the callee takes.
 struct kopt_any_pointer {
   const void* address;
@@ -122,7 +123,8 @@ std::string pointer_argument(TaskSpec const& task, std::string const& name) {
   // spells the type otherwise (the task's int64_t is `long`, a template's {{I}} is `long long`).
   bool const vector = param->lanes > 1;
   bool const wide_integer = param->dtype == DType::i64 || param->dtype == DType::u64;
-  return vector || wide_integer ? "kopt_any_pointer{" + name + "}" : name;
+  bool const boolean = param->dtype == DType::boolean;  // read as the bytes it is (a uint8_t role)
+  return vector || wide_integer || boolean ? "kopt_any_pointer{" + name + "}" : name;
 }
 
 std::string element_type_includes(TaskSpec const& task) {

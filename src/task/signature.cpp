@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::string_view kTypeList =
     "float, double, __half, __nv_bfloat16, int8_t, uint8_t, int16_t, int, unsigned int, int64_t, uint64_t, "
-    "size_t, or cudaStream_t; pointers may also point to float2/float3/float4, double2, int2/int4, __half2, "
+    "size_t, bool, or cudaStream_t; pointers may also point to float2/float3/float4, double2, int2/int4, "
+    "__half2, "
     "__nv_bfloat162, cuComplex, cuDoubleComplex or cufftComplex";
 
 struct Token {

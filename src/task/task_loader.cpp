@@ -55,6 +55,7 @@ std::pair<std::int64_t, std::int64_t> integer_range(DType dtype) {
   switch (dtype) {
     case DType::i8: return {-128, 127};
     case DType::u8: return {0, 255};
+    case DType::boolean: return {0, 1};
     case DType::i16: return {-32768, 32767};
     case DType::i32:
       return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
@@ -67,7 +68,7 @@ std::pair<std::int64_t, std::int64_t> integer_range(DType dtype) {
 std::string all_dtype_names() {
   std::string out;
   for (auto dtype : {DType::f32, DType::f64, DType::f16, DType::bf16, DType::i8, DType::u8, DType::i16,
-                     DType::i32, DType::u32, DType::i64, DType::u64}) {
+                     DType::i32, DType::u32, DType::i64, DType::u64, DType::boolean}) {
     if (!out.empty()) out += ", ";
     out += to_string(dtype);
   }

@@ -200,7 +200,8 @@ CompareResult compare_outputs_chunked(DType dtype, std::span<std::byte const> re
     case DType::f16: return typed(Float16Codec{float16_table()});
     case DType::bf16: return typed(Bfloat16Codec{});
     case DType::i8: return typed(PlainCodec<std::int8_t>{});
-    case DType::u8: return typed(PlainCodec<std::uint8_t>{});
+    case DType::u8:
+    case DType::boolean: return typed(PlainCodec<std::uint8_t>{});
     case DType::i16: return typed(PlainCodec<std::int16_t>{});
     case DType::i32: return typed(PlainCodec<std::int32_t>{});
     case DType::u32: return typed(PlainCodec<std::uint32_t>{});

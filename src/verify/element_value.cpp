@@ -24,7 +24,8 @@ double element_as_double(DType dtype, std::byte const* data, std::size_t index) 
     case DType::f16: return static_cast<double>(f16_bits_to_float(load<std::uint16_t>(data, index)));
     case DType::bf16: return static_cast<double>(bf16_bits_to_float(load<std::uint16_t>(data, index)));
     case DType::i8: return static_cast<double>(load<std::int8_t>(data, index));
-    case DType::u8: return static_cast<double>(load<std::uint8_t>(data, index));
+    case DType::u8:
+    case DType::boolean: return static_cast<double>(load<std::uint8_t>(data, index));
     case DType::i16: return static_cast<double>(load<std::int16_t>(data, index));
     case DType::i32: return static_cast<double>(load<std::int32_t>(data, index));
     case DType::u32: return static_cast<double>(load<std::uint32_t>(data, index));

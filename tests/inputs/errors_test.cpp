@@ -113,6 +113,10 @@ TEST(GeneratorErrors, RangeMustFitTheDtype) {
       {buffer("x", Role::input, DType::u8, "N", {gen("int_uniform", {{"low", -100.0}, {"high", 100.0}})})});
   expect_contains(error_of(spec, size({{"N", 3}})),
                   "values [-100, 100] do not fit buffer 'x' of dtype u8 (0 to 255)");
+  auto const mask = task(
+      {buffer("m", Role::input, DType::boolean, "N", {gen("int_uniform", {{"low", 0.0}, {"high", 3.0}})})});
+  expect_contains(error_of(mask, size({{"N", 3}})),
+                  "values [0, 3] do not fit buffer 'm' of dtype bool (0 to 1)");
   auto const reversed =
       task({buffer("x", Role::input, DType::f32, "N", {gen("uniform", {{"low", 1.0}, {"high", -1.0}})})});
   expect_contains(error_of(reversed, size({{"N", 3}})), "is above high");

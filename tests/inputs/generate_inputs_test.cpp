@@ -229,6 +229,22 @@ TEST(Defaults, IntegerRanges) {
   EXPECT_EQ(u.max, 200.0);
 }
 
+TEST(Defaults, BoolBuffersHoldOnlyZeroAndOne) {
+  // A bool byte other than 0 or 1 is undefined in C++: the default draws both values and nothing else, and a
+  // float generator's values are rounded to 0 or 1 (a range beyond them is refused: GeneratorErrors).
+  auto const spec = task({buffer("mask", Role::input, DType::boolean, "N")});
+  auto const n = size({{"N", 50000}});
+  auto const mask = moments(values_of<std::uint8_t>(generate_ok(spec, n), 0));
+  EXPECT_EQ(mask.min, 0.0);
+  EXPECT_EQ(mask.max, 1.0);
+  EXPECT_NEAR(mask.mean, 0.5, 0.02);
+  auto const from_floats = task(
+      {buffer("mask", Role::input, DType::boolean, "N", {gen("uniform", {{"low", 0.0}, {"high", 1.0}})})});
+  auto const saturated = moments(values_of<std::uint8_t>(generate_ok(from_floats, n), 0));
+  EXPECT_EQ(saturated.min, 0.0);
+  EXPECT_EQ(saturated.max, 1.0);
+}
+
 TEST(HalfPrecision, OutputIsTheGeneratedValueRoundedToNearest) {
   // The same stream written as f64 and as bf16 / f16: the 16-bit values are the doubles rounded.
   auto const generator = gen("normal", {{"mean", 0.0}, {"std", 100.0}});

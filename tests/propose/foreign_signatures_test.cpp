@@ -123,8 +123,12 @@ TEST_P(ForeignSignature, BindsWithNoHelpAndCompiles) {
       return contract &&
              std::all_of(contract->params.begin(), contract->params.end(), [&](Param const& role) {
                return !role.is_pointer || is_floating(role.dtype) ||
-                      std::any_of(task->signature.params.begin(), task->signature.params.end(),
-                                  [&](Param const& p) { return p.is_pointer && p.dtype == role.dtype; });
+                      std::any_of(
+                          task->signature.params.begin(), task->signature.params.end(), [&](Param const& p) {
+                            // a bool buffer is the bytes a uint8_t role reads (a PyTorch mask)
+                            return p.is_pointer && (p.dtype == role.dtype ||
+                                                    (role.dtype == DType::u8 && p.dtype == DType::boolean));
+                          });
              });
     };
     bool const indices_present = index_types_present(DType::i32) ||

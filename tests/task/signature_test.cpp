@@ -69,6 +69,20 @@ TEST(Signature, QualifiersAndTypeSpellings) {
   EXPECT_EQ(sig.params[10].dtype, DType::u64);
 }
 
+TEST(Signature, BoolBuffersAreBytesOfZeroAndOne) {
+  // A PyTorch extension's `mask.data_ptr<bool>()`: its own dtype, one byte wide, not an integer of 0..255.
+  // A bool scalar (attention's `causal`) is a size-case value of 0 or 1.
+  auto sig = parse_ok("void masked(const float* x, const bool* mask, float* out, int64_t n, bool causal)");
+  ASSERT_EQ(sig.params.size(), 5u);
+  EXPECT_EQ(sig.params[1].dtype, DType::boolean);
+  EXPECT_TRUE(sig.params[1].is_const);
+  EXPECT_EQ(sig.params[4].dtype, DType::boolean);
+  EXPECT_FALSE(sig.params[4].is_pointer);
+  EXPECT_EQ(size_of(DType::boolean), 1u);
+  EXPECT_EQ(to_string(DType::boolean), "bool");
+  EXPECT_EQ(dtype_from_string("bool"), DType::boolean);
+}
+
 TEST(Signature, OptionalExternAndDefinitionBody) {
   auto sig = parse_ok("void f(int* x, int n) { launch<<<1, 1>>>(x, n); }");
   EXPECT_EQ(sig.function, "f");
@@ -159,7 +173,7 @@ TEST(Signature, RejectsUnknownTypeNamingTheParam) {
   EXPECT_NE(message.find("'in'"), std::string::npos) << message;
   EXPECT_NE(message.find("my_t"), std::string::npos) << message;
   EXPECT_NE(message.find("expected one of float"), std::string::npos) << message;
-  message = parse_fail("extern \"C\" void f(float* out, bool flag)");
+  message = parse_fail("extern \"C\" void f(float* out, wchar_t flag)");
   EXPECT_NE(message.find("'flag'"), std::string::npos) << message;
 }
 

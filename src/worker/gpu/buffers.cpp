@@ -168,6 +168,7 @@ Result<ArgPack> ArgPack::build(TaskSpec const& task, SizeCase const& size, Buffe
       case DType::f64: pack_out.storage_.push_back(pack(as_double)); break;
       case DType::i8: pack_out.storage_.push_back(pack(static_cast<std::int8_t>(as_int))); break;
       case DType::u8: pack_out.storage_.push_back(pack(static_cast<std::uint8_t>(as_int))); break;
+      case DType::boolean: pack_out.storage_.push_back(pack(as_int != 0)); break;
       case DType::i16: pack_out.storage_.push_back(pack(static_cast<std::int16_t>(as_int))); break;
       case DType::i32: pack_out.storage_.push_back(pack(static_cast<std::int32_t>(as_int))); break;
       case DType::u32: pack_out.storage_.push_back(pack(static_cast<std::uint32_t>(as_int))); break;

@@ -222,6 +222,7 @@ void launch_compare(DType dtype, void const* reference, std::uint64_t key, void 
                                         poison, counts);
       break;
     case DType::u8:
+    case DType::boolean:
       launch_compare_typed<unsigned char>(reference, key, candidate, count, absolute_allowance, rtol, exact,
                                           poison, counts);
       break;
