@@ -99,7 +99,9 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
     return make_error(ErrorCode::invalid_argument,
                       "a size dispatch needs two variants, timed size cases and an integer scalar");
   }
-  std::vector<std::string> includes = {"#include <cmath>", "#include <cuda_runtime.h>"};
+  // <cstdint>: the task's parameter list, written into kopt_call and the launcher, may name fixed-width
+  // integer types (a mask's uint8_t, int64_t indices) that a kernel-mode template need not declare.
+  std::vector<std::string> includes = {"#include <cmath>", "#include <cstdint>", "#include <cuda_runtime.h>"};
   std::string arch;
   std::string variants;
   std::vector<std::string> names;

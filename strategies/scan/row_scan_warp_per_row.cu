@@ -1,17 +1,25 @@
-// Strategy row_scan_warp_per_row, row_scan family (kernel mode): out[r*cols + c] = in[r*cols] + ... +
-// in[r*cols + c] for every row r < rows and column c < cols of a row-major rows x cols matrix (an inclusive
-// cumulative sum along the last axis, torch.cumsum(x, dim=-1)), with FP32 running sums and each output
-// rounded once to T. Each row belongs to a group of LANES threads of one warp, BLOCK / LANES rows per block,
-// no shared memory and no barrier. The row is cut into packs of kV elements: a 128-bit pack (4 FP32 or
-// 8 BF16) when cols is a multiple of that and both matrices are 16-byte aligned (every row then starts on a
-// 16-byte boundary), else a single element (odd widths: still coalesced). The group walks its row in
-// chunks of UNROLL slices of LANES consecutive packs, pack p of a slice going to lane p, so each load and
-// store of a slice is contiguous across the group; the UNROLL loads of a chunk are all issued before the
-// first is used. A lane scans its pack serially in registers, a shuffle scan of the lanes' pack totals
-// (log2 LANES steps) gives each lane the sum of the slice before its pack, and a running carry (the sum
-// of the row so far, the same in every lane of the group) joins the slices and the chunks. Every element
-// is read once and written once; the pack width depends only on cols and the buffers, so every group of a
-// warp runs the same number of steps and the shuffles always have all 32 lanes.
+// Strategies row_scan_warp_per_row (row_scan family), row_scan_reverse_warp_per_row (row_scan_reverse,
+// KOPT_SCAN_REVERSE = 1), row_cumprod_warp_per_row (row_cumprod, KOPT_SCAN_PRODUCT = 1) and
+// row_scan_masked_warp_per_row (row_scan_masked, KOPT_SCAN_MASKED = 1), kernel mode. row_scan: out[r*cols + c] =
+// in[r*cols] + ... + in[r*cols + c] for every row r < rows and column c < cols of a row-major rows x cols
+// matrix (an inclusive cumulative sum along the last axis, torch.cumsum(x, dim=-1)); row_scan_reverse: the
+// sum from column c to the row's end (torch.cumsum(x.flip(-1), -1).flip(-1)); row_cumprod: the product of
+// the row up to c (torch.cumprod(x, dim=-1)); row_scan_masked: the sum of in[r*cols + k] * mask[r*cols + k]
+// for k <= c, mask one byte per element, nonzero = 1 (torch.cumsum(x * mask, dim=-1) with a bool mask). FP32
+// running sums (products), each output rounded once to T. Each row belongs to a group of LANES threads of one
+// warp, BLOCK / LANES rows per block, no shared memory and no barrier. The row is cut into packs of kV
+// elements: a 128-bit pack (4 FP32 or 8 BF16) when cols is a multiple of that and both matrices are 16-byte
+// aligned (every row then starts on a 16-byte boundary; the mask, when there is one, kV-byte aligned), else a
+// single element (odd widths: still coalesced). The group walks its row in chunks of UNROLL slices of LANES
+// consecutive packs, pack p of a slice going to lane p, so each load and store of a slice is contiguous
+// across the group; the UNROLL loads of a chunk are all issued before the first is used. A lane scans its
+// pack serially in registers, a shuffle scan of the lanes' pack totals (log2 LANES steps) gives each lane the
+// sum of the slice before its pack, and a running carry (the sum of the row so far, the same in every lane
+// of the group) joins the slices and the chunks. The reverse scan walks the row from its end: logical pack p
+// is the row's pack packs - 1 - p, its elements taken last to first, so the same forward scan computes the
+// suffix sums (loads and stores stay contiguous across the group, in descending order). Every element is
+// read once and written once; the pack width depends only on cols and the buffers, so every group of a warp
+// runs the same number of steps and the shuffles always have all 32 lanes.
 //
 // Knobs: LANES threads per row (a warp, or 4 to 16 lanes for short rows); BLOCK threads per block;
 // UNROLL packs in flight per thread (slices per chunk); HINT the loads' cache policy (2: L2 evict-first +
@@ -34,6 +42,15 @@
 #ifndef HINT
 #define HINT 2
 #endif
+#ifndef KOPT_SCAN_REVERSE
+#define KOPT_SCAN_REVERSE 0
+#endif
+#ifndef KOPT_SCAN_PRODUCT
+#define KOPT_SCAN_PRODUCT 0
+#endif
+#ifndef KOPT_SCAN_MASKED
+#define KOPT_SCAN_MASKED 0
+#endif
 
 namespace row_scan_warp_per_row {
 
@@ -43,10 +60,49 @@ using T = {{T}};
 
 static_assert(LANES >= 2 && LANES <= 32 && (LANES & (LANES - 1)) == 0, "a power-of-two part of a warp");
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
+static_assert(KOPT_SCAN_PRODUCT + KOPT_SCAN_REVERSE + KOPT_SCAN_MASKED <= 1, "one variant of the scan");
 
-// The V elements (V = kVec: one 16-byte aligned 128-bit load; V = 1: one element) at x, as floats.
+// The scan's operation and its identity (what a lane past the row's end holds).
+__device__ __forceinline__ float combine(float a, float b) {
+#if KOPT_SCAN_PRODUCT
+  return a * b;
+#else
+  return a + b;
+#endif
+}
+constexpr float kIdentity = KOPT_SCAN_PRODUCT ? 1.0f : 0.0f;
+
+// The row's pack that logical pack p is (the reverse scan walks the row from its end).
+__device__ __forceinline__ long long row_pack(long long p, long long packs) {
+#if KOPT_SCAN_REVERSE
+  return packs - 1 - p;
+#else
+  (void)packs;
+  return p;
+#endif
+}
+
+// The V elements of a pack in the scan's order: the reverse scan takes them last to first.
 template <int V>
-__device__ __forceinline__ void load_values(float (&v)[V], T const* x, unsigned long long policy) {
+__device__ __forceinline__ void scan_order(float (&v)[V]) {
+#if KOPT_SCAN_REVERSE
+#pragma unroll
+  for (int e = 0; e < V / 2; ++e) {
+    float const t = v[e];
+    v[e] = v[V - 1 - e];
+    v[V - 1 - e] = t;
+  }
+#else
+  (void)v;
+#endif
+}
+
+// The V elements (V = kVec: one 16-byte aligned 128-bit load; V = 1: one element) at x, as floats, in the
+// scan's order; times the V mask bytes at m (1 where nonzero, else 0: x * mask as PyTorch computes it, one
+// 4- or 8-byte load for a pack) when the scan is masked.
+template <int V>
+__device__ __forceinline__ void load_values(float (&v)[V], T const* x, unsigned char const* m,
+                                            unsigned long long policy) {
   if (V == kVec) {
     uint4 const raw = load16(x, policy);
 #pragma unroll
@@ -59,11 +115,28 @@ __device__ __forceinline__ void load_values(float (&v)[V], T const* x, unsigned 
     v[0] = kopt_strategy::to_float(__ldg(x));
 #endif
   }
+#if KOPT_SCAN_MASKED
+  if (V == 8) {
+    uint2 const bytes = __ldcs(reinterpret_cast<uint2 const*>(m));
+#pragma unroll
+    for (int e = 0; e < V; ++e) v[e] *= ((e < 4 ? bytes.x : bytes.y) >> (8 * (e % 4)) & 0xffu) != 0u ? 1.0f : 0.0f;
+  } else if (V == 4) {
+    unsigned const bytes = __ldcs(reinterpret_cast<unsigned const*>(m));
+#pragma unroll
+    for (int e = 0; e < V; ++e) v[e] *= (bytes >> (8 * e) & 0xffu) != 0u ? 1.0f : 0.0f;
+  } else {
+    v[0] *= __ldcs(m) != 0 ? 1.0f : 0.0f;
+  }
+#else
+  (void)m;
+#endif
+  scan_order<V>(v);
 }
 
-// v rounded once to T, stored as one access of V elements.
+// v (in the scan's order) rounded once to T, stored as one access of V elements.
 template <int V>
-__device__ __forceinline__ void store_values(T* y, float const (&v)[V]) {
+__device__ __forceinline__ void store_values(T* y, float (&v)[V]) {
+  scan_order<V>(v);
   kopt_strategy::Pack<T, V> p;
 #pragma unroll
   for (int e = 0; e < V; ++e) p.v[e] = kopt_strategy::from_float<T>(v[e]);
@@ -76,18 +149,20 @@ __device__ __forceinline__ float group_inclusive(float v, int lane) {
 #pragma unroll
   for (int offset = 1; offset < LANES; offset <<= 1) {
     float const other = __shfl_up_sync(0xffffffffu, v, offset, LANES);
-    if (lane >= offset) v += other;
+    if (lane >= offset) v = combine(v, other);
   }
   return v;
 }
 
-// Scans one row of `cols` elements (a multiple of V) from x into y; a group whose row is past the end
-// (live false) runs the same steps on zeros, loading and storing nothing. 64-bit pack indices.
+// Scans one row of `cols` elements (a multiple of V) from x (and its mask m) into y; a group whose row is
+// past the end (live false) runs the same steps on the identity, loading and storing nothing. 64-bit pack
+// indices.
 template <int V>
-__device__ __forceinline__ void scan_row(T* __restrict__ y, T const* __restrict__ x, int cols, int lane,
-                                         bool live, unsigned long long policy) {
+__device__ __forceinline__ void scan_row(T* __restrict__ y, T const* __restrict__ x,
+                                         unsigned char const* __restrict__ m, int cols, int lane, bool live,
+                                         unsigned long long policy) {
   long long const packs = cols / V;
-  float carry = 0.0f;  // the sum of the row before the current slice, in every lane of the group
+  float carry = kIdentity;  // the scan of the row before the current slice, in every lane of the group
 #pragma unroll 1
   for (long long chunk = 0; chunk < packs; chunk += static_cast<long long>(UNROLL) * LANES) {
     float v[UNROLL][V];
@@ -95,38 +170,38 @@ __device__ __forceinline__ void scan_row(T* __restrict__ y, T const* __restrict_
     for (int u = 0; u < UNROLL; ++u) {
       long long const p = chunk + u * LANES + lane;
       if (live && p < packs) {
-        load_values<V>(v[u], x + p * V, policy);
+        long long const q = row_pack(p, packs);
+        load_values<V>(v[u], x + q * V, m + q * V, policy);
       } else {
 #pragma unroll
-        for (int e = 0; e < V; ++e) v[u][e] = 0.0f;
+        for (int e = 0; e < V; ++e) v[u][e] = kIdentity;
       }
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
       if (chunk + u * LANES >= packs) break;  // the same for the whole warp: no lane has data from here on
 #pragma unroll
-      for (int e = 1; e < V; ++e) v[u][e] += v[u][e - 1];
+      for (int e = 1; e < V; ++e) v[u][e] = combine(v[u][e], v[u][e - 1]);
       float const inclusive = group_inclusive(v[u][V - 1], lane);
       float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1, LANES);
-      if (lane == 0) exclusive = 0.0f;
-      float const add = carry + exclusive;
+      if (lane == 0) exclusive = kIdentity;
+      float const add = combine(carry, exclusive);
 #pragma unroll
-      for (int e = 0; e < V; ++e) v[u][e] += add;
-      carry += __shfl_sync(0xffffffffu, inclusive, LANES - 1, LANES);
+      for (int e = 0; e < V; ++e) v[u][e] = combine(v[u][e], add);
+      carry = combine(carry, __shfl_sync(0xffffffffu, inclusive, LANES - 1, LANES));
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
       long long const p = chunk + u * LANES + lane;
-      if (live && p < packs) store_values<V>(y + p * V, v[u]);
+      if (live && p < packs) store_values<V>(y + row_pack(p, packs) * V, v[u]);
     }
   }
 }
 
-}  // namespace row_scan_warp_per_row
-
-extern "C" __global__ void __launch_bounds__(BLOCK)
-    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
-  using namespace row_scan_warp_per_row;
+// The whole kernel but its parameter list: rows of the matrices (and mask: null when unmasked) for the
+// group of this thread.
+__device__ __forceinline__ void scan_rows(T* __restrict__ out, T const* __restrict__ in,
+                                          unsigned char const* __restrict__ mask, int rows, int cols) {
   constexpr int kRowsPerBlock = BLOCK / LANES;
   int const lane = static_cast<int>(threadIdx.x) % LANES;
   long long const block_row = static_cast<long long>(blockIdx.x) * kRowsPerBlock;
@@ -137,11 +212,27 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
   bool const live = row < rows;
   long long const offset = (live ? row : 0ll) * static_cast<long long>(cols);
   unsigned long long const policy = evict_first_policy();
-  bool const packed =
-      cols % kVec == 0 && kopt_strategy::aligned_to(in, 16u) && kopt_strategy::aligned_to(out, 16u);
+  bool const packed = cols % kVec == 0 && kopt_strategy::aligned_to(in, 16u) &&
+                      kopt_strategy::aligned_to(out, 16u) &&
+                      (!KOPT_SCAN_MASKED || kopt_strategy::aligned_to(mask, static_cast<unsigned>(kVec)));
   if (packed) {
-    scan_row<kVec>(out + offset, in + offset, cols, lane, live, policy);
+    scan_row<kVec>(out + offset, in + offset, mask + offset, cols, lane, live, policy);
   } else {
-    scan_row<1>(out + offset, in + offset, cols, lane, live, policy);
+    scan_row<1>(out + offset, in + offset, mask + offset, cols, lane, live, policy);
   }
 }
+
+}  // namespace row_scan_warp_per_row
+
+#if KOPT_SCAN_MASKED
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, const unsigned char* __restrict__ mask,
+              int rows, int cols) {
+  row_scan_warp_per_row::scan_rows(out, in, mask, rows, cols);
+}
+#else
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    {{ENTRY}}({{T}}* __restrict__ out, const {{T}}* __restrict__ in, int rows, int cols) {
+  row_scan_warp_per_row::scan_rows(out, in, nullptr, rows, cols);
+}
+#endif

@@ -1,6 +1,6 @@
-// Shared by row_cumsum-f32 and row_cumsum-bf16: out[r*cols + c] = in[r*cols] + ... + in[r*cols + c] for
-// every row r and column c of a row-major rows x cols matrix (an inclusive cumulative sum along the last
-// axis, torch.cumsum(x, dim=-1)).
+// Shared by row_cumsum-f32 and row_cumsum-bf16 (its CUB pieces also by row_scan_variants-common.cuh):
+// out[r*cols + c] = in[r*cols] + ... + in[r*cols + c] for every row r and column c of a row-major rows x cols
+// matrix (an inclusive cumulative sum along the last axis, torch.cumsum(x, dim=-1)).
 //
 // Reference: one thread per row walks its row in order, keeping the running sum in double (free in this
 // memory-bound loop, and it keeps the reference the accurate side of every comparison) and writing each
@@ -54,6 +54,12 @@ struct RowOfElement {
   __host__ __device__ Index operator()(Index i) const { return i / cols; }
 };
 
+// The scan's keys: the row of each flat element, a transform of a counting iterator (nothing stored).
+template <typename Index>
+auto row_keys(Index cols) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), RowOfElement<Index>{cols});
+}
+
 struct WidenBf16 {
   __host__ __device__ float operator()(__nv_bfloat16 v) const { return __bfloat162float(v); }
 };
@@ -66,31 +72,38 @@ inline auto row_cumsum_values(const __nv_bfloat16* in) {
   return thrust::make_transform_iterator(in, WidenBf16{});
 }
 
-template <typename Index, typename T>
-void row_cumsum_cub(T* out, const T* in, Index n, Index cols) {
-  auto const keys =
-      thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), RowOfElement<Index>{cols});
-  auto const values = row_cumsum_values(in);
+// One cub::DeviceScan::InclusiveScanByKey of n elements with op, restarting wherever the key changes; its
+// temporary storage is the grow-only scratch. Shared with row_scan_variants-common.cuh.
+template <typename Keys, typename Values, typename Out, typename Op, typename Index>
+void inclusive_scan_by_key_cub(Keys keys, Values values, Out out, Op op, Index n) {
   std::size_t bytes = 0;
-  if (cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, values, out, cuda::std::plus<float>{}, n,
-                                          cuda::std::equal_to<>{}, cudaStreamPerThread) != cudaSuccess)
+  if (cub::DeviceScan::InclusiveScanByKey(nullptr, bytes, keys, values, out, op, n, cuda::std::equal_to<>{},
+                                          cudaStreamPerThread) != cudaSuccess)
     return;
   void* const storage = kopt_suite::cub_scratch(bytes);
   if (storage == nullptr) return;
-  cudaError_t const status =
-      cub::DeviceScan::InclusiveScanByKey(storage, bytes, keys, values, out, cuda::std::plus<float>{}, n,
-                                          cuda::std::equal_to<>{}, cudaStreamPerThread);
+  cudaError_t const status = cub::DeviceScan::InclusiveScanByKey(
+      storage, bytes, keys, values, out, op, n, cuda::std::equal_to<>{}, cudaStreamPerThread);
   if (status != cudaSuccess)
     std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
 }
 
-template <typename T>
-void row_cumsum_baseline_cub(T* out, const T* in, int rows, int cols) {
+// Calls scan(n, cols) for a rows x cols matrix of n elements: int offsets when n fits an int, else long long
+// (nothing for an empty matrix).
+template <typename Scan>
+void with_row_scan_offsets(int rows, int cols, Scan scan) {
   if (rows <= 0 || cols <= 0) return;
   long long const n = static_cast<long long>(rows) * cols;
   if (n <= INT_MAX) {
-    row_cumsum_cub<int>(out, in, static_cast<int>(n), cols);
+    scan(static_cast<int>(n), cols);
   } else {
-    row_cumsum_cub<long long>(out, in, n, static_cast<long long>(cols));
+    scan(n, static_cast<long long>(cols));
   }
+}
+
+template <typename T>
+void row_cumsum_baseline_cub(T* out, const T* in, int rows, int cols) {
+  with_row_scan_offsets(rows, cols, [&](auto n, auto c) {
+    inclusive_scan_by_key_cub(row_keys(c), row_cumsum_values(in), out, cuda::std::plus<float>{}, n);
+  });
 }

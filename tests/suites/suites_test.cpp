@@ -118,7 +118,10 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "depthwise_conv2d_nchw",
                                          "depthwise_conv2d_nchw_bias",
                                          "loss_rows",
-                                         "loss_rows_broadcast"};
+                                         "loss_rows_broadcast",
+                                         "row_scan_reverse",
+                                         "row_cumprod",
+                                         "row_scan_masked"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,0 +1,123 @@
+// Shared by the variants of row_cumsum (row-major rows x cols matrices, every row r and column c):
+// - row_cumsum_reverse-f32/-bf16 (family row_scan_reverse): out[r*cols + c] = in[r*cols + c] + ... +
+//   in[r*cols + cols - 1], the suffix sum (torch.cumsum(x.flip(-1), -1).flip(-1));
+// - row_cumprod-f32/-bf16 (row_cumprod): out[r*cols + c] = in[r*cols] * ... * in[r*cols + c]
+//   (torch.cumprod(x, dim=-1));
+// - row_cumsum_masked-f32/-bf16 (row_scan_masked): out[r*cols + c] = the sum over k <= c of in[r*cols + k] *
+//   (mask[r*cols + k] != 0 ? 1 : 0), mask one byte per element (torch.cumsum(x * mask, dim=-1), bool mask).
+//
+// References as row_cumsum's (row_cumsum-common.cuh): one thread per row walks its row (the reverse one from
+// its end), the running sum or product in double, each output rounded once.
+//
+// Vendor baselines as row_cumsum's: cub::DeviceScan::InclusiveScanByKey over the whole matrix, key = the
+// row of each element, FP32 running values (BF16 widened to float, each output rounded once). The reverse
+// scan reads the keys, the values and the output through reverse iterators, so CUB's forward scan walks
+// each row from its end and yields the suffix sums; the product scans with cuda::std::multiplies; the masked
+// scan's values are a transform of a counting iterator that reads x and its mask byte (x * 0 or x * 1).
+#pragma once
+#include <thrust/iterator/reverse_iterator.h>
+
+#include <cstdint>
+
+#include "row_cumsum-common.cuh"
+
+template <typename T>
+__global__ void row_cumsum_reverse_reference_kernel(T* out, const T* in, int rows, int cols) {
+  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* x = in + row * cols;
+  T* y = out + row * cols;
+  double running = 0.0;
+  for (int c = cols - 1; c >= 0; --c) {
+    running += static_cast<double>(static_cast<float>(x[c]));
+    y[c] = static_cast<T>(running);
+  }
+}
+
+template <typename T>
+__global__ void row_cumprod_reference_kernel(T* out, const T* in, int rows, int cols) {
+  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* x = in + row * cols;
+  T* y = out + row * cols;
+  double running = 1.0;
+  for (int c = 0; c < cols; ++c) {
+    running *= static_cast<double>(static_cast<float>(x[c]));
+    y[c] = static_cast<T>(running);
+  }
+}
+
+template <typename T>
+__global__ void row_cumsum_masked_reference_kernel(T* out, const T* in, const std::uint8_t* mask, int rows,
+                                                   int cols) {
+  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* x = in + row * cols;
+  const std::uint8_t* m = mask + row * cols;
+  T* y = out + row * cols;
+  double running = 0.0;
+  for (int c = 0; c < cols; ++c) {
+    // x * mask as PyTorch computes it for a bool mask (a multiply, not a select).
+    running += static_cast<double>(static_cast<float>(x[c])) * (m[c] != 0 ? 1.0 : 0.0);
+    y[c] = static_cast<T>(running);
+  }
+}
+
+// Blocks of 128 threads, one thread per row.
+inline int row_reference_blocks(int rows) {
+  return (rows + 127) / 128;
+}
+
+template <typename T>
+void row_cumsum_reverse_reference(T* out, const T* in, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  row_cumsum_reverse_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
+}
+
+template <typename T>
+void row_cumprod_reference(T* out, const T* in, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  row_cumprod_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
+}
+
+template <typename T>
+void row_cumsum_masked_reference(T* out, const T* in, const std::uint8_t* mask, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  row_cumsum_masked_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, mask, rows, cols);
+}
+
+template <typename T>
+void row_cumsum_reverse_baseline_cub(T* out, const T* in, int rows, int cols) {
+  with_row_scan_offsets(rows, cols, [&](auto n, auto c) {
+    inclusive_scan_by_key_cub(thrust::make_reverse_iterator(row_keys(c) + n),
+                              thrust::make_reverse_iterator(row_cumsum_values(in) + n),
+                              thrust::make_reverse_iterator(out + n), cuda::std::plus<float>{}, n);
+  });
+}
+
+template <typename T>
+void row_cumprod_baseline_cub(T* out, const T* in, int rows, int cols) {
+  with_row_scan_offsets(rows, cols, [&](auto n, auto c) {
+    inclusive_scan_by_key_cub(row_keys(c), row_cumsum_values(in), out, cuda::std::multiplies<float>{}, n);
+  });
+}
+
+// Flat element i of x times its mask byte (1 where nonzero, else 0), as a float.
+template <typename T, typename Index>
+struct MaskedValue {
+  const T* in;
+  const std::uint8_t* mask;
+  __host__ __device__ float operator()(Index i) const {
+    return static_cast<float>(in[i]) * (mask[i] != 0 ? 1.0f : 0.0f);
+  }
+};
+
+template <typename T>
+void row_cumsum_masked_baseline_cub(T* out, const T* in, const std::uint8_t* mask, int rows, int cols) {
+  with_row_scan_offsets(rows, cols, [&](auto n, auto c) {
+    using Index = decltype(n);
+    auto const values =
+        thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), MaskedValue<T, Index>{in, mask});
+    inclusive_scan_by_key_cub(row_keys(c), values, out, cuda::std::plus<float>{}, n);
+  });
+}
