@@ -5,9 +5,12 @@ comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ e
 elementwise.py), row_softmax (softmax over the last dimension), row_reduce (sum, mean, amax, amin, and
 max / min values, over the last dimension), col_reduce and mid_reduce (the same over the first or a middle
 dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over any dimension but the last),
-row_scan (cumsum over the last dimension; these reductions.py), gemm (one product of two 2-D inputs), gemm_nt (`a @
-b.T` of two 2-D inputs, and nn.Linear without a bias and with nothing after it), batched_gemm (bmm of two 3-D
-inputs), transpose (the transposed copy of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
+row_scan and col_scan (cumsum over the last or the first dimension), row_cumprod (cumprod over the last
+dimension; these reductions.py), row_scan_reverse (the suffix sum, cumsum between two flips, over the last
+dimension) and row_scan_masked (cumsum(x * mask) over the last dimension, mask a bool input of x's shape; these
+two scans.py), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear
+without a bias and with nothing after it), batched_gemm (bmm of two 3-D inputs), transpose (the transposed copy
+of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
 (over the last dimension, the module's own or written out; norms.py), attention (scaled_dot_product_attention, or
 softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (MaxPool2d / AvgPool2d without padding,
 dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
@@ -51,6 +54,7 @@ from .graph import graph_inputs, operator_nodes
 from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
 from .reductions import last_dim, reduction_family, rows_binding
+from .scans import scan_family
 
 _SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
             F.log_softmax: "row_log_softmax"}
@@ -585,7 +589,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return cross_entropy
     if (activation := _activation(traced, nodes, inputs)) is not None:
         return activation
-    if (reduction := reduction_family(nodes, tensors)) is not None:
+    if (reduction := reduction_family(nodes, tensors) or scan_family(traced, nodes, tensors)) is not None:
         return reduction
     if len(nodes) != 1 or len(tensors) != 1:
         return None

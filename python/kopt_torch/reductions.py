@@ -15,6 +15,8 @@ dimensions before d, inner the product of those after it.
   dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first; over the last
   `row_argmax` / `row_argmin` (rows the leading dimensions, cols the last; indices of the task's type, int64).
 - torch.cumsum over the last dimension: `row_scan`; over the first: `col_scan` (rows d0, cols the rest).
+- torch.cumprod over the last dimension: `row_cumprod` (bound as row_scan); over any other, no family.
+  (The reverse and the masked cumulative sum, several operators each, are scans.py's.)
 
 A `dtype` argument (a cast), several dimensions, no dimension, or an integer input (whose sum PyTorch promotes to
 int64) gets no family. docs/pytorch.md, "Families".
@@ -35,8 +37,9 @@ from .graph import output_node
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
                "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s"),
                "prod": ("a * b", "1.0f", "s")}
-_REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
-                        torch.prod: "prod", torch.cumsum: "cumsum", torch.argmax: "argmax", torch.argmin: "argmin"}
+REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
+                       torch.prod: "prod", torch.cumsum: "cumsum", torch.cumprod: "cumprod", torch.argmax: "argmax",
+                       torch.argmin: "argmin"}
 # torch.max / torch.min over a dimension return (values, indices): what each of the two selects.
 _VALUES_INDICES = {"max": ("amax", "argmax"), "min": ("amin", "argmin")}
 _EXTREMA_FUNCTIONS = {torch.max: "max", torch.min: "min"}
@@ -46,25 +49,31 @@ def last_dim(dim: Any, ndim: int) -> bool:
     return isinstance(dim, int) and (dim == -1 or dim == ndim - 1)
 
 
-def rows_binding(ndim: int, rows: str, cols: str) -> dict[str, Binding]:
-    """A row-wise family's roles on the one input: its rows the product of the leading dimensions, its row
-    length the last dimension (names alone would not tell `batch_size` from `dim`)."""
-    return {"in": (0, None), rows: (0, tuple(range(ndim - 1))), cols: (0, (ndim - 1,))}
+def rows_binding(ndim: int, rows: str, cols: str, tensor: int = 0) -> dict[str, Binding]:
+    """A row-wise family's roles on one input (the forward's `tensor`-th, its one by default): its rows the
+    product of the leading dimensions, its row length the last dimension (names alone would not tell
+    `batch_size` from `dim`)."""
+    return {"in": (tensor, None), rows: (tensor, tuple(range(ndim - 1))), cols: (tensor, (ndim - 1,))}
 
 
-def _call_name(node: Any, functions: dict[Any, str]) -> str | None:
+def call_name(node: Any, functions: dict[Any, str]) -> str | None:
+    """A call's name: a method's own, a function's from `functions` (None for any other function or node)."""
     if node.op == "call_method":
         return str(node.target)
     return functions.get(node.target) if node.op == "call_function" else None
 
 
-def _one_dim(node: Any, ndim: int) -> int | None:
+def one_dim(node: Any, ndim: int) -> int | None:
     """The one dimension (0 .. ndim-1) a call reduces over, when it reduces over exactly one in the input's own
     precision (no `dtype` cast, no `out`, keepdim a constant); else None."""
     if set(node.kwargs) - {"dim", "keepdim", "dtype"} or node.kwargs.get("dtype") is not None \
             or len(node.args) > 3 or not isinstance(call_argument(node, 2, "keepdim", False), bool):
         return None
-    dim = call_argument(node, 1, "dim")
+    return single_axis(call_argument(node, 1, "dim"), ndim)
+
+
+def single_axis(dim: Any, ndim: int) -> int | None:
+    """`dim` (an int, negative or not, or a list or tuple of one) as 0 .. ndim-1, else None."""
     if isinstance(dim, (list, tuple)) and len(dim) == 1:
         dim = dim[0]
     if not isinstance(dim, int) or isinstance(dim, bool) or not -ndim <= dim < ndim:
@@ -103,6 +112,9 @@ def _axis_family(name: str, d: int, ndim: int) -> FamilyGuess | None:
     if name == "cumsum" and last:
         return FamilyGuess("row_scan", {}, "the module is one cumulative sum over the last dimension",
                            rows_binding(ndim, "rows", "cols"))
+    if name == "cumprod" and last:
+        return FamilyGuess("row_cumprod", {}, "the module is one cumulative product over the last dimension",
+                           rows_binding(ndim, "rows", "cols"))
     if name == "cumsum" and d == 0:
         return FamilyGuess("col_scan", {}, "the module is one cumulative sum over the first dimension",
                            {"in": (0, None), "rows": (0, (0,)), "cols": (0, tuple(range(1, ndim)))})
@@ -132,14 +144,14 @@ def reduction_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None
     if output.args[0] is not nodes[-1]:
         return None
     if len(nodes) == 1:
-        name = _call_name(call, _REDUCTION_FUNCTIONS)
-        if name not in _REDUCTIONS and name not in ("cumsum", "argmax", "argmin"):
+        name = call_name(call, REDUCTION_FUNCTIONS)
+        if name not in _REDUCTIONS and name not in ("cumsum", "cumprod", "argmax", "argmin"):
             return None
     else:  # torch.max / torch.min over a dim, then its values or its indices
-        extremum = _call_name(call, _EXTREMA_FUNCTIONS)
+        extremum = call_name(call, _EXTREMA_FUNCTIONS)
         which = _selected(nodes[1], call)
         if extremum not in _VALUES_INDICES or which is None:
             return None
         name = _VALUES_INDICES[extremum][which]
-    d = _one_dim(call, ndim)  # None without a dim: torch.max(x) is a maximum of everything
+    d = one_dim(call, ndim)  # None without a dim: torch.max(x) is a maximum of everything
     return _axis_family(name, d, ndim) if d is not None else None

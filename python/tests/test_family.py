@@ -267,6 +267,72 @@ class FamilyTest(unittest.TestCase):
             self.assertEqual((guess.family, guess.binding), (family, rows))
         self.assertIsNone(infer_family(_Call(lambda x: torch.argmax(x)), x3), "an index into the flattened input")
 
+    def test_cumulative_products_reverse_and_masked_scans_over_the_last_dimension(self):
+        """row_cumprod (one cumprod), row_scan_reverse (flip, cumsum, flip) and row_scan_masked (cumsum of x times a
+        bool mask), each over the last dimension, as KernelBench's 90_cumprod, 91_cumsum_reverse and
+        93_masked_cumsum write them; bound as row_scan, the mask by its position among the forward's inputs."""
+        x2, x3 = torch.randn(4, 8), torch.randn(2, 4, 8)
+        rows2 = {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1,))}
+        rows3 = {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}
+        cases = [
+            (lambda x: torch.cumprod(x, dim=1), x2, "row_cumprod", rows2),
+            (lambda x: x.cumprod(-1), x2, "row_cumprod", rows2),
+            (lambda x: torch.cumprod(x, 2), x3, "row_cumprod", rows3),
+            (lambda x: torch.cumsum(x.flip(1), dim=1).flip(1), x2, "row_scan_reverse", rows2),
+            (lambda x: x.flip(-1).cumsum(-1).flip(-1), x2, "row_scan_reverse", rows2),
+            (lambda x: torch.flip(torch.cumsum(torch.flip(x, [1]), 1), (-1,)), x2, "row_scan_reverse", rows2),
+            (lambda x: x.flip(dims=[2]).cumsum(dim=-1).flip((2,)), x3, "row_scan_reverse", rows3),
+            (lambda x: torch.flip(torch.cumsum(torch.flip(x, dims=(-1,)), dim=2), [2]), x3, "row_scan_reverse",
+             rows3),
+            (lambda x: torch.cumsum(x, dim=-1), x3, "row_scan", rows3),  # the plain scan unchanged
+        ]
+        for fn, x, family, binding in cases:
+            with self.subTest(family=family, shape=tuple(x.shape)):
+                guess = infer_family(_Call(fn), [x])
+                self.assertIsNotNone(guess)
+                self.assertEqual((guess.family, guess.params, guess.binding), (family, {}, binding))
+        mask2, mask3 = torch.randint(0, 2, (4, 8)).bool(), torch.randint(0, 2, (2, 4, 8)).bool()
+        for fn, inputs, binding in (
+                (lambda x, m: torch.cumsum(x * m, dim=1), [x2, mask2], rows2 | {"mask": (1, None)}),
+                (lambda x, m: (m * x).cumsum(-1), [x2, mask2], rows2 | {"mask": (1, None)}),
+                (lambda x, m: torch.cumsum(torch.mul(x, m), dim=-1), [x3, mask3], rows3 | {"mask": (1, None)}),
+                (lambda x, m: x.mul(m).cumsum(2), [x3, mask3], rows3 | {"mask": (1, None)}),
+                # The mask first among the forward's inputs: each role bound to its own input.
+                (lambda m, x: torch.cumsum(x * m, dim=-1), [mask3, x3],
+                 {"in": (1, None), "rows": (1, (0, 1)), "cols": (1, (2,)), "mask": (0, None)})):
+            with self.subTest(binding=binding):
+                guess = infer_family(_Call2(fn), inputs)
+                self.assertIsNotNone(guess)
+                self.assertEqual((guess.family, guess.params, guess.binding), ("row_scan_masked", {}, binding))
+        for model, inputs, why in (
+                (_Call(lambda x: torch.cumprod(x, dim=0)), [x2], "a cumulative product over the first dimension"),
+                (_Call(lambda x: x.cumprod(1)), [x3], "a cumulative product over a middle dimension"),
+                (_Call(lambda x: torch.cumprod(x, dim=-1, dtype=torch.float64)), [x2], "a cast"),
+                (_Call(lambda x: torch.cumprod(x, dim=1)), [torch.randint(0, 9, (4, 8))], "integers"),
+                (_Call(lambda x: torch.cumsum(x.flip(0), dim=1).flip(0)), [x2], "the flip over another dimension"),
+                (_Call(lambda x: torch.cumsum(x.flip(1), dim=1).flip(0)), [x2], "the flip back over another one"),
+                (_Call(lambda x: torch.cumsum(x.flip(0), dim=0).flip(0)), [x2], "a reverse scan over the first"),
+                (_Call(lambda x: torch.cumsum(x.flip(0, 1), dim=1).flip(0, 1)), [x2], "flips over two dimensions"),
+                (_Call(lambda x: x.flip(-1)), [x2], "a flip without a cumsum"),
+                (_Call(lambda x: x.flip(-1).flip(-1)), [x2], "two flips without a cumsum"),
+                (_Call(lambda x: torch.cumsum(x.flip(1), dim=1)), [x2], "not flipped back"),
+                (_Call(lambda x: torch.cumsum(x, dim=1).flip(1)), [x2], "not flipped first"),
+                (_Call(lambda x: torch.cumprod(x.flip(1), dim=1).flip(1)), [x2], "a reverse cumulative product"),
+                (_Call(lambda x: torch.cumsum(x.flip(-1) * 2.0, dim=-1).flip(-1)), [x2], "something between"),
+                (_Call2(lambda x, y: torch.cumsum(x * y, dim=1)), [x2, torch.randn(4, 8)], "a float second factor"),
+                (_Call2(lambda x, m: torch.cumsum(x * m, dim=0)), [x2, mask2], "a masked scan over the first"),
+                (_Call2(lambda x, m: torch.cumsum(x * m, dim=-1)), [x2, torch.randint(0, 2, (1, 8)).bool()],
+                 "a broadcast mask"),
+                (_Call2(lambda x, m: torch.cumsum(x * m, dim=-1)), [x2, mask2.to(torch.uint8)], "a uint8 mask"),
+                (_Call2(lambda x, m: torch.cumsum(x + m, dim=-1)), [x2, mask2], "not a product"),
+                (_Call2(lambda x, m: torch.cumsum(x * x, dim=-1)), [x2, mask2], "the mask unused"),
+                (_Call2(lambda x, m: torch.cumsum(torch.where(m, x, 0.0), dim=-1)), [x2, mask2],
+                 "where: 0, not NaN, where x is not finite"),
+                (_Call3(lambda x, m, n: torch.cumsum(x * m, dim=-1)), [x2, mask2, mask2], "a third input")):
+            with self.subTest(why=why):
+                guess = infer_family(model, inputs)
+                self.assertIsNone(guess, guess)
+
     def test_a_product_of_two_matrices_is_a_gemm(self):
         guess = infer_family(_Call2(torch.matmul), [torch.randn(4, 8), torch.randn(8, 3)])
         self.assertEqual(guess.family, "gemm")
