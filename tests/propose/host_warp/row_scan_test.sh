@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The row scan variants' device logic on the CPU (tests/CMakeLists.txt, HostWarp.RowScanVariants): each of
+# row_scan_warp_per_row.cu's four forms (the row scan, KOPT_SCAN_REVERSE, _PRODUCT, _MASKED) instantiated by
+# `kopt strategies SUITE_TASK --instantiate`, compiled for the host with warp_shim.h and run on emulated warps
+# by row_scan_check.inc, in FP32 and BF16 at two tuning configurations each.
+#   row_scan_test.sh KOPT_BINARY CXX
+set -euo pipefail
+kopt=$1 cxx=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+for precision in f32 bf16; do
+  for form in "row_cumsum:row_scan_warp_per_row" "row_cumsum_reverse:row_scan_reverse_warp_per_row" \
+              "row_cumprod:row_cumprod_warp_per_row" "row_cumsum_masked:row_scan_masked_warp_per_row"; do
+    task=${form%%:*} strategy=${form##*:}
+    source="$work/$task-$precision.cu"
+    if ! log=$("$kopt" strategies "$root/suites/algebra/$task-$precision" --strategies "$root/strategies" \
+      --instantiate "$strategy" -o "$source" 2>&1); then
+      echo "$log" >&2
+      exit 1
+    fi
+    # The template starts at its switch's #define (or its #line): the common header before it is replaced.
+    start=$(grep -n -m1 -E '^#define KOPT_|^#line 1' "$source" | cut -d: -f1)
+    for config in "4 128 1" "32 256 4"; do
+      read -r lanes block unroll <<< "$config"
+      program="$work/$task-$precision-$lanes-$block-$unroll"
+      {
+        echo '#include "warp_shim.h"'
+        printf '#define LANES %s\n#define BLOCK %s\n#define UNROLL %s\n#define HINT 0\n' "$lanes" "$block" "$unroll"
+        printf '#define VARIANT "%s-%s"\n#define ENTRY %s\n' "$task" "$precision" "$task"
+        tail -n +"$start" "$source"
+        echo '#include "row_scan_check.inc"'
+      } > "$program.cpp"
+      "$cxx" -std=c++20 -O1 -pthread -I"$here" -o "$program" "$program.cpp"
+      timeout 120 "$program" || failed=1
+    done
+  done
+done
+exit "$failed"
