@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The row scan variants' device logic on the CPU (tests/CMakeLists.txt, HostWarp.RowScanVariants): each of
-# row_scan_warp_per_row.cu's four forms (the row scan, KOPT_SCAN_REVERSE, _PRODUCT, _MASKED) instantiated by
+# row_scan_warp_per_row.cu's four forms (the row scan and its reverse, product and masked switches) instantiated by
 # `kopt strategies SUITE_TASK --instantiate`, compiled for the host with warp_shim.h and run on emulated warps
 # by row_scan_check.inc, in FP32 and BF16 at two tuning configurations each.
-#   row_scan_test.sh KOPT_BINARY CXX
+#   row_scan_test.sh PATH_TO_KOPT CXX
 set -euo pipefail
 kopt=$1 cxx=$2
 here=$(cd "$(dirname "$0")" && pwd)
