@@ -1,16 +1,22 @@
 // Host emulation of the CUDA built-ins that warp-level strategy templates use (row_scan_warp_per_row.cu), so
-// their index arithmetic and shuffle logic run on a machine without a GPU: one std::thread per lane, a warp's
-// 32 lanes meeting at a std::barrier on each side of every shuffle (lockstep where it matters), threadIdx and
-// blockIdx per thread. No shared memory, no __syncthreads, no atomics: templates that need them are not
-// emulated. The kernel's text comes from `kopt strategies TASK --instantiate`, minus the common header
+// their index arithmetic and shuffle logic run on a machine without a GPU. A warp is 32 fibers (ucontext, one
+// stack each) run in turn by run_warp: every shuffle is two rendezvous (each lane publishes its value, then
+// each reads its source), and a round of the scheduler moves every lane to the next one, so the lanes stay in
+// lockstep where it matters, as on the GPU (a lane starts on its own stack by swapcontext; switches are
+// _setjmp/_longjmp, which make no system call). threadIdx and blockIdx are per lane. No shared memory, no
+// __syncthreads, no atomics: templates that need them are not emulated. A lane that finishes while the others
+// still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp reports it. The
+// kernel's text comes from `kopt strategies TASK --instantiate`, minus the common header
 // (strategies/common/strategy.cuh), whose device helpers are replaced by the host versions below.
 #pragma once
-#include <barrier>
+#include <setjmp.h>
+#include <ucontext.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <thread>
+#include <functional>
 #include <vector>
 #define __device__
 #define __host__
@@ -27,7 +33,7 @@ struct uint2 {
 struct Dim3 {
   unsigned x;
 };
-thread_local Dim3 blockIdx, threadIdx;
+inline Dim3 blockIdx, threadIdx;
 struct __nv_bfloat16 {
   uint16_t bits;
 };
@@ -46,19 +52,82 @@ template <class T>
 inline T __ldcs(T const* p) {
   return __ldg(p);
 }
+
+// One warp of fibers: the lanes' stacks (reused warp after warp), the lane running now and the shuffles'
+// slots.
 struct Warp {
-  float slot[32];
-  std::barrier<> bar{32};
+  static constexpr std::size_t kStack = 128 * 1024;
+  ucontext_t start;
+  ucontext_t lanes[32];
+  jmp_buf scheduler;
+  jmp_buf resume[32];
+  std::vector<char> stacks[32];
+  bool started[32] = {};
+  bool done[32] = {};
+  int lane = 0;
+  float slot[32] = {};
+  std::function<void()> kernel;
+  unsigned block = 0, warp = 0;
 };
-thread_local Warp* t_warp;
+inline Warp g_warp_state;
+inline Warp* const g_warp = &g_warp_state;
+
+inline void set_lane_ids() {
+  blockIdx.x = g_warp->block;
+  threadIdx.x = g_warp->warp * 32 + static_cast<unsigned>(g_warp->lane);
+}
+// Back to the scheduler; resumed once every other lane has got here too.
+inline void rendezvous() {
+  if (_setjmp(g_warp->resume[g_warp->lane]) == 0) _longjmp(g_warp->scheduler, 1);
+  set_lane_ids();
+}
+inline void lane_main() {
+  g_warp->kernel();
+  g_warp->done[g_warp->lane] = true;
+  _longjmp(g_warp->scheduler, 1);  // never returns: the next warp starts this stack afresh
+}
+// Runs `kernel` as the 32 lanes of warp `warp` of block `block`; false when the lanes diverged at a shuffle.
+inline bool run_warp(unsigned block, unsigned warp, std::function<void()> kernel) {
+  Warp& w = *g_warp;
+  w.kernel = std::move(kernel);
+  w.block = block;
+  w.warp = warp;
+  for (int l = 0; l < 32; ++l) {
+    w.started[l] = w.done[l] = false;
+    if (w.stacks[l].empty()) w.stacks[l].resize(Warp::kStack);
+  }
+  while (true) {
+    int finished = 0;
+    for (int l = 0; l < 32; ++l) {
+      if (!w.done[l]) {
+        w.lane = l;
+        set_lane_ids();
+        if (_setjmp(w.scheduler) == 0) {
+          if (w.started[l]) _longjmp(w.resume[l], 1);
+          w.started[l] = true;
+          getcontext(&w.lanes[l]);
+          w.lanes[l].uc_stack.ss_sp = w.stacks[l].data();
+          w.lanes[l].uc_stack.ss_size = Warp::kStack;
+          w.lanes[l].uc_link = nullptr;
+          makecontext(&w.lanes[l], lane_main, 0);
+          swapcontext(&w.start, &w.lanes[l]);
+        }
+      }
+      finished += w.done[l] ? 1 : 0;
+    }
+    if (finished == 32) return true;
+    if (finished > 0) return false;  // some lanes left while the others wait at a shuffle
+  }
+}
+
 inline int lane_id() {
   return static_cast<int>(threadIdx.x) % 32;
 }
 inline float exchange(float v, int src) {
-  t_warp->slot[lane_id()] = v;
-  t_warp->bar.arrive_and_wait();
-  float const r = t_warp->slot[src];
-  t_warp->bar.arrive_and_wait();
+  g_warp->slot[lane_id()] = v;
+  rendezvous();
+  float const r = g_warp->slot[src];
+  rendezvous();
   return r;
 }
 inline float __shfl_up_sync(unsigned, float v, unsigned delta, int width = 32) {
