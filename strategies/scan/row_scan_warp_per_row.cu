@@ -171,7 +171,7 @@ __device__ __forceinline__ void scan_row(T* __restrict__ y, T const* __restrict_
       long long const p = chunk + u * LANES + lane;
       if (live && p < packs) {
         long long const q = row_pack(p, packs);
-        load_values<V>(v[u], x + q * V, m + q * V, policy);
+        load_values<V>(v[u], x + q * V, KOPT_SCAN_MASKED ? m + q * V : m, policy);  // m is null unmasked
       } else {
 #pragma unroll
         for (int e = 0; e < V; ++e) v[u][e] = kIdentity;
@@ -215,10 +215,11 @@ __device__ __forceinline__ void scan_rows(T* __restrict__ out, T const* __restri
   bool const packed = cols % kVec == 0 && kopt_strategy::aligned_to(in, 16u) &&
                       kopt_strategy::aligned_to(out, 16u) &&
                       (!KOPT_SCAN_MASKED || kopt_strategy::aligned_to(mask, static_cast<unsigned>(kVec)));
+  unsigned char const* const row_mask = KOPT_SCAN_MASKED ? mask + offset : mask;  // null unmasked
   if (packed) {
-    scan_row<kVec>(out + offset, in + offset, mask + offset, cols, lane, live, policy);
+    scan_row<kVec>(out + offset, in + offset, row_mask, cols, lane, live, policy);
   } else {
-    scan_row<1>(out + offset, in + offset, mask + offset, cols, lane, live, policy);
+    scan_row<1>(out + offset, in + offset, row_mask, cols, lane, live, policy);
   }
 }
 
