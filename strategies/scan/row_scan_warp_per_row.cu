@@ -1,11 +1,13 @@
 // Strategies row_scan_warp_per_row (row_scan family), row_scan_reverse_warp_per_row (row_scan_reverse,
-// KOPT_SCAN_REVERSE = 1), row_cumprod_warp_per_row (row_cumprod, KOPT_SCAN_PRODUCT = 1) and
-// row_scan_masked_warp_per_row (row_scan_masked, KOPT_SCAN_MASKED = 1), kernel mode. row_scan: out[r*cols + c] =
+// KOPT_SCAN_REVERSE = 1), row_cumprod_warp_per_row (row_cumprod, KOPT_SCAN_PRODUCT = 1),
+// row_scan_masked_warp_per_row (row_scan_masked, KOPT_SCAN_MASKED = 1) and row_scan_exclusive_warp_per_row
+// (row_scan_exclusive, KOPT_SCAN_EXCLUSIVE = 1), kernel mode. row_scan: out[r*cols + c] =
 // in[r*cols] + ... + in[r*cols + c] for every row r < rows and column c < cols of a row-major rows x cols
 // matrix (an inclusive cumulative sum along the last axis, torch.cumsum(x, dim=-1)); row_scan_reverse: the
 // sum from column c to the row's end (torch.cumsum(x.flip(-1), -1).flip(-1)); row_cumprod: the product of
 // the row up to c (torch.cumprod(x, dim=-1)); row_scan_masked: the sum of in[r*cols + k] * mask[r*cols + k]
-// for k <= c, mask one byte per element, nonzero = 1 (torch.cumsum(x * mask, dim=-1) with a bool mask). FP32
+// for k <= c, mask one byte per element, nonzero = 1 (torch.cumsum(x * mask, dim=-1) with a bool mask);
+// row_scan_exclusive: the sum of the row before column c, 0 at c = 0 (what torch.cumsum(x, -1) - x rounds). FP32
 // running sums (products), each output rounded once to T. Each row belongs to a group of LANES threads of one
 // warp, BLOCK / LANES rows per block, no shared memory and no barrier. The row is cut into packs of kV
 // elements: a 128-bit pack (4 FP32 or 8 BF16) when cols is a multiple of that and both matrices are 16-byte
@@ -51,6 +53,9 @@
 #ifndef KOPT_SCAN_MASKED
 #define KOPT_SCAN_MASKED 0
 #endif
+#ifndef KOPT_SCAN_EXCLUSIVE
+#define KOPT_SCAN_EXCLUSIVE 0
+#endif
 
 namespace row_scan_warp_per_row {
 
@@ -60,7 +65,8 @@ using T = {{T}};
 
 static_assert(LANES >= 2 && LANES <= 32 && (LANES & (LANES - 1)) == 0, "a power-of-two part of a warp");
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "whole warps");
-static_assert(KOPT_SCAN_PRODUCT + KOPT_SCAN_REVERSE + KOPT_SCAN_MASKED <= 1, "one variant of the scan");
+static_assert(KOPT_SCAN_PRODUCT + KOPT_SCAN_REVERSE + KOPT_SCAN_MASKED + KOPT_SCAN_EXCLUSIVE <= 1,
+              "one variant of the scan");
 
 // The scan's operation and its identity (what a lane past the row's end holds).
 __device__ __forceinline__ float combine(float a, float b) {
@@ -186,8 +192,15 @@ __device__ __forceinline__ void scan_row(T* __restrict__ y, T const* __restrict_
       float exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1, LANES);
       if (lane == 0) exclusive = kIdentity;
       float const add = combine(carry, exclusive);
+#if KOPT_SCAN_EXCLUSIVE
+      // Each element gets the scan of the elements before it: the pack's inclusive values moved up by one.
+#pragma unroll
+      for (int e = V - 1; e > 0; --e) v[u][e] = combine(v[u][e - 1], add);
+      v[u][0] = add;
+#else
 #pragma unroll
       for (int e = 0; e < V; ++e) v[u][e] = combine(v[u][e], add);
+#endif
       carry = combine(carry, __shfl_sync(0xffffffffu, inclusive, LANES - 1, LANES));
     }
 #pragma unroll

@@ -4,7 +4,10 @@
 // - row_cumprod-f32/-bf16 (row_cumprod): out[r*cols + c] = in[r*cols] * ... * in[r*cols + c]
 //   (torch.cumprod(x, dim=-1));
 // - row_cumsum_masked-f32/-bf16 (row_scan_masked): out[r*cols + c] = the sum over k <= c of in[r*cols + k] *
-//   (mask[r*cols + k] != 0 ? 1 : 0), mask one byte per element (torch.cumsum(x * mask, dim=-1), bool mask).
+//   (mask[r*cols + k] != 0 ? 1 : 0), mask one byte per element (torch.cumsum(x * mask, dim=-1), bool mask);
+// - row_cumsum_exclusive-f32/-bf16 (row_scan_exclusive): out[r*cols + c] = in[r*cols] + ... + in[r*cols + c -
+// 1],
+//   0 in the first column (what torch.cumsum(x, -1) - x rounds).
 //
 // References as row_cumsum's (row_cumsum-common.cuh): one thread per row walks its row (the reverse one from
 // its end), the running sum or product in double, each output rounded once.
@@ -13,7 +16,9 @@
 // row of each element, FP32 running values (BF16 widened to float, each output rounded once). The reverse
 // scan reads the keys, the values and the output through reverse iterators, so CUB's forward scan walks
 // each row from its end and yields the suffix sums; the product scans with cuda::std::multiplies; the masked
-// scan's values are a transform of a counting iterator that reads x and its mask byte (x * 0 or x * 1).
+// scan's values are a transform of a counting iterator that reads x and its mask byte (x * 0 or x * 1); the
+// exclusive scan's values are x shifted by one within each row (0 in the first column), so CUB's inclusive
+// scan by key yields the exclusive sums.
 #pragma once
 #include <thrust/iterator/reverse_iterator.h>
 
@@ -60,6 +65,19 @@ __global__ void row_cumsum_masked_reference_kernel(T* out, const T* in, const st
     // x * mask as PyTorch computes it for a bool mask (a multiply, not a select).
     running += static_cast<double>(static_cast<float>(x[c])) * (m[c] != 0 ? 1.0 : 0.0);
     y[c] = static_cast<T>(running);
+  }
+}
+
+template <typename T>
+__global__ void row_cumsum_exclusive_reference_kernel(T* out, const T* in, int rows, int cols) {
+  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* x = in + row * cols;
+  T* y = out + row * cols;
+  double running = 0.0;
+  for (int c = 0; c < cols; ++c) {
+    y[c] = static_cast<T>(running);
+    running += static_cast<double>(static_cast<float>(x[c]));
   }
 }
 
@@ -118,6 +136,32 @@ void row_cumsum_masked_baseline_cub(T* out, const T* in, const std::uint8_t* mas
     using Index = decltype(n);
     auto const values =
         thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), MaskedValue<T, Index>{in, mask});
+    inclusive_scan_by_key_cub(row_keys(c), values, out, cuda::std::plus<float>{}, n);
+  });
+}
+
+template <typename T>
+void row_cumsum_exclusive_reference(T* out, const T* in, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return;
+  row_cumsum_exclusive_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
+}
+
+// Flat element i's predecessor in its row, as a float (0 in a row's first column).
+template <typename T, typename Index>
+struct ShiftedValue {
+  const T* in;
+  Index cols;
+  __host__ __device__ float operator()(Index i) const {
+    return i % cols == 0 ? 0.0f : static_cast<float>(in[i - 1]);
+  }
+};
+
+template <typename T>
+void row_cumsum_exclusive_baseline_cub(T* out, const T* in, int rows, int cols) {
+  with_row_scan_offsets(rows, cols, [&](auto n, auto c) {
+    using Index = decltype(n);
+    auto const values =
+        thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), ShiftedValue<T, Index>{in, c});
     inclusive_scan_by_key_cub(row_keys(c), values, out, cuda::std::plus<float>{}, n);
   });
 }

@@ -121,7 +121,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "loss_rows_broadcast",
                                          "row_scan_reverse",
                                          "row_cumprod",
-                                         "row_scan_masked"};
+                                         "row_scan_masked",
+                                         "row_scan_exclusive"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The row scan variants' device logic on the CPU (tests/CMakeLists.txt, HostWarp.RowScanVariants): each of
-# row_scan_warp_per_row.cu's four forms (the row scan and its reverse, product and masked switches) instantiated by
+# row_scan_warp_per_row.cu's five forms (the row scan and its reverse, product, masked and exclusive switches) instantiated by
 # `kopt strategies SUITE_TASK --instantiate`, compiled for the host with warp_shim.h and run on emulated warps
 # by row_scan_check.inc, in FP32 and BF16 at two tuning configurations each.
 #   row_scan_test.sh PATH_TO_KOPT CXX
@@ -13,7 +13,8 @@ trap 'rm -rf "$work"' EXIT
 failed=0
 for precision in f32 bf16; do
   for form in "row_cumsum:row_scan_warp_per_row" "row_cumsum_reverse:row_scan_reverse_warp_per_row" \
-              "row_cumprod:row_cumprod_warp_per_row" "row_cumsum_masked:row_scan_masked_warp_per_row"; do
+              "row_cumprod:row_cumprod_warp_per_row" "row_cumsum_masked:row_scan_masked_warp_per_row" \
+              "row_cumsum_exclusive:row_scan_exclusive_warp_per_row"; do
     task=${form%%:*} strategy=${form##*:}
     source="$work/$task-$precision.cu"
     if ! log=$("$kopt" strategies "$root/suites/algebra/$task-$precision" --strategies "$root/strategies" \
