@@ -1,4 +1,4 @@
-"""Family inference for the scans of several operators: the reverse and the masked cumulative sum (kopt_torch.family
+"""Family inference for the scans of several operators: the reverse, the exclusive and the masked cumulative sum (kopt_torch.family
 calls scan_family; one cumsum or cumprod is reductions.py's row_scan, col_scan and row_cumprod).
 
 - `row_scan_reverse`, the suffix sum along the last dimension of the forward's one floating-point input (n >= 2
@@ -12,6 +12,11 @@ calls scan_family; one cumsum or cumprod is reductions.py's row_scan, col_scan a
   mask, int rows, int cols)`: in and mask the inputs by position, rows and cols x's as row_scan's.
   torch.where(mask, x, 0) and x.masked_fill(~mask, 0) get no family: where x is infinite or NaN and the mask
   false they give 0, x * mask (what the library's strategy computes) NaN.
+
+- `row_scan_exclusive`, the exclusive cumulative sum along the last dimension (0 in the first column) as PyTorch
+  writes it: torch.cumsum(x, d) - x (or x.cumsum(d) - x, torch.sub), x the forward's one floating-point input of
+  n >= 2 dimensions. The strategy computes the exclusive sums without the subtraction's cancellation (an element
+  taken back off a much larger sum): the problem's own outputs are the rounded ones. Bound as row_scan.
 
 A flip, a scan or a mask over any other dimension, a mask of another type or shape (broadcast), a float second
 factor, or anything more in the graph gets no family. docs/pytorch.md, "Families".
@@ -30,6 +35,7 @@ from .graph import graph_inputs, output_node
 from .reductions import REDUCTION_FUNCTIONS, call_name, one_dim, rows_binding, single_axis
 
 _MULTIPLY = {operator.mul: "mul", torch.mul: "mul"}
+_SUBTRACT = {operator.sub: "sub", torch.sub: "sub"}
 
 
 def _flip_dim(node: Any, ndim: int) -> int | None:
@@ -59,6 +65,18 @@ def _reverse_scan(nodes: list[Any], x: Any, ndim: int) -> FamilyGuess | None:
                        "cumsum, flip) over the last dimension", rows_binding(ndim, "rows", "cols"))
 
 
+def _exclusive_scan(nodes: list[Any], x: Any, ndim: int) -> FamilyGuess | None:
+    """row_scan_exclusive for cumsum(x) - x over the last dimension of the placeholder x; else None."""
+    if len(nodes) != 2:
+        return None
+    scan, difference = nodes
+    if not _cumsum_over_last(scan, x, ndim) or call_name(difference, _SUBTRACT) != "sub" or difference.kwargs \
+            or tuple(difference.args) != (scan, x):
+        return None
+    return FamilyGuess("row_scan_exclusive", {}, "the module is one exclusive cumulative sum (cumsum(x) - x) over "
+                       "the last dimension", rows_binding(ndim, "rows", "cols"))
+
+
 def _masked_scan(nodes: list[Any], placeholders: list[Any], tensors: list[Any]) -> FamilyGuess | None:
     """row_scan_masked for cumsum(x * mask) over the last dimension, x a floating-point input and mask a bool
     one of the same shape; else None."""
@@ -81,13 +99,15 @@ def _masked_scan(nodes: list[Any], placeholders: list[Any], tensors: list[Any]) 
 
 
 def scan_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
-    """row_scan_reverse or row_scan_masked for a forward that is one reverse or masked cumulative sum over the
-    last dimension (`nodes`: the graph's operators; `tensors`: the example tensor inputs), or None."""
+    """row_scan_reverse, row_scan_exclusive or row_scan_masked for a forward that is one reverse, exclusive or masked
+    cumulative sum over the last dimension (`nodes`: the graph's operators; `tensors`: the example tensor inputs),
+    or None."""
     placeholders = graph_inputs(traced.graph)
     if not nodes or len(placeholders) != len(tensors) or output_node(traced.graph).args[0] is not nodes[-1]:
         return None
     if len(tensors) == 1:
         if not tensors[0].is_floating_point() or tensors[0].dim() < 2:
             return None
-        return _reverse_scan(nodes, placeholders[0], tensors[0].dim())
+        return _reverse_scan(nodes, placeholders[0], tensors[0].dim()) \
+            or _exclusive_scan(nodes, placeholders[0], tensors[0].dim())
     return _masked_scan(nodes, placeholders, tensors) if len(tensors) == 2 else None

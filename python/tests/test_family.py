@@ -285,6 +285,8 @@ class FamilyTest(unittest.TestCase):
             (lambda x: torch.flip(torch.cumsum(torch.flip(x, dims=(-1,)), dim=2), [2]), x3, "row_scan_reverse",
              rows3),
             (lambda x: torch.cumsum(x, dim=-1), x3, "row_scan", rows3),  # the plain scan unchanged
+            (lambda x: torch.cumsum(x, dim=1) - x, x2, "row_scan_exclusive", rows2),
+            (lambda x: torch.sub(x.cumsum(-1), x), x3, "row_scan_exclusive", rows3),
         ]
         for fn, x, family, binding in cases:
             with self.subTest(family=family, shape=tuple(x.shape)):
@@ -314,6 +316,9 @@ class FamilyTest(unittest.TestCase):
                 (_Call(lambda x: torch.cumsum(x.flip(0), dim=0).flip(0)), [x2], "a reverse scan over the first"),
                 (_Call(lambda x: torch.cumsum(x.flip(0, 1), dim=1).flip(0, 1)), [x2], "flips over two dimensions"),
                 (_Call(lambda x: x.flip(-1)), [x2], "a flip without a cumsum"),
+                (_Call(lambda x: x - torch.cumsum(x, dim=1)), [x2], "x minus its cumsum"),
+                (_Call(lambda x: torch.cumsum(x, dim=0) - x), [x2], "an exclusive scan over the first dimension"),
+                (_Call(lambda x: torch.cumsum(x, dim=1) - 2 * x), [x2], "cumsum minus something else"),
                 (_Call(lambda x: x.flip(-1).flip(-1)), [x2], "two flips without a cumsum"),
                 (_Call(lambda x: torch.cumsum(x.flip(1), dim=1)), [x2], "not flipped back"),
                 (_Call(lambda x: torch.cumsum(x, dim=1).flip(1)), [x2], "not flipped first"),
