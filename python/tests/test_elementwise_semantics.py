@@ -80,6 +80,16 @@ LOSSES = [
 
 
 @unittest.skipIf(CXX is None, "no C++ compiler here")
+def _host_output(test: unittest.TestCase, name: str, program: str) -> str:
+    """What the C++ `program` prints, compiled for the host (the test fails if it does not compile)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = Path(tmp) / f"{name}.cpp", Path(tmp) / name
+        src.write_text(program)
+        built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True, text=True)
+        test.assertEqual(built.returncode, 0, built.stderr + program)
+        return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
 class ElementwiseSemanticsTest(unittest.TestCase):
     def _run(self, ops: list[tuple[str, str]], values: torch.Tensor) -> list[list[float]]:
         """Each (op, variable) over `values`, computed by a compiled host program."""
@@ -96,13 +106,7 @@ int main() {{
   }}
 }}
 """
-        with tempfile.TemporaryDirectory() as tmp:
-            src, exe = Path(tmp) / "ops.cpp", Path(tmp) / "ops"
-            src.write_text(program)
-            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
-                                   text=True)
-            self.assertEqual(built.returncode, 0, built.stderr + program)
-            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        out = _host_output(self, "ops", program)
         return [[float(v) for v in line.split()] for line in out.splitlines()]
 
     def test_activation_ops_compute_what_the_module_computes(self) -> None:
@@ -159,13 +163,7 @@ int main() {{
   }}
 }}
 """
-        with tempfile.TemporaryDirectory() as tmp:
-            src, exe = Path(tmp) / "losses.cpp", Path(tmp) / "losses"
-            src.write_text(program)
-            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
-                                   text=True)
-            self.assertEqual(built.returncode, 0, built.stderr + program)
-            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        out = _host_output(self, "losses", program)
         results = [float(v) for v in out.split()]
         self.assertEqual(len(results), len(LOSSES))
         for m, g, got in zip(LOSSES, guesses, results):
@@ -238,13 +236,7 @@ int main() {{
   }}
 }}
 """
-        with tempfile.TemporaryDirectory() as tmp:
-            src, exe = Path(tmp) / "row_losses.cpp", Path(tmp) / "row_losses"
-            src.write_text(program)
-            built = subprocess.run([CXX, "-std=c++17", "-O0", "-o", str(exe), str(src)], capture_output=True,
-                                   text=True)
-            self.assertEqual(built.returncode, 0, built.stderr + program)
-            out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+        out = _host_output(self, "row_losses", program)
         results = [float(e) for e in out.split()]
         self.assertEqual(len(results), len(wants))
         for (g, want), got in zip(wants, results):

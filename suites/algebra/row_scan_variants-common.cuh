@@ -5,12 +5,11 @@
 //   (torch.cumprod(x, dim=-1));
 // - row_cumsum_masked-f32/-bf16 (row_scan_masked): out[r*cols + c] = the sum over k <= c of in[r*cols + k] *
 //   (mask[r*cols + k] != 0 ? 1 : 0), mask one byte per element (torch.cumsum(x * mask, dim=-1), bool mask);
-// - row_cumsum_exclusive-f32/-bf16 (row_scan_exclusive): out[r*cols + c] = in[r*cols] + ... + in[r*cols + c -
-// 1],
-//   0 in the first column (what torch.cumsum(x, -1) - x rounds).
+// - row_cumsum_exclusive-f32/-bf16 (row_scan_exclusive): out[r*cols + c] = in[r*cols] + ... +
+//   in[r*cols + c - 1], 0 in the first column (what torch.cumsum(x, -1) - x rounds).
 //
-// References as row_cumsum's (row_cumsum-common.cuh): one thread per row walks its row (the reverse one from
-// its end), the running sum or product in double, each output rounded once.
+// References: row_cumsum-common.cuh's row_scan_reference with the variant's RowScan (one thread per row walks
+// its row, the reverse one from its end, the running sum or product in double, each output rounded once).
 //
 // Vendor baselines as row_cumsum's: cub::DeviceScan::InclusiveScanByKey over the whole matrix, key = the
 // row of each element, FP32 running values (BF16 widened to float, each output rounded once). The reverse
@@ -25,84 +24,6 @@
 #include <cstdint>
 
 #include "row_cumsum-common.cuh"
-
-template <typename T>
-__global__ void row_cumsum_reverse_reference_kernel(T* out, const T* in, int rows, int cols) {
-  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= rows) return;
-  const T* x = in + row * cols;
-  T* y = out + row * cols;
-  double running = 0.0;
-  for (int c = cols - 1; c >= 0; --c) {
-    running += static_cast<double>(static_cast<float>(x[c]));
-    y[c] = static_cast<T>(running);
-  }
-}
-
-template <typename T>
-__global__ void row_cumprod_reference_kernel(T* out, const T* in, int rows, int cols) {
-  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= rows) return;
-  const T* x = in + row * cols;
-  T* y = out + row * cols;
-  double running = 1.0;
-  for (int c = 0; c < cols; ++c) {
-    running *= static_cast<double>(static_cast<float>(x[c]));
-    y[c] = static_cast<T>(running);
-  }
-}
-
-template <typename T>
-__global__ void row_cumsum_masked_reference_kernel(T* out, const T* in, const std::uint8_t* mask, int rows,
-                                                   int cols) {
-  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= rows) return;
-  const T* x = in + row * cols;
-  const std::uint8_t* m = mask + row * cols;
-  T* y = out + row * cols;
-  double running = 0.0;
-  for (int c = 0; c < cols; ++c) {
-    // x * mask as PyTorch computes it for a bool mask (a multiply, not a select).
-    running += static_cast<double>(static_cast<float>(x[c])) * (m[c] != 0 ? 1.0 : 0.0);
-    y[c] = static_cast<T>(running);
-  }
-}
-
-template <typename T>
-__global__ void row_cumsum_exclusive_reference_kernel(T* out, const T* in, int rows, int cols) {
-  long long const row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= rows) return;
-  const T* x = in + row * cols;
-  T* y = out + row * cols;
-  double running = 0.0;
-  for (int c = 0; c < cols; ++c) {
-    y[c] = static_cast<T>(running);
-    running += static_cast<double>(static_cast<float>(x[c]));
-  }
-}
-
-// Blocks of 128 threads, one thread per row.
-inline int row_reference_blocks(int rows) {
-  return (rows + 127) / 128;
-}
-
-template <typename T>
-void row_cumsum_reverse_reference(T* out, const T* in, int rows, int cols) {
-  if (rows <= 0 || cols <= 0) return;
-  row_cumsum_reverse_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
-}
-
-template <typename T>
-void row_cumprod_reference(T* out, const T* in, int rows, int cols) {
-  if (rows <= 0 || cols <= 0) return;
-  row_cumprod_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
-}
-
-template <typename T>
-void row_cumsum_masked_reference(T* out, const T* in, const std::uint8_t* mask, int rows, int cols) {
-  if (rows <= 0 || cols <= 0) return;
-  row_cumsum_masked_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, mask, rows, cols);
-}
 
 template <typename T>
 void row_cumsum_reverse_baseline_cub(T* out, const T* in, int rows, int cols) {
@@ -138,12 +59,6 @@ void row_cumsum_masked_baseline_cub(T* out, const T* in, const std::uint8_t* mas
         thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), MaskedValue<T, Index>{in, mask});
     inclusive_scan_by_key_cub(row_keys(c), values, out, cuda::std::plus<float>{}, n);
   });
-}
-
-template <typename T>
-void row_cumsum_exclusive_reference(T* out, const T* in, int rows, int cols) {
-  if (rows <= 0 || cols <= 0) return;
-  row_cumsum_exclusive_reference_kernel<T><<<row_reference_blocks(rows), 128>>>(out, in, rows, cols);
 }
 
 // Flat element i's predecessor in its row, as a float (0 in a row's first column).

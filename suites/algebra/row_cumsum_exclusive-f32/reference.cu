@@ -1,6 +1,6 @@
-// Reference for row_cumsum_exclusive-f32 (kernel in ../row_scan_variants-common.cuh).
+// Reference for row_cumsum_exclusive-f32 (kernel in ../row_cumsum-common.cuh).
 #include "../row_scan_variants-common.cuh"
 
 extern "C" void row_cumsum_exclusive(float* out, const float* in, int rows, int cols) {
-  row_cumsum_exclusive_reference(out, in, rows, cols);
+  row_scan_reference<RowScan::exclusive>(out, in, nullptr, rows, cols);
 }

@@ -1,6 +1,6 @@
-// Reference for row_cumsum_reverse-bf16 (kernel in ../row_scan_variants-common.cuh).
+// Reference for row_cumsum_reverse-bf16 (kernel in ../row_cumsum-common.cuh).
 #include "../row_scan_variants-common.cuh"
 
 extern "C" void row_cumsum_reverse(__nv_bfloat16* out, const __nv_bfloat16* in, int rows, int cols) {
-  row_cumsum_reverse_reference(out, in, rows, cols);
+  row_scan_reference<RowScan::reverse>(out, in, nullptr, rows, cols);
 }
