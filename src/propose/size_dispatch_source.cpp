@@ -2,7 +2,6 @@
 // that picks one per call (docs/strategies.md, "Dispatch by size").
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <re2/re2.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,67 +9,10 @@
 
 #include "kopt/propose.hpp"
 #include "propose/host_launch.hpp"
+#include "propose/variant_text.hpp"
 
 namespace kopt {
 namespace {
-
-// What a variant calls the entry's name: the C name is the dispatcher's, and the evaluator must find the
-// dispatcher's host function, not a variant's kernel, under it (detect_mode).
-constexpr std::string_view kEntry = "kopt_variant_entry";
-
-// One variant's text made to live beside the others: #include lines moved out (into `includes`), kopt
-// annotations made plain comments, `extern "C"` taken off and the entry's name changed (the entry's C name
-// belongs to the dispatcher), and the macros it defines collected (they are restored after it).
-struct VariantText {
-  std::string body;
-  std::vector<std::string> macros;
-};
-Result<VariantText> variant_text(std::string const& source, std::string const& entry,
-                                 std::vector<std::string>& includes, std::string& arch,
-                                 std::string const& where) {
-  RE2 const entry_name("\\b" + entry + "\\b", RE2::Latin1);
-  static RE2 const extern_block(R"(extern\s*"C"\s*\{)", RE2::Latin1);
-  if (RE2::PartialMatch(source, extern_block)) {
-    return make_error(ErrorCode::invalid_argument,
-                      where +
-                          ": an extern \"C\" { ... } block, which a dispatch cannot rename; expected "
-                          "extern \"C\" on single declarations");
-  }
-  static RE2 const include_line(R"(^[ \t]*#[ \t]*include\b.*$)", RE2::Latin1);
-  static RE2 const arch_line(R"(^[ \t]*//[ \t]*kopt:arch[ \t]+(\S+))", RE2::Latin1);
-  static RE2 const define_line(R"(^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*))", RE2::Latin1);
-  VariantText out;
-  std::istringstream lines(source);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::string variant_arch;
-    if (RE2::FullMatch(line, include_line)) {
-      if (std::find(includes.begin(), includes.end(), line) == includes.end()) includes.push_back(line);
-      out.body += "// (moved to the top) " + line + "\n";
-      continue;
-    }
-    if (RE2::PartialMatch(line, arch_line, &variant_arch)) {
-      if (!arch.empty() && arch != variant_arch) {
-        return make_error(ErrorCode::invalid_argument,
-                          fmt::format("{}: built for {}, another variant for {}; expected one architecture",
-                                      where, variant_arch, arch));
-      }
-      arch = variant_arch;
-    }
-    std::string macro;
-    if (RE2::PartialMatch(line, define_line, &macro) &&
-        std::find(out.macros.begin(), out.macros.end(), macro) == out.macros.end()) {
-      out.macros.push_back(macro);
-    }
-    static RE2 const annotation(R"((//[ \t]*)kopt:)", RE2::Latin1);
-    static RE2 const extern_c(R"(extern[ \t]*"C"[ \t]*)", RE2::Latin1);
-    RE2::GlobalReplace(&line, annotation, R"(\1kopt variant, was kopt-)");
-    RE2::GlobalReplace(&line, extern_c, "");
-    RE2::GlobalReplace(&line, entry_name, std::string(kEntry));
-    out.body += line + "\n";
-  }
-  return out;
-}
 
 std::string case_table(SizeDispatchPlan const& plan) {
   std::string rows;
@@ -111,36 +53,11 @@ Result<CandidateInput> size_dispatch_candidate(TaskSpec const& task, SizeDispatc
         fmt::format("dispatch variant {} ({}, {})", i, variant.strategy, variant.input.name);
     auto text = variant_text(variant.input.source, task.signature.function, includes, arch, where);
     if (!text) return text.error();
-    // kopt_call runs the variant; for a launcher that returns cudaError_t it returns the variant's status.
-    bool const status = task.signature.returns_error;
-    std::string call;
-    if (variant.input.mode == CandidateMode::kernel) {
-      auto launcher = kernel_launcher(task, variant.input.source, status ? "kopt_launch" : "kopt_call",
-                                      std::string(kEntry), where);
-      if (!launcher) return launcher.error();
-      call = *launcher;
-      if (status) {
-        call += fmt::format(
-            "cudaError_t kopt_call({}) {{\n  kopt_launch({});\n  return cudaPeekAtLastError();\n}}\n",
-            parameter_list(task), argument_list(task));
-      }
-    } else if (status) {
-      call = fmt::format(
-          "cudaError_t kopt_call({}) {{\n  cudaError_t const e = {}({});\n  return e != cudaSuccess ? e : "
-          "cudaPeekAtLastError();\n}}\n",
-          parameter_list(task), kEntry, argument_list(task));
-    } else {
-      call = fmt::format("void kopt_call({}) {{ {}({}); }}\n", parameter_list(task), kEntry,
-                         argument_list(task));
-    }
-    // Its macros are its own: each is saved before it and restored after it (undefined if it was).
-    variants += fmt::format("\n// ---- variant {}: {} {} (size cases {}) ----\n", i, variant.strategy,
-                            variant.input.name, fmt::join(variant.sizes, ", "));
-    for (std::string const& macro : text->macros) variants += "#pragma push_macro(\"" + macro + "\")\n";
-    variants += fmt::format("namespace kopt_variant_{} {{\n{}\n{}}}  // namespace kopt_variant_{}\n", i,
-                            text->body, call, i);
-    for (std::string const& macro : text->macros)
-      variants += "#undef " + macro + "\n#pragma pop_macro(\"" + macro + "\")\n";
+    auto call = variant_call(task, variant.input.source, variant.input.mode, where);
+    if (!call) return call.error();
+    variants += namespaced_variant(*text, *call, fmt::format("kopt_variant_{}", i),
+                                   fmt::format("variant {}: {} {} (size cases {})", i, variant.strategy,
+                                               variant.input.name, fmt::join(variant.sizes, ", ")));
     names.push_back(variant.strategy);
   }
   std::string dispatch = fmt::format(
