@@ -175,6 +175,48 @@ std::vector<LibraryStrategy const*> choose_strategies(StrategyLibrary const& lib
                                                       int arch_sm,
                                                       std::vector<std::string> const& signals = {});
 
+// ---- chains (docs/strategies.md, "Chains") -------------------------------------------------------------
+
+// Stage `index` of a chain task (TaskSpec::stages) as a one-family task of its own, which the library binds
+// and instantiates like any task: its signature the stage's reads (const pointers), then its writes, then the
+// launcher's scalars and stream; its buffers the launcher's and the chain's intermediates it names; the
+// stage's family, [strategy_params] and [binding]; the task's size cases, tolerances and folder.
+Result<TaskSpec> chain_stage_task(TaskSpec const& task, std::size_t index);
+
+// A strategy instantiated for one stage (instantiate_strategy on chain_stage_task).
+struct ChainStage {
+  std::string strategy;
+  TaskSpec task;
+  std::string source;
+};
+
+// The chain as one launcher-mode tunable candidate with the task's signature: each stage's text in a
+// namespace of its own with its knobs renamed S<i>_<knob> (declared at the top, with its constraints, so that
+// one search tunes every stage), the chain's intermediates (device buffers of the candidate's own, kept for
+// later calls and grown when a call needs more), and the entry, which runs the stages in order on the
+// launcher's stream. Errors (invalid_argument) name the stage: a source the stage cannot be built from, knobs
+// that cannot be read.
+Result<std::string> chain_candidate_source(TaskSpec const& task, std::vector<ChainStage> const& stages);
+
+// The combinations of the stages' applicable strategies (choose_strategies on each stage's task; only those
+// in `only` when it is not empty), each one tunable candidate, the first choice of every stage first; at most
+// `limit`. `skipped` says why a stage has no strategy ("stage 1 (row_softmax): ..."); no proposals then.
+struct ChainProposal {
+  std::string name;                     // "linear_register_tiled + softmax_block_per_row"
+  std::filesystem::path template_path;  // the first stage's template
+  std::string source;
+};
+struct ChainProposals {
+  std::vector<ChainProposal> proposals;
+  std::vector<std::string> skipped;
+};
+Result<ChainProposals> propose_chain(StrategyLibrary const& library, TaskSpec const& task, int arch_sm,
+                                     std::vector<std::string> const& only = {}, std::size_t limit = 8);
+
+// Whether the built-in proposer has anything to tune for the task: an applicable strategy
+// (choose_strategies), or for a chain a combination of its stages' (propose_chain).
+bool library_applies(StrategyLibrary const& library, TaskSpec const& task, int arch_sm);
+
 // ---- kernels without a tuning space -------------------------------------------------------------------
 
 // kopt's generic tuning space for a candidate that declares none (docs/strategies.md, "Kernels without a

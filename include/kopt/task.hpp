@@ -160,6 +160,24 @@ struct SourceSpec {
   bool is_torch() const noexcept { return kind == ReferenceKind::torch; }
 };
 
+// A buffer of a chain's own, written by one stage and read by later ones (docs/task-format.md, "Chains"):
+// never passed by the caller, never compared.
+struct IntermediateSpec {
+  std::string name;
+  DType dtype = DType::f32;
+  Expr length;  // elements, over the launcher's integer scalars
+};
+
+// One stage of a chain: a library family bound like a one-family task whose signature is `reads` (const
+// pointers) then `writes`, plus the launcher's integer scalars (docs/task-format.md, "Chains").
+struct StageSpec {
+  std::string family;
+  std::vector<std::string> reads;   // launcher pointer parameters and intermediates
+  std::vector<std::string> writes;  // intermediates and launcher outputs
+  std::map<std::string, std::string, std::less<>> strategy_params;
+  std::map<std::string, std::string, std::less<>> binding;  // as TaskSpec::binding, over reads and writes
+};
+
 struct TaskSpec {
   std::filesystem::path dir;        // the task folder (absolute)
   std::filesystem::path spec_file;  // task.toml (absolute)
@@ -183,7 +201,13 @@ struct TaskSpec {
   // "Binding"): role name -> a parameter of the entry, an integer expression over its integer scalars, a
   // number, or a slice of a buffer ("x + start", parse_pointer_slice), kept as written.
   std::map<std::string, std::string, std::less<>> binding;
+  // [[stages]] and [[intermediates]]: a chain of library families run in order (no `family` then).
+  std::vector<StageSpec> stages;
+  std::vector<IntermediateSpec> intermediates;
 
+  bool is_chain() const noexcept { return !stages.empty(); }
+  // The family, or a chain's stages' families ("linear -> row_softmax").
+  std::string family_label() const;
   BufferSpec const* find_buffer(std::string_view name) const;
   ToleranceSpec tolerance_for(DType dtype) const;  // falls back to a dtype default
   // Integer scalars of a size case as an expression environment (floating scalars are skipped).

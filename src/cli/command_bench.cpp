@@ -101,7 +101,7 @@ int run_torch_import_only(BenchArgs const& args, std::vector<SuiteTask> const& p
   for (auto const& task : tasks) {
     std::string family;
     if (task.import_error.empty()) {
-      if (auto spec = load_task(task.dir)) family = spec->family;
+      if (auto spec = load_task(task.dir)) family = spec->family_label();
     } else {
       ++failed;
     }

@@ -1,6 +1,7 @@
 // `kopt strategies [TASK] [--show NAME | --instantiate NAME -o FILE] [--json]`: the strategy library, what
 // applies to a task and why the rest does not, one strategy in full, or one instantiated for a task.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -210,6 +211,76 @@ int write_binding(StrategiesArgs const& args, StrategyLibrary const& library, Ta
   return 0;
 }
 
+// A chain task (docs/strategies.md, "Chains"): each stage's applicable strategies, and the combinations the
+// proposer screens; with --instantiate NAME ("a + b" as listed), that combination's source.
+int chain_strategies(StrategiesArgs const& args, StrategyLibrary const& library, TaskSpec const& task,
+                     int arch, Console const& console) {
+  auto fail = [&](Error const& error) {
+    return report_error(error, exit_code_for(error.code, ErrorOrigin::input), args.json, console.out,
+                        console.err);
+  };
+  auto chain = propose_chain(library, task, arch, {}, 64);
+  if (!chain) return fail(chain.error());
+  if (!args.instantiate.empty()) {
+    auto const it = std::find_if(chain->proposals.begin(), chain->proposals.end(),
+                                 [&](ChainProposal const& p) { return p.name == args.instantiate; });
+    if (it == chain->proposals.end()) {
+      return fail(make_error(ErrorCode::invalid_argument, "--instantiate: '" + args.instantiate +
+                                                              "' is not one of the chain's combinations (" +
+                                                              "kopt strategies " + args.task_dir +
+                                                              " lists them)"));
+    }
+    if (args.out.empty()) {
+      console.out << it->source;
+      return 0;
+    }
+    std::ofstream out(args.out, std::ios::binary);
+    out << it->source;
+    if (!out) return fail(make_error(ErrorCode::io_error, "--out '" + args.out + "': cannot write the file"));
+    console.err << fmt::format("wrote {} ({} for {}); tune it with: kopt optimize {} --from {}\n", args.out,
+                               it->name, task.name, args.task_dir, args.out);
+    return 0;
+  }
+  nlohmann::json stages = nlohmann::json::array();
+  std::string text = fmt::format("{}: a chain of {} stages\n", task.name, task.stages.size());
+  for (std::size_t i = 0; i < task.stages.size(); ++i) {
+    auto stage = chain_stage_task(task, i);
+    if (!stage) return fail(stage.error());
+    nlohmann::json names = nlohmann::json::array();
+    std::vector<std::string> listed;
+    for (auto const* s : choose_strategies(library, *stage, arch)) {
+      names.push_back(s->name);
+      listed.push_back(s->name);
+    }
+    stages.push_back({{"family", task.stages[i].family},
+                      {"reads", task.stages[i].reads},
+                      {"writes", task.stages[i].writes},
+                      {"strategies", std::move(names)}});
+    text += fmt::format(
+        "  stage {}: {} ({} -> {}): {}\n", i, task.stages[i].family, fmt::join(task.stages[i].reads, ", "),
+        fmt::join(task.stages[i].writes, ", "),
+        listed.empty() ? std::string("no strategy applies") : fmt::format("{}", fmt::join(listed, ", ")));
+  }
+  nlohmann::json combinations = nlohmann::json::array();
+  for (ChainProposal const& p : chain->proposals) combinations.push_back(p.name);
+  if (args.json) {
+    console.out << json_text({{"schema", "kopt.strategies/1"},
+                              {"task", task.name},
+                              {"stages", std::move(stages)},
+                              {"combinations", std::move(combinations)},
+                              {"skipped", chain->skipped}})
+                << '\n';
+    return 0;
+  }
+  text += fmt::format("\n{} combinations, each one tunable candidate:\n", chain->proposals.size());
+  for (ChainProposal const& p : chain->proposals) text += "  + " + p.name + "\n";
+  for (std::string const& why : chain->skipped) text += "  - " + why + "\n";
+  if (!chain->proposals.empty())
+    text += fmt::format("\nTune them all: kopt optimize {} --budget 48\n", args.task_dir);
+  console.out << text;
+  return 0;
+}
+
 }  // namespace
 
 int run_strategies(StrategiesArgs const& args, Console const& console) {
@@ -247,6 +318,13 @@ int run_strategies(StrategiesArgs const& args, Console const& console) {
     auto stored = stored_bindings(args.store, *task);
     if (!stored) return fail(stored.error());
     verified = std::move(*stored);
+  }
+  if (task && task->is_chain()) {
+    if (args.write_binding)
+      return fail(
+          make_error(ErrorCode::invalid_argument,
+                     "--write-binding: a chain's bindings are its stages' (write them under [[stages]])"));
+    return chain_strategies(args, *library, *task, arch, console);
   }
   if (args.write_binding) {
     if (!task)

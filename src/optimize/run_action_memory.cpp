@@ -8,7 +8,7 @@
 namespace kopt {
 
 std::string search_memory_family(TaskSpec const& task) {
-  return task.family.empty() ? "task:" + task.name : task.family;
+  return task.family_label().empty() ? "task:" + task.name : task.family_label();
 }
 
 namespace optimize_detail {

@@ -12,6 +12,11 @@ namespace kopt {
 
 Applicability check_applicability(LibraryStrategy const& strategy, TaskSpec const& task, int arch_sm) {
   Applicability out;
+  if (task.is_chain()) {
+    out.reason =
+        "the task is a chain: its stages are bound, each to its own family (docs/strategies.md, \"Chains\")";
+    return out;
+  }
   if (task.family.empty()) {
     out.family_inferred = true;  // any family whose contract binds (docs/strategies.md, "Family inference")
   } else if (std::find(strategy.families.begin(), strategy.families.end(), task.family) ==

@@ -18,13 +18,14 @@ std::optional<double> rank_score(OptimizeResult const& r) {
   return r.objective == OptimizeObjective::runtime ? r.incumbent_screen_speedup : r.incumbent_screen_score;
 }
 
-// An applicable strategy and its source instantiated for the task.
+// An applicable strategy (or a chain's combination of strategies) and its source instantiated for the task.
 struct InstantiatedStrategy {
-  LibraryStrategy const* strategy = nullptr;
+  std::string name;
+  std::filesystem::path template_path;
   std::string source;
 };
 
-OptimizeOptions run_options(ProposeOptions const& options, LibraryStrategy const& strategy,
+OptimizeOptions run_options(ProposeOptions const& options, InstantiatedStrategy const& strategy,
                             std::size_t budget, double wall_seconds, bool confirm) {
   OptimizeOptions run;
   run.strategy = options.search;
@@ -108,13 +109,22 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
                                        Store& store, ProposeProgressCallback const& progress) {
   auto const start = std::chrono::steady_clock::now();
   ProposeResult result;
+  std::vector<InstantiatedStrategy> candidates;
   for (auto const& name : options.only) {
     if (library.find(name) == nullptr) {
       return make_error(ErrorCode::invalid_argument,
                         "no strategy named '" + name + "' in " + library.root.string());
     }
   }
+  if (task.is_chain()) {
+    auto chain = propose_chain(library, task, options.arch_sm, options.only);
+    if (!chain) return chain.error();
+    result.skipped = std::move(chain->skipped);
+    for (ChainProposal& p : chain->proposals)
+      candidates.push_back({std::move(p.name), std::move(p.template_path), std::move(p.source)});
+  }
   for (auto const& s : library.strategies) {
+    if (task.is_chain()) break;
     auto const applicability = check_applicability(s, task, options.arch_sm);
     if (!applicability.applies) result.skipped.push_back(s.name + ": " + applicability.reason);
   }
@@ -123,9 +133,9 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
   if (!verified) return std::move(verified).error();
   BindingContext const context{library, task, options, task_key, *verified, evaluator, store};
   // The applicable strategies, those the reference's profile points at first (choose_strategies).
-  std::vector<InstantiatedStrategy> candidates;
   std::vector<std::string> instantiation_errors;
-  for (auto const* s : choose_strategies(library, task, options.arch_sm, options.signals)) {
+  for (auto const* s : task.is_chain() ? std::vector<LibraryStrategy const*>()
+                                       : choose_strategies(library, task, options.arch_sm, options.signals)) {
     if (!options.only.empty() &&
         std::find(options.only.begin(), options.only.end(), s->name) == options.only.end()) {
       result.skipped.push_back(s->name + ": not selected");
@@ -140,15 +150,16 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
       instantiation_errors.push_back(source.error().message);
       continue;
     }
-    candidates.push_back({s, std::move(*source)});
+    candidates.push_back({s->name, s->template_path, std::move(*source)});
   }
   if (!instantiation_errors.empty()) {
     return make_error(ErrorCode::invalid_spec, fmt::format("{}", fmt::join(instantiation_errors, "\n")));
   }
   if (candidates.empty()) {
-    std::string message =
-        "no strategy of the library applies to " + task.name +
-        (task.family.empty() ? " (it declares no family)" : " (family " + task.family + ")");
+    std::string message = "no strategy of the library applies to " + task.name +
+                          (task.is_chain()       ? " (a chain: a stage has no strategy)"
+                           : task.family.empty() ? " (it declares no family)"
+                                                 : " (family " + task.family + ")");
     for (auto const& why : result.skipped) {
       if (why.find(": serves ") == std::string::npos) message += "\n  " + why;
     }
@@ -173,12 +184,11 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
   auto const run_one = [&](std::size_t index, std::string const& phase, OptimizeOptions run) -> Status {
     auto const& c = candidates[index];
     run.session = result.session;
-    run.session_strategy = c.strategy->name;
+    run.session_strategy = c.name;
     run.session_phase = phase;
     auto const forward = [&](OptimizeProgress const& p) {
       if (!progress) return;
-      progress(
-          ProposeProgress{c.strategy->name, p.phase == "confirm" ? "confirm" : phase, index + 1, count, p});
+      progress(ProposeProgress{c.name, p.phase == "confirm" ? "confirm" : phase, index + 1, count, p});
     };
     auto outcome = optimize(task, c.source, run, evaluator, store, forward);
     if (!outcome) return outcome.error();
@@ -187,22 +197,21 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
       best_score = score;
       best_index = index;
     }
-    result.runs.push_back(StrategyRun{c.strategy->name, phase, std::move(*outcome)});
+    result.runs.push_back(StrategyRun{c.name, phase, std::move(*outcome)});
     return Ok{};
   };
 
   auto const tune = [&]() -> Status {
     if (count == 1) {
-      if (auto status = run_one(0, "screen",
-                                run_options(options, *candidates[0].strategy, share, options.max_wall_seconds,
-                                            options.confirm));
+      if (auto status =
+              run_one(0, "screen",
+                      run_options(options, candidates[0], share, options.max_wall_seconds, options.confirm));
           !status) {
         return status;
       }
     } else {
       for (std::size_t i = 0; i < count; ++i) {
-        if (auto status =
-                run_one(i, "screen", run_options(options, *candidates[i].strategy, share, wall_share, false));
+        if (auto status = run_one(i, "screen", run_options(options, candidates[i], share, wall_share, false));
             !status) {
           return status;
         }
@@ -217,7 +226,7 @@ Result<ProposeResult> propose_and_tune(StrategyLibrary const& library, TaskSpec 
                       options.max_wall_seconds -
                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
                 : 0.0;
-        auto const& winner = *candidates[best_index].strategy;
+        auto const& winner = candidates[best_index];
         if (auto status = run_one(best_index, "deepen",
                                   run_options(options, winner, share + left, wall_left, options.confirm));
             !status) {

@@ -42,7 +42,7 @@ void add_rows(BenchSummary& summary, SuiteTask const& task, TaskSpec const& spec
     BenchRow row;
     row.task = task.id;
     row.scenario = task.scenario;
-    row.family = spec.family;
+    row.family = spec.family_label();
     row.size = s->size;
     row.status = source == RowSource::reference_only ? "no_strategy" : std::string(to_string(report.status));
     row.strategy = source == RowSource::reference_kept ? "reference kept" : strategy;
@@ -153,9 +153,8 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
   // every strategy whose contract merely fits its launcher would compute something else (level1/log_softmax,
   // before its family existed, bound 17, none right), and trying them costs a reference process and device
   // time for nothing.
-  bool const familyless_torch = torch && spec->family.empty();
-  bool const has_strategy =
-      !familyless_torch && !choose_strategies(library, *spec, options.propose.arch_sm).empty();
+  bool const familyless_torch = torch && spec->family.empty() && !spec->is_chain();
+  bool const has_strategy = !familyless_torch && library_applies(library, *spec, options.propose.arch_sm);
   if (torch && (!options.search || !has_strategy)) {
     // PyTorch's own timings come with a candidate's evaluation: without a kernel there is nothing to time.
     std::string const why =
@@ -163,7 +162,7 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
         : familyless_torch ? "no family of the library matches this problem (import-torch inferred none; "
                              "import it with --family to try one)"
                            : "no strategy of the library applies to this problem";
-    add_error_row(summary, task, spec->family, why, "no_strategy");
+    add_error_row(summary, task, spec->family_label(), why, "no_strategy");
     say("no strategy applies");
     return;
   }
@@ -174,7 +173,7 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
       // torch.compile timed.
       say("starting the PyTorch reference");
       if (auto ready = evaluator.build_trusted_code(*spec); !ready) {
-        add_error_row(summary, task, spec->family, ready.error().message);
+        add_error_row(summary, task, spec->family_label(), ready.error().message);
         say("error: " + ready.error().message);
         return;
       }
@@ -182,12 +181,12 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
     say("tuning");
     auto outcome = propose_and_tune(library, *spec, options.propose, evaluator, store);
     if (!outcome) {
-      add_error_row(summary, task, spec->family, outcome.error().message);
+      add_error_row(summary, task, spec->family_label(), outcome.error().message);
       say("error: " + outcome.error().message);
       return;
     }
     if (!outcome->confirmed) {
-      add_error_row(summary, task, spec->family, "no strategy produced a verified candidate");
+      add_error_row(summary, task, spec->family_label(), "no strategy produced a verified candidate");
       say("no verified candidate");
       return;
     }
@@ -223,13 +222,13 @@ void bench_task(SuiteTask const& task, Result<TaskSpec> const& spec, StrategyLib
   say(has_strategy ? "reference and baseline" : "no strategy applies: reference and baseline");
   auto text = read_text_file(spec->reference.path);
   if (!text) {
-    add_error_row(summary, task, spec->family, "cannot read " + spec->reference.path.string());
+    add_error_row(summary, task, spec->family_label(), "cannot read " + spec->reference.path.string());
     return;
   }
   CandidateInput const reference = reference_input(std::move(*text));
   auto report = evaluator.evaluate_one(*spec, reference, TimingTier::confirm);
   if (!report) {
-    add_error_row(summary, task, spec->family, report.error().message);
+    add_error_row(summary, task, spec->family_label(), report.error().message);
     return;
   }
   std::size_t const first_row = summary.rows.size();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -27,8 +28,9 @@ using task_detail::SpecDiagnostics;
 using task_detail::type_name;
 
 std::vector<std::string> const kTopLevelKeys{
-    "name",      "description", "family",   "trials", "entry",  "scalars",    "buffers",         "sizes",
-    "tolerance", "reference",   "baseline", "work",   "launch", "generators", "strategy_params", "binding"};
+    "name",    "description", "family",          "trials",    "entry",    "scalars",
+    "buffers", "sizes",       "tolerance",       "reference", "baseline", "work",
+    "launch",  "generators",  "strategy_params", "binding",   "stages",   "intermediates"};
 
 bool is_valid_name(std::string_view text) {
   if (text.empty()) return false;
@@ -111,8 +113,13 @@ class TaskLoader {
     spec_.baseline = read_source("baseline", false, false);
     read_work();
     read_launch();
-    read_strategy_params();
-    read_binding();
+    read_strategy_params(root_, "strategy_params", spec_.strategy_params);
+    read_binding(
+        root_, "binding",
+        "a parameter of the entry, an integer expression over its integer scalars, a number, or a slice of "
+        "a buffer (\"x + start\")",
+        [this](std::string const& value) { return binding_problem(value); }, spec_.binding);
+    read_chain();
     check_outputs();
     check_sizes_evaluate();
     return std::move(spec_);
@@ -749,42 +756,44 @@ class TaskLoader {
     }
   }
 
-  // [strategy_params]: C++ expressions the strategy library's templates substitute (docs/strategies.md).
-  void read_strategy_params() {
-    auto const* table = table_at(root_, "strategy_params", "strategy_params", false,
+  // [strategy_params]: C++ expressions the strategy library's templates substitute (docs/strategies.md); also
+  // a stage's `strategy_params` (`parent` the stage's table, `field` its name).
+  void read_strategy_params(toml::table const& parent, std::string const& field,
+                            std::map<std::string, std::string, std::less<>>& out) {
+    auto const* table = table_at(parent, "strategy_params", field, false,
                                  "a table of strategy parameters, e.g. { op = \"x > 0.0f ? x : 0.0f\" }");
     if (table == nullptr) return;
     for (auto const& [key, node] : *table) {
-      std::string field = join_field("strategy_params", key.str());
+      std::string const key_field = join_field(field, key.str());
       if (!is_identifier(key.str())) {
-        error(key.source(), field, "is not an identifier", "a C identifier such as op or combine");
+        error(key.source(), key_field, "is not an identifier", "a C identifier such as op or combine");
         continue;
       }
       auto const* text = node.as_string();
       if (text == nullptr) {
-        error(node.source(), field, is_a(node), "a string holding a C++ expression");
+        error(node.source(), key_field, is_a(node), "a string holding a C++ expression");
         continue;
       }
       if (text->get().empty() || text->get().find('\n') != std::string::npos) {
-        error(node.source(), field, "is empty or spans several lines", "a one-line C++ expression");
+        error(node.source(), key_field, "is empty or spans several lines", "a one-line C++ expression");
         continue;
       }
-      spec_.strategy_params[std::string(key.str())] = text->get();
+      out[std::string(key.str())] = text->get();
     }
   }
 
-  // [binding]: role = "parameter" | "integer expression over the integer scalars" | number | "x + start".
-  void read_binding() {
-    auto const* table = table_at(root_, "binding", "binding", false,
+  // [binding]: role = "parameter" | "integer expression over the integer scalars" | number | "x + start";
+  // also a stage's `binding`, whose values `string_problem` checks (what is wrong with one, or empty).
+  void read_binding(toml::table const& parent, std::string const& field, std::string const& expected,
+                    std::function<std::string(std::string const&)> const& string_problem,
+                    std::map<std::string, std::string, std::less<>>& out) {
+    auto const* table = table_at(parent, "binding", field, false,
                                  "a table of contract roles, e.g. { out = \"y\", cols = 2048 }");
     if (table == nullptr) return;
-    std::string const expected =
-        "a parameter of the entry, an integer expression over its integer scalars, a number, or a slice of a "
-        "buffer (\"x + start\")";
     for (auto const& [key, node] : *table) {
-      std::string const field = join_field("binding", key.str());
+      std::string const key_field = join_field(field, key.str());
       if (!is_identifier(key.str())) {
-        error(key.source(), field, "is not an identifier", "a role name of the strategies' contracts");
+        error(key.source(), key_field, "is not an identifier", "a role name of the strategies' contracts");
         continue;
       }
       std::string value;
@@ -794,23 +803,235 @@ class TaskLoader {
         value = fmt::format("{}", floating->get());
       } else if (auto const* text = node.as_string()) {
         value = std::string(trim(text->get()));
-        if (auto const variable = size_variable_in(value)) {
-          error(node.source(), field,
-                "'" + text->get() + "' uses '" + *variable +
-                    "', a per-size variable (never passed to a kernel, so a strategy cannot be given it)",
-                expected);
-          continue;
-        }
-        if (!binding_value_ok(value)) {
-          error(node.source(), field, "'" + text->get() + "' is neither a parameter nor such an expression",
-                expected);
+        if (std::string const problem = string_problem(value); !problem.empty()) {
+          error(node.source(), key_field, "'" + text->get() + "' " + problem, expected);
           continue;
         }
       } else {
-        error(node.source(), field, is_a(node), expected);
+        error(node.source(), key_field, is_a(node), expected);
         continue;
       }
-      spec_.binding[std::string(key.str())] = value;
+      out[std::string(key.str())] = value;
+    }
+  }
+
+  // What is wrong with a top-level [binding] value written as a string, or empty.
+  std::string binding_problem(std::string const& value) const {
+    if (auto const variable = size_variable_in(value)) {
+      return "uses '" + *variable +
+             "', a per-size variable (never passed to a kernel, so a strategy cannot be given it)";
+    }
+    return binding_value_ok(value) ? std::string() : "is neither a parameter nor such an expression";
+  }
+
+  // ---- chains: [[intermediates]] and [[stages]] (docs/task-format.md, "Chains") ----------------------
+
+  toml::array const* tables_at(std::string_view key, std::string_view expected) {
+    auto const* node = root_.get(key);
+    if (node == nullptr) return nullptr;
+    auto const* array = node->as_array();
+    if (array == nullptr || array->empty() ||
+        !std::all_of(array->begin(), array->end(), [](toml::node const& n) { return n.is_table(); })) {
+      error(node->source(), key, array == nullptr ? is_a(*node) : "is not one or more tables", expected);
+      return nullptr;
+    }
+    return array;
+  }
+
+  void read_chain() {
+    auto const* intermediates =
+        tables_at("intermediates", "one or more [[intermediates]] tables with name and length");
+    auto const* stages = tables_at("stages", "one or more [[stages]] tables with family, reads and writes");
+    if (stages == nullptr) {
+      if (intermediates != nullptr)
+        error(root_.get("intermediates")->source(), "intermediates", "given without [[stages]]",
+              "[[stages]] that write and read them, or no [[intermediates]]");
+      return;
+    }
+    for (std::string_view const key : {"family", "strategy_params", "binding"}) {
+      if (auto const* node = root_.get(key)) {
+        error(node->source(), key, "given with [[stages]]",
+              "no top-level " + std::string(key) + " in a chain: each stage has its own");
+      }
+    }
+    if (!have_signature_) return;
+    if (intermediates != nullptr) {
+      for (std::size_t i = 0; i < intermediates->size(); ++i)
+        read_intermediate(*(*intermediates)[i].as_table(), "intermediates[" + std::to_string(i) + "]");
+    }
+    for (std::size_t i = 0; i < stages->size(); ++i)
+      read_stage(*(*stages)[i].as_table(), "stages[" + std::to_string(i) + "]");
+    check_chain_flow(*stages);
+  }
+
+  void read_intermediate(toml::table const& table, std::string const& field) {
+    check_keys(diag_, table, field, {"name", "length", "dtype"});
+    IntermediateSpec spec;
+    if (auto name =
+            string_at(table, "name", join_field(field, "name"), true, "an identifier such as \"t0\"")) {
+      if (!is_identifier(*name) || find_param(*name) != nullptr || find_intermediate(*name) != nullptr) {
+        error(table.get("name")->source(), join_field(field, "name"),
+              "'" + *name + "' is not an identifier, or names a launcher parameter or another intermediate",
+              "a new identifier such as \"t0\"");
+        return;
+      }
+      spec.name = *name;
+    } else {
+      return;
+    }
+    std::string const length_field = join_field(field, "length");
+    auto const* length = table.get("length");
+    if (length == nullptr) {
+      error(table.source(), length_field, "missing", "the element count as " + expr_expectation());
+      return;
+    }
+    auto expr = read_expr(*length, length_field);
+    if (!expr) return;
+    if (auto const variable = size_variable_in(expr->text())) {
+      error(length->source(), length_field,
+            "uses '" + *variable + "', a per-size variable (the chain sizes its buffers in the launcher)",
+            "an integer expression over the launcher's integer scalars");
+      return;
+    }
+    spec.length = std::move(*expr);
+    deferred_.push_back({length_field, length->source(), spec.length, 0, "a length >= 0"});
+    auto const first_output = std::find_if(spec_.buffers.begin(), spec_.buffers.end(),
+                                           [](BufferSpec const& b) { return b.role == Role::output; });
+    spec.dtype = first_output != spec_.buffers.end() ? first_output->dtype : DType::f32;
+    if (auto dtype = string_at(table, "dtype", join_field(field, "dtype"), false, "a dtype name")) {
+      auto parsed = dtype_from_string(*dtype);
+      if (!parsed) {
+        error(table.get("dtype")->source(), join_field(field, "dtype"), "unknown dtype '" + *dtype + "'",
+              "one of " + all_dtype_names());
+        return;
+      }
+      spec.dtype = *parsed;
+    }
+    spec_.intermediates.push_back(std::move(spec));
+  }
+
+  IntermediateSpec const* find_intermediate(std::string_view name) const {
+    auto const it = std::find_if(spec_.intermediates.begin(), spec_.intermediates.end(),
+                                 [&](IntermediateSpec const& t) { return t.name == name; });
+    return it != spec_.intermediates.end() ? &*it : nullptr;
+  }
+
+  // A stage's `reads` or `writes`: launcher pointer parameters and intermediates, each once.
+  std::vector<std::string> stage_buffers(toml::table const& table, std::string_view key,
+                                         std::string const& field, std::vector<std::string> const& taken) {
+    std::string const expected =
+        "an array of names, each a pointer parameter of the launcher or an [[intermediates]] name, once per "
+        "stage";
+    std::vector<std::string> names;
+    auto const* node = table.get(key);
+    if (node == nullptr) {
+      error(table.source(), field, "missing", expected);
+      return names;
+    }
+    auto const* array = node->as_array();
+    if (array == nullptr || array->empty()) {
+      error(node->source(), field, array == nullptr ? is_a(*node) : "is empty", expected);
+      return names;
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      auto const* name = (*array)[i].as_string();
+      std::string const item = field + "[" + std::to_string(i) + "]";
+      if (name == nullptr) {
+        error((*array)[i].source(), item, is_a((*array)[i]), expected);
+        continue;
+      }
+      std::string const text = name->get();
+      bool const known = is_pointer_param(text) || find_intermediate(text) != nullptr;
+      bool const repeated = std::find(names.begin(), names.end(), text) != names.end() ||
+                            std::find(taken.begin(), taken.end(), text) != taken.end();
+      if (!known || repeated) {
+        error((*array)[i].source(), item,
+              "'" + text +
+                  (known ? "' is named twice by the stage (in place is not supported)" : "' is unknown"),
+              expected);
+        continue;
+      }
+      names.push_back(text);
+    }
+    return names;
+  }
+
+  void read_stage(toml::table const& table, std::string const& field) {
+    check_keys(diag_, table, field, {"family", "reads", "writes", "strategy_params", "binding"});
+    StageSpec stage;
+    if (auto family = string_at(table, "family", join_field(field, "family"), true,
+                                "a family name string such as \"row_softmax\"")) {
+      stage.family = *family;
+    }
+    stage.reads = stage_buffers(table, "reads", join_field(field, "reads"), {});
+    stage.writes = stage_buffers(table, "writes", join_field(field, "writes"), stage.reads);
+    read_strategy_params(table, join_field(field, "strategy_params"), stage.strategy_params);
+    auto const stage_problem = [&](std::string const& value) -> std::string {
+      bool const names_buffer =
+          std::find(stage.reads.begin(), stage.reads.end(), value) != stage.reads.end() ||
+          std::find(stage.writes.begin(), stage.writes.end(), value) != stage.writes.end();
+      bool const scalar_expression = !is_pointer_param(value) && find_intermediate(value) == nullptr &&
+                                     !parse_pointer_slice(spec_.signature, value) &&
+                                     binding_problem(value).empty();
+      return names_buffer || scalar_expression ? std::string() : "is not a value a stage's role can take";
+    };
+    read_binding(table, join_field(field, "binding"),
+                 "a name of the stage's reads or writes, an integer expression over the launcher's integer "
+                 "scalars, or "
+                 "a number",
+                 stage_problem, stage.binding);
+    spec_.stages.push_back(std::move(stage));
+  }
+
+  // Every launcher buffer read or written, each output written once, each intermediate written by one stage
+  // and read only after it; launcher inputs never written.
+  void check_chain_flow(toml::array const& stages) {
+    if (!diag_.ok() || spec_.stages.size() != stages.size()) return;
+    std::map<std::string, std::size_t, std::less<>> writer;
+    for (std::size_t i = 0; i < spec_.stages.size(); ++i) {
+      std::string const field = "stages[" + std::to_string(i) + "]";
+      auto const& where = stages[i].source();
+      for (std::string const& name : spec_.stages[i].reads) {
+        BufferSpec const* buffer = spec_.find_buffer(name);
+        if (buffer != nullptr && buffer->role != Role::input) {
+          error(where, join_field(field, "reads"), "reads '" + name + "', which the launcher writes",
+                "only the launcher's inputs and intermediates written by an earlier stage");
+        } else if (buffer == nullptr && !writer.contains(name)) {
+          error(where, join_field(field, "reads"), "reads '" + name + "' before any stage writes it",
+                "an intermediate written by an earlier stage");
+        }
+      }
+      for (std::string const& name : spec_.stages[i].writes) {
+        BufferSpec const* buffer = spec_.find_buffer(name);
+        if (buffer != nullptr && buffer->role != Role::output) {
+          error(where, join_field(field, "writes"),
+                "writes '" + name + "', which is the launcher's " + std::string(to_string(buffer->role)),
+                "intermediates and the launcher's outputs (a chain cannot update an inout buffer)");
+        } else if (!writer.emplace(name, i).second) {
+          error(where, join_field(field, "writes"), "writes '" + name + "', which an earlier stage writes",
+                "each output and intermediate written by one stage");
+        }
+      }
+    }
+    auto const used = [&](std::string const& name) {
+      return std::any_of(spec_.stages.begin(), spec_.stages.end(), [&](StageSpec const& s) {
+        return std::find(s.reads.begin(), s.reads.end(), name) != s.reads.end();
+      });
+    };
+    for (BufferSpec const& buffer : spec_.buffers) {
+      bool const ok = buffer.role == Role::input ? used(buffer.name) : writer.contains(buffer.name);
+      if (!ok) {
+        error(stages.source(), "stages",
+              "no stage " + std::string(buffer.role == Role::input ? "reads" : "writes") +
+                  " the launcher's '" + buffer.name + "'",
+              "every pointer parameter read (an input) or written (an output) by a stage");
+      }
+    }
+    for (IntermediateSpec const& t : spec_.intermediates) {
+      if (!writer.contains(t.name) || !used(t.name)) {
+        error(stages.source(), "stages", "the intermediate '" + t.name + "' is not written and then read",
+              "each intermediate written by one stage and read by a later one");
+      }
     }
   }
 

@@ -15,6 +15,13 @@ std::string_view to_string(Role role) noexcept {
   return "unknown";
 }
 
+std::string TaskSpec::family_label() const {
+  if (!is_chain()) return family;
+  std::string label;
+  for (StageSpec const& stage : stages) label += (label.empty() ? "" : " -> ") + stage.family;
+  return label;
+}
+
 std::vector<std::size_t> Signature::kernel_parameters() const {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < params.size(); ++i) {
