@@ -107,29 +107,31 @@ inline LtPlan make_plan(cudaDataType_t type, int M, int N, int K, cublasLtEpilog
   return plan;
 }
 
-// scale: nullptr for linear_relu, the per-feature scale (N values) for linear_relu_scale.
+// out = x W^T with the bias and `epilogue` fused where cuBLASLt offers an algorithm with it, a plain matmul
+// otherwise (`what` names the epilogue and what the caller does instead, for the message); the plan cached
+// per shape. False (after a message) when no algorithm exists or the call failed; `fused` says whether the
+// epilogue ran.
 template <typename T>
-void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, int M, int N, int K,
-                          const T* scale = nullptr) {
-  if (lt_handle() == nullptr || M <= 0 || N <= 0) return;
+bool lt_linear(T* out, const T* x, const T* weight, const T* bias, int M, int N, int K,
+               cublasLtEpilogue_t epilogue, char const* what, bool& fused) {
   cudaDataType_t const type = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_16BF;
-  static std::map<std::tuple<int, int, int>, LtPlan> plans;
-  auto it = plans.find({M, N, K});
+  static std::map<std::tuple<int, int, int, int>, LtPlan> plans;
+  std::tuple<int, int, int, int> const key{M, N, K, static_cast<int>(epilogue)};
+  auto it = plans.find(key);
   if (it == plans.end()) {
-    LtPlan plan = make_plan(type, M, N, K, CUBLASLT_EPILOGUE_RELU_BIAS);
+    LtPlan plan = make_plan(type, M, N, K, epilogue);
     if (!plan.ok) {
-      std::fprintf(stderr,
-                   "baseline_cublaslt.cu: no cuBLASLt algorithm with the fused bias + ReLU epilogue for "
-                   "M=%d N=%d K=%d; a plain matmul and a bias + ReLU kernel instead\n",
-                   M, N, K);
+      std::fprintf(stderr, "baseline_cublaslt.cu: no cuBLASLt algorithm with the %s for M=%d N=%d K=%d\n",
+                   what, M, N, K);
       plan = make_plan(type, M, N, K, CUBLASLT_EPILOGUE_DEFAULT);
     }
-    it = plans.emplace(std::tuple<int, int, int>{M, N, K}, plan).first;
+    it = plans.emplace(key, plan).first;
   }
   LtPlan const& plan = it->second;
+  fused = plan.fused;
   if (!plan.ok) {
     std::fprintf(stderr, "baseline_cublaslt.cu: no cuBLASLt algorithm for M=%d N=%d K=%d\n", M, N, K);
-    return;
+    return false;
   }
   if (plan.fused) {
     void const* bias_pointer = bias;
@@ -144,14 +146,26 @@ void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, in
                      &plan.algo, workspace, workspace != nullptr ? kWorkspaceBytes : 0, cudaStreamPerThread);
   if (status != CUBLAS_STATUS_SUCCESS) {
     std::fprintf(stderr, "baseline_cublaslt.cu: cublasLtMatmul failed (%d)\n", status);
-    return;
+    return false;
   }
-  if (!plan.fused || scale != nullptr) {
+  return true;
+}
+
+// scale: nullptr for linear_relu, the per-feature scale (N values) for linear_relu_scale.
+template <typename T>
+void linear_relu_cublaslt(T* out, const T* x, const T* weight, const T* bias, int M, int N, int K,
+                          const T* scale = nullptr) {
+  if (lt_handle() == nullptr || M <= 0 || N <= 0) return;
+  bool fused = false;
+  if (!lt_linear(out, x, weight, bias, M, N, K, CUBLASLT_EPILOGUE_RELU_BIAS,
+                 "fused bias + ReLU epilogue; a plain matmul and a bias + ReLU kernel instead", fused))
+    return;
+  if (!fused || scale != nullptr) {
     long long const total = static_cast<long long>(M) * N;
     int const block = 256;
     bias_relu_scale_kernel<T>
         <<<static_cast<unsigned>((total + block - 1) / block), block, 0, cudaStreamPerThread>>>(
-            out, plan.fused ? nullptr : bias, scale, M, N);
+            out, fused ? nullptr : bias, scale, M, N);
   }
 }
 
