@@ -69,7 +69,10 @@ _MORE_FUNCTIONS = {torch.rsqrt: "rsqrt", torch.log: "log", torch.sin: "sin", tor
                    torch.round: "round"}
 # Arithmetic and comparisons: the operator's C++ symbol, for function and method calls.
 _ARITHMETIC = {operator.mul: "*", torch.mul: "*", "mul": "*", operator.add: "+", torch.add: "+", "add": "+",
-               operator.sub: "-", torch.sub: "-", "sub": "-", operator.truediv: "/", torch.div: "/", "div": "/"}
+               operator.sub: "-", torch.sub: "-", "sub": "-", operator.truediv: "/", torch.div: "/", "div": "/",
+               # PyTorch's aliases (torch.multiply(a, b) is torch.mul(a, b))
+               torch.multiply: "*", "multiply": "*", torch.subtract: "-", "subtract": "-", torch.divide: "/",
+               "divide": "/", torch.true_divide: "/", "true_divide": "/"}
 _COMPARISONS = {operator.gt: ">", torch.gt: ">", "gt": ">", operator.lt: "<", torch.lt: "<", "lt": "<",
                 operator.ge: ">=", torch.ge: ">=", "ge": ">=", operator.le: "<=", torch.le: "<=", "le": "<=",
                 operator.eq: "==", torch.eq: "==", "eq": "==", operator.ne: "!=", torch.ne: "!=", "ne": "!="}

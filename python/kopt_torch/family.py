@@ -8,7 +8,9 @@ dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over an
 row_scan and col_scan (cumsum over the last or the first dimension), row_cumprod (cumprod over the last
 dimension; these reductions.py), row_scan_reverse (the suffix sum, cumsum between two flips, over the last
 dimension) and row_scan_masked (cumsum(x * mask) over the last dimension, mask a bool input of x's shape; these
-two scans.py), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear
+two scans.py; the reduce families also for several consecutive dimensions and for a global pooling,
+nn.AdaptiveAvgPool2d(1) and the like), elementwise (a forward element-wise on its two inputs of one shape, `op`
+over a and b), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear
 without a bias and with nothing after it), batched_gemm (bmm of two 3-D inputs), transpose (the transposed copy
 of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
 (over the last dimension, the module's own or written out; norms.py), attention (scaled_dot_product_attention, or
@@ -27,6 +29,9 @@ reduction batchmean: `finish` over s, rows and cols), loss_rows_broadcast (an el
 and a target broadcast along its leading dimensions, then a full mean or sum: KernelBench's hinge loss),
 cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
 indices; losses.py).
+
+A forward that no one family serves may be a chain of them: kopt_torch.chain splits it into stages, each inferred
+here as a module of its own (docs/pytorch.md, "Chains of families").
 
 A problem whose forward is one operation the library has a family for gets that family (and the family's
 `[strategy_params]`, and a `[binding]` of the roles names alone would not decide), so that `kopt optimize`
@@ -48,12 +53,12 @@ import torch.nn.functional as F
 
 from .attention import attention_family
 from .einsum import einsum_family
-from .elementwise import call_argument, elementwise_expression, float_literal
+from .elementwise import call_argument, elementwise_expression, float_literal, node_expression, uses_every_operator
 from .family_guess import Binding, FamilyGuess
-from .graph import graph_inputs, operator_nodes
+from .graph import graph_inputs, operator_nodes, output_node
 from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
-from .reductions import last_dim, reduction_family, rows_binding
+from .reductions import ADAPTIVE_POOLS, adaptive_pool_family, last_dim, reduction_family, rows_binding
 from .scans import scan_family
 
 _SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
@@ -553,6 +558,28 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
     return FamilyGuess("activation", {"op": op}, f"the module is {what}")
 
 
+def _elementwise2(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess | None:
+    """elementwise for a forward that is element-wise on its two floating-point inputs of one shape (no
+    broadcast), both used: the family's `op`, one C++ expression over a and b (the first and the second input),
+    c = op(a, b) element by element."""
+    if not nodes or len(inputs) != 2 or not all(isinstance(x, torch.Tensor) and x.is_floating_point() for x in inputs) \
+            or inputs[0].shape != inputs[1].shape:
+        return None
+    placeholders = graph_inputs(traced.graph)
+    output = output_node(traced.graph).args[0]
+    if len(placeholders) != 2 or not isinstance(output, torch.fx.Node):
+        return None
+    expression = node_expression(traced, output, {placeholders[0]: "a", placeholders[1]: "b"})
+    if expression is None:
+        return None
+    op, steps, used = expression
+    if not set(placeholders) <= used or not uses_every_operator(traced.graph, used):
+        return None
+    ndim = inputs[0].dim()
+    return FamilyGuess("elementwise", {"op": op}, f"the module is element-wise on its two inputs ({', '.join(steps)})",
+                       {"a": (0, None), "b": (1, None), "n": (0, tuple(range(ndim)))})
+
+
 # A problem whose Model is itself a pooling, convolution or normalisation module is traced inside a Sequential,
 # so that the module is a call_module node like anywhere else (fx would trace its forward into F.max_pool2d,
 # F.conv2d). (A Model that is an nn.Linear traces into F.linear on its own parameters, which _linear_operands
@@ -560,7 +587,7 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
 _ROOT_MODULES = (*_POOLS, nn.Conv1d, nn.Conv2d, nn.ConvTranspose1d, nn.ConvTranspose2d, *_CONV_3D,
                  nn.LayerNorm, nn.RMSNorm, nn.GroupNorm, nn.InstanceNorm1d, nn.InstanceNorm2d, nn.InstanceNorm3d,
                  nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d,
-                 nn.Embedding)
+                 nn.Embedding, *ADAPTIVE_POOLS)
 
 
 def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
@@ -587,9 +614,10 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return loss
     if (cross_entropy := cross_entropy_family(traced, nodes, tensors)) is not None:
         return cross_entropy
-    if (activation := _activation(traced, nodes, inputs)) is not None:
+    if (activation := _activation(traced, nodes, inputs) or _elementwise2(traced, nodes, inputs)) is not None:
         return activation
-    if (reduction := reduction_family(nodes, tensors) or scan_family(traced, nodes, tensors)) is not None:
+    if (reduction := reduction_family(nodes, tensors) or scan_family(traced, nodes, tensors)
+            or adaptive_pool_family(traced, nodes, tensors)) is not None:
         return reduction
     if len(nodes) != 1 or len(tensors) != 1:
         return None

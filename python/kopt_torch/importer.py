@@ -32,9 +32,11 @@ from typing import Any, Mapping
 import torch
 
 from . import expr as kexpr
-from .abi import ELEMENT_SIZE, C_TYPE, Abi, derive_abi
+from .abi import ELEMENT_SIZE, C_TYPE, Abi, derive_abi, kopt_dtype
+from .chain import ChainGuess, chain_shapes, infer_chain, symbolic_shape
 from .errors import ProblemError
 from .family import FamilyGuess, infer_family
+from .family_guess import Binding
 from .problem import host_device, load_problem, one_line
 
 SUMMARY_SCHEMA = "kopt.torch_import/1"
@@ -185,16 +187,162 @@ def _binding_expr(abi: Abi, tensor_ref: int | str, dims: tuple[int, ...] | None)
     return kexpr.product([tensor["shape"][d] for d in dims])
 
 
-def _guess_family(abi: Abi) -> FamilyGuess | None:
-    """The library family of a one-operator problem, traced at its smallest runnable case."""
+def _guess_family(abi: Abi) -> FamilyGuess | ChainGuess | None:
+    """The library family of a one-operator problem, traced at its smallest runnable case; where there is none,
+    the chain of families the forward is (kopt_torch.chain), if any."""
     case = "small" if _case_constants(abi, "small") is not None else "problem"
     problem = load_problem(abi.path, _case_constants(abi, case))
     try:
-        return infer_family(problem.make_model(device="meta"), problem.inputs())
+        model, inputs = problem.make_model(device="meta"), problem.inputs()
+        return infer_family(model, inputs) or infer_chain(model, inputs)
     except Exception:  # noqa: BLE001 - no family is the answer for whatever cannot be built or traced
         return None
     finally:
         problem.unload()
+
+
+def _chain_points(abi: Abi, chain: ChainGuess) -> tuple[list[tuple[dict[str, int], dict[str, tuple[int, ...]]]],
+                                                         dict[str, list[int]]] | None:
+    """The shapes of the nodes the chain's tables are sized from (ChainGuess.shape_nodes), by node name, with the
+    size names' values they were read at: the problem traced on the meta device at every size case (the problem
+    case first) and, where the ABI has no dimension parameters, at the problem's constants with one size constant
+    changed (to c + 1 and to 2c + 3, as derive_abi perturbs them: points where in_features and out_features differ,
+    which the size cases may not have), with the indices of those points per constant; None where some size case
+    does not trace to the same graph (a perturbed point that does not is left out)."""
+    def at(constants: dict[str, int]) -> dict[str, tuple[int, ...]] | None:
+        problem = load_problem(abi.path, constants)
+        try:
+            with host_device("meta"), torch.device("meta"):
+                model, inputs = problem.make_model(), problem.inputs()
+            return chain_shapes(model, inputs, chain)
+        except Exception:  # noqa: BLE001 - a point that cannot be built or traced
+            return None
+        finally:
+            problem.unload()
+
+    cases = sorted(abi.sizes, key=lambda s: s.name != "problem")
+    points: list[tuple[dict[str, int], dict[str, tuple[int, ...]]]] = []
+    for s in cases:
+        found = at(s.constants)
+        if found is None:
+            return None
+        points.append((dict(s.values), found))
+    perturbed: list[tuple[dict[str, int], dict[str, tuple[int, ...]]]] = []
+    perturb: dict[str, list[int]] = {}
+    base = cases[0]
+    if base.name == "problem" and not abi.dim_params:
+        for p in abi.size_params:
+            for v in (base.constants[p] + 1, 2 * base.constants[p] + 3):
+                found = at({**base.constants, p: v})
+                if found is not None:
+                    perturb.setdefault(p, []).append(1 + len(perturbed))
+                    perturbed.append(({**base.values, p: v}, found))
+    return points[:1] + perturbed + points[1:], perturb
+
+
+def _plain_reason(reason: str) -> str:
+    """A family guess's reason as a stage's: "the module is one softmax ..." -> "one softmax ..."."""
+    return reason[len("the module is "):] if reason.startswith("the module is ") else reason
+
+
+def _chain_lines(abi: Abi, chain: ChainGuess,
+                 precision: str) -> tuple[list[str], str, dict[str, list[kexpr.Expr]]] | str:
+    """The task.toml tables of a chain ([[intermediates]] and [[stages]], docs/task-format.md), the summary's
+    words for it, and the shape of what each gathering stage writes by the gathered table's state_dict key (the
+    work model counts that many of the table's elements); or why the chain cannot be written (a line for the
+    notes)."""
+    outputs = [t for t in abi.tensors if t["kind"] == "output"]
+    if len(outputs) != 1:
+        return "the forward has several outputs"
+    inputs = {t["index"]: t for t in abi.tensors if t["kind"] == "input"}
+    by_key = {t["key"]: t for t in abi.tensors if t["kind"] in ("parameter", "buffer")}
+    taken = {t["name"] for t in abi.tensors} | set(abi.size_params)
+    names: list[str] = []
+    for _ in chain.nodes:
+        k = 0
+        while f"t{k}" in taken:
+            k += 1
+        names.append(f"t{k}")
+        taken.add(f"t{k}")
+    evaluated = _chain_points(abi, chain)
+    if evaluated is None:
+        return "the problem does not trace to the same graph at every size case"
+    points, perturb = evaluated
+    cases = [0] + list(range(len(points) - len(abi.sizes) + 1, len(points)))  # the size cases among the points
+    dims: dict[str, list[kexpr.Expr]] = {}  # fx node name -> its shape over the size names
+
+    def shape_of(node: str, prefer: str | None = None) -> list[kexpr.Expr] | None:
+        if node not in dims:
+            found = symbolic_shape(abi, [(env, shapes[node]) for env, shapes in points], perturb, cases, prefer)
+            if found is None:
+                return None
+            dims[node] = found
+        return dims[node]
+
+    for i, node in enumerate(chain.nodes):
+        if shape_of(node) is None:
+            return f"the shape of the value between stages {i + 1} and {i + 2} fits no expression over the size names"
+    for n, stage in enumerate(chain.stages):
+        for (kind, i), node in zip(stage.inputs, stage.views):
+            if kind == "intermediate" or i in inputs:  # not a number the forward takes
+                if shape_of(node, inputs[i]["name"] if kind == "input" else None) is None:
+                    return f"the shape stage {n + 1} reads an input in fits no expression over the size names"
+
+    def tensor(ref: tuple[str, int]) -> str | None:
+        """A stage input's or output's launcher (or intermediate's) name; None for a number the forward takes."""
+        kind, i = ref
+        if kind == "intermediate":
+            return names[i]
+        if kind == "output":
+            return outputs[0]["name"]
+        return inputs[i]["name"] if i in inputs else None
+
+    def value(stage: Any, binding: Binding) -> str:
+        if isinstance(binding, float):
+            return _toml_num(binding)
+        if isinstance(binding, int):
+            return _toml_str(str(binding))
+        ref, which = binding
+        if isinstance(ref, int):
+            name, shape = tensor(stage.inputs[ref]), dims[stage.views[ref]]
+        else:
+            name, shape = by_key[ref]["name"], list(by_key[ref]["shape"])
+        return _toml_str(str(name) if which is None else str(kexpr.product([shape[d] for d in which])))
+
+    lines = ["", "# Buffers of the chain's own between its stages (docs/pytorch.md, \"Chains of families\"): never "
+             "compared, never passed by the caller."]
+    for i, name in enumerate(names):
+        dtype = kopt_dtype(chain.dtypes[i], precision, f"{abi.path}: intermediate {name}")
+        shape = dims[chain.nodes[i]]
+        lines += ["[[intermediates]]", f"# shape [{', '.join(str(d) for d in shape)}]", f"name = {_toml_str(name)}",
+                  f"length = {_toml_value(kexpr.product(shape))}", f"dtype = {_toml_str(dtype)}", ""]
+    read: set[str] = set()
+    words = []
+    gathered: dict[str, list[kexpr.Expr]] = {}
+    for n, stage in enumerate(chain.stages):
+        guess = stage.guess
+        kind, i = stage.output
+        written = dims[chain.nodes[i]] if kind == "intermediate" else list(outputs[0]["shape"])
+        gathered |= {key: written for key in guess.gathered}
+        reads = [name for name in map(tensor, stage.inputs) if name is not None]
+        reads += [by_key[k]["name"] for k in stage.keys if k in by_key]
+        read |= set(reads)
+        what = _plain_reason(guess.reason)
+        words.append(f"{guess.family} ({what})")
+        lines += [f"# Stage {n + 1} of {len(chain.stages)}: {what}.", "[[stages]]",
+                  f"family = {_toml_str(guess.family)}", f"reads = [{', '.join(map(_toml_str, reads))}]",
+                  f"writes = [{_toml_str(str(tensor(stage.output)))}]"]
+        if guess.params:
+            lines.append("strategy_params = { " + ", ".join(f"{k} = {_toml_str(v)}" for k, v in guess.params.items())
+                         + " }")
+        if guess.binding:
+            lines.append("binding = { " + ", ".join(f"{role} = {value(stage, b)}" for role, b in guess.binding.items())
+                         + " }")
+        lines.append("")
+    unread = [t["name"] for t in abi.tensors if t["kind"] != "output" and t["name"] not in read]
+    if unread:
+        return f"no stage reads {', '.join(unread)}"
+    return lines[:-1], " then ".join(words), gathered
 
 
 def _int_ranges(abi: Abi) -> dict[str, list[tuple[dict[str, int], int, int]]]:
@@ -290,12 +438,23 @@ def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, nam
         first = f"PyTorch problem {problem_path.name} (class Model)"
     description = f"{first} (imported by kopt import-torch)"
 
-    guess = None
+    guess: FamilyGuess | None = None
+    chain: ChainGuess | None = None
+    chain_lines: list[str] = []
+    gathered_shapes: dict[str, list[kexpr.Expr]] = {}  # a chain's gathered tables: what their stage writes
     if not family:
-        guess = _guess_family(abi)
-        if guess is not None:
-            family = guess.family
+        found = _guess_family(abi)
+        if isinstance(found, FamilyGuess):
+            guess, family = found, found.family
             notes.append(f"family {guess.family} inferred: {guess.reason} (--family overrides it)")
+        elif isinstance(found, ChainGuess):
+            written = _chain_lines(abi, found, precision)
+            if isinstance(written, str):
+                notes.append(f"a chain of families was read off the graph ({_plain_reason(found.reason)}) but not "
+                             f"written: {written}")
+            else:
+                chain, (chain_lines, words, gathered_shapes) = found, written
+                notes.append(f"chain inferred: {words} (--family overrides it)")
 
     const_params = [p for p in abi.size_params if p not in abi.dim_params]
     big = any(v >= 2**31 for s in abi.sizes for v in s.values.values())
@@ -355,11 +514,13 @@ def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, nam
     lit = 0
     per_length: dict[str, int] = {}  # like terms combined: 4*N*D + 4*N*D -> 8*N*D
     output_shape = next(t["shape"] for t in abi.tensors if t["kind"] == "output")
-    gathered = set(guess.gathered) if guess is not None else set()
-    unused = set(guess.unused) if guess is not None else set()
+    guesses = [guess] if guess is not None else [s.guess for s in chain.stages] if chain is not None else []
+    gathered = {key for g in guesses for key in g.gathered}
+    unused = {key for g in guesses for key in g.unused}
     for t in abi.tensors:
-        # A table read only where an index points is counted as one output's worth of its elements.
-        shape = output_shape if t.get("key") in gathered else t["shape"]
+        # A table read only where an index points is counted as one output's worth of its elements (in a chain,
+        # of the output of the stage that reads it).
+        shape = gathered_shapes.get(t.get("key"), output_shape) if t.get("key") in gathered else t["shape"]
         length = kexpr.product(list(shape))
         es = ELEMENT_SIZE[t["dtype"]]
         if isinstance(length, int):
@@ -433,6 +594,7 @@ def _import_problem(problem_path: Path, out_dir: str | Path, precision: str, nam
         lines += ["", "# The family's arithmetic, read off the module's graph (docs/pytorch.md, \"Families\").",
                   "[strategy_params]"]
         lines += [f"{k} = {_toml_str(v)}" for k, v in guess.params.items()]
+    lines += chain_lines
     toml_text = "\n".join(lines) + "\n"
 
     # Check every length is > 0 at every case (derive_abi checked the shapes; this checks the expressions).

@@ -8,7 +8,8 @@ for the reciprocal square root, `.float()` and `.type_as(x)` casts anywhere).
 
 Also (decided 2026-12-06): nn.InstanceNorm1d/2d/3d without running statistics and nn.LayerNorm without affine
 parameters (`row_standardize`: rows the planes, or the leading dimensions), nn.GroupNorm and nn.InstanceNorm with
-affine parameters (`group_norm`, G = C for the instance norm), and the input scaled by a statistic of itself over
+affine parameters (`group_norm`, G = C for the instance norm; since 2026-12-07 a GroupNorm of an N x C input too,
+planes of one element), and the input scaled by a statistic of itself over
 one dimension, the trailing ones or all of them (`row_normalize` over the last or trailing dimensions and over
 everything, `mid_normalize` over another one): x / torch.norm(x, p, dim, keepdim=True) for p = 1, 2, inf or
 'fro', torch.linalg.vector_norm, F.normalize, x / x.abs().mean(dim, keepdim=True), x / torch.sqrt(torch.mean(x **
@@ -339,7 +340,7 @@ def _segment_norm(traced: Any, node: Any, tensors: list[Any]) -> FamilyGuess | N
                                {**plain, "rows": (0, (0, 1)), "cols": (0, spatial)})
         return FamilyGuess("group_norm", {}, f"the module is one {name} with affine parameters (eps {eps:g}): a "
                            "GroupNorm of one channel per group", {**plain, **affine, "G": (0, (1,))})
-    if type(sub) is nn.GroupNorm and ndim >= 3 and sub.affine:
+    if type(sub) is nn.GroupNorm and ndim >= 2 and sub.affine:  # an N x C input: planes of one element, HW 1
         return FamilyGuess("group_norm", {}, f"the module is one GroupNorm of {sub.num_groups} groups (eps {eps:g})",
                            {**plain, **affine, "G": int(sub.num_groups)})
     return None

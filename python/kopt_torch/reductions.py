@@ -9,7 +9,12 @@ dimensions before d, inner the product of those after it.
   torch.min over a `dim` followed by `.values` or `[0]` (as amax / amin). Over the last dimension
   `row_reduce` (rows the leading dimensions, cols the last); over the first `col_reduce` (rows d0, cols the
   rest); over any other `mid_reduce` (batch the outer dimensions, rows d, cols the inner ones). Each with the
-  family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced).
+  family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced). Over two or more
+  consecutive dimensions (`dim` a list or tuple of them, 2026-12-07) sum, mean, amax and amin view them as one
+  (their product): row_reduce when they are the trailing ones, col_reduce the leading ones, mid_reduce otherwise.
+- Global pooling (2026-12-07, `adaptive_pool_family`): nn.AdaptiveAvgPool1d/2d/3d and AdaptiveMaxPool1d/2d/3d with
+  an output of one element per plane, and F.adaptive_avg_pool1d/2d/3d(x, 1), on a batched input: `row_reduce`
+  (mean or amax) of each of the N * C planes.
 - Index reductions: torch.argmax / torch.argmin (function or method, `dim` given and not None, keepdim either way),
   and torch.max / torch.min over a `dim` followed by `.indices` or `[1]`: `mid_argmax` / `mid_argmin` over any
   dimension but the last, bound like mid_reduce, batch the constant 1 when d is the first; over the last
@@ -18,8 +23,8 @@ dimensions before d, inner the product of those after it.
 - torch.cumprod over the last dimension: `row_cumprod` (bound as row_scan); over any other, no family.
   (The reverse and the masked cumulative sum, several operators each, are scans.py's.)
 
-A `dtype` argument (a cast), several dimensions, no dimension, or an integer input (whose sum PyTorch promotes to
-int64) gets no family. docs/pytorch.md, "Families".
+A `dtype` argument (a cast), several dimensions not next to each other (or all of them), no dimension, or an
+integer input (whose sum PyTorch promotes to int64) gets no family. docs/pytorch.md, "Families".
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ import operator
 from typing import Any
 
 import torch
+import torch.nn as nn
+import torch.nn.functional as F
 
 from .elementwise import call_argument
 from .family_guess import Binding, FamilyGuess
@@ -79,6 +86,41 @@ def single_axis(dim: Any, ndim: int) -> int | None:
     if not isinstance(dim, int) or isinstance(dim, bool) or not -ndim <= dim < ndim:
         return None
     return dim % ndim
+
+
+def axis_span(node: Any, ndim: int) -> tuple[int, int] | None:
+    """The first and last of two or more consecutive dimensions (0 .. ndim-1) a value reduction reduces over (`dim` a
+    list or tuple of them, in any order, negative or not), in the input's own precision; else None."""
+    if set(node.kwargs) - {"dim", "keepdim", "dtype"} or node.kwargs.get("dtype") is not None \
+            or len(node.args) > 3 or not isinstance(call_argument(node, 2, "keepdim", False), bool):
+        return None
+    dims = call_argument(node, 1, "dim")
+    if not isinstance(dims, (list, tuple)) or len(dims) < 2 \
+            or any(not isinstance(d, int) or isinstance(d, bool) or not -ndim <= d < ndim for d in dims):
+        return None
+    axes = sorted(d % ndim for d in dims)
+    if axes != list(range(axes[0], axes[0] + len(axes))):
+        return None
+    return axes[0], axes[-1]
+
+
+def _span_family(name: str, first: int, last: int, ndim: int, what: str) -> FamilyGuess | None:
+    """The family of value reduction `name` over the consecutive dimensions first .. last of an ndim-D input, viewed
+    as one dimension (their product): row_reduce when they are the trailing ones (rows the dimensions before them),
+    col_reduce when they are the leading ones, mid_reduce otherwise; None over every dimension."""
+    if name not in _REDUCTIONS or (first == 0 and last == ndim - 1):
+        return None
+    combine, identity, finish = _REDUCTIONS[name]
+    params = {"combine": combine, "identity": identity, "finish": finish}
+    span, before, after = tuple(range(first, last + 1)), tuple(range(first)), tuple(range(last + 1, ndim))
+    if last == ndim - 1:
+        return FamilyGuess("row_reduce", params, f"the module is one {what} over the trailing dimensions {list(span)}",
+                           {"in": (0, None), "rows": (0, before), "cols": (0, span)})
+    if first == 0:
+        return FamilyGuess("col_reduce", params, f"the module is one {what} over the leading dimensions {list(span)}",
+                           {"in": (0, None), "rows": (0, span), "cols": (0, after)})
+    return FamilyGuess("mid_reduce", params, f"the module is one {what} over the dimensions {list(span)} of {ndim}",
+                       {"in": (0, None), "batch": (0, before), "rows": (0, span), "cols": (0, after)})
 
 
 def _reduce_binding(d: int, ndim: int, batch_one: bool = False) -> dict[str, Binding]:
@@ -147,6 +189,8 @@ def reduction_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None
         name = call_name(call, REDUCTION_FUNCTIONS)
         if name not in _REDUCTIONS and name not in ("cumsum", "cumprod", "argmax", "argmin"):
             return None
+        if (span := axis_span(call, ndim)) is not None:
+            return _span_family(name, *span, ndim, name)
     else:  # torch.max / torch.min over a dim, then its values or its indices
         extremum = call_name(call, _EXTREMA_FUNCTIONS)
         which = _selected(nodes[1], call)
@@ -155,3 +199,43 @@ def reduction_family(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None
         name = _VALUES_INDICES[extremum][which]
     d = one_dim(call, ndim)  # None without a dim: torch.max(x) is a maximum of everything
     return _axis_family(name, d, ndim) if d is not None else None
+
+
+# Global poolings: the reduction and the number of spatial axes.
+ADAPTIVE_POOLS = {nn.AdaptiveAvgPool1d: ("mean", 1), nn.AdaptiveAvgPool2d: ("mean", 2),
+                  nn.AdaptiveAvgPool3d: ("mean", 3), nn.AdaptiveMaxPool1d: ("amax", 1),
+                  nn.AdaptiveMaxPool2d: ("amax", 2), nn.AdaptiveMaxPool3d: ("amax", 3)}
+_ADAPTIVE_FUNCTIONS = {F.adaptive_avg_pool1d: ("mean", 1), F.adaptive_avg_pool2d: ("mean", 2),
+                       F.adaptive_avg_pool3d: ("mean", 3)}
+
+
+def adaptive_pool_family(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """row_reduce for a global pooling of the one batched input: nn.AdaptiveAvgPool1d/2d/3d or AdaptiveMaxPool1d/2d/3d
+    (without indices) with an output size of 1 on every axis, or F.adaptive_avg_pool1d/2d/3d(x, 1): the mean or the
+    maximum of each of the N * C planes (rows the batch and channel dimensions, cols the spatial ones; the output,
+    N x C x 1 ..., holds them in that order)."""
+    if len(nodes) != 1 or len(tensors) != 1 or not tensors[0].is_floating_point():
+        return None
+    node, ndim = nodes[0], tensors[0].dim()
+    if not node.args or getattr(node.args[0], "op", None) != "placeholder" \
+            or output_node(node.graph).args[0] is not node:
+        return None
+    if node.op == "call_module":
+        sub = traced.get_submodule(node.target)
+        if type(sub) not in ADAPTIVE_POOLS or len(node.args) != 1 or node.kwargs \
+                or getattr(sub, "return_indices", False):
+            return None
+        (name, axes), size = ADAPTIVE_POOLS[type(sub)], sub.output_size
+    elif node.op == "call_function" and node.target in _ADAPTIVE_FUNCTIONS and len(node.args) <= 2 \
+            and set(node.kwargs) <= {"output_size"}:
+        (name, axes), size = _ADAPTIVE_FUNCTIONS[node.target], call_argument(node, 1, "output_size")
+    else:
+        return None
+    sizes = (size,) * axes if isinstance(size, int) else tuple(size) if isinstance(size, (list, tuple)) else ()
+    if ndim != axes + 2 or len(sizes) != axes or any(v != 1 or isinstance(v, bool) for v in sizes):
+        return None
+    combine, identity, finish = _REDUCTIONS[name]
+    what = "average" if name == "mean" else "maximum"
+    return FamilyGuess("row_reduce", {"combine": combine, "identity": identity, "finish": finish},
+                       f"the module is one global {what} pooling (of each of the N * C planes)",
+                       {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, tuple(range(2, ndim)))})

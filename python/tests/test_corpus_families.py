@@ -68,6 +68,20 @@ FAMILIES = {
     "level2/linear_relu": "linear",
 }
 
+# The problems no one family serves that kopt import-torch writes as a chain of families (docs/pytorch.md, "Chains
+# of families"; 2026-12-07): each stage's family, in order. gemm_dropout_mean (dropout in training mode is random),
+# swiglu_mlp (two products of the one input feed one product), level3's resnet_basic_block and small_cnn (more than
+# four stages) and transformer_block get none.
+CHAINS = {
+    "level2/conv2d_batchnorm_relu": ["conv2d_nchw_bias", "batchnorm_train", "activation"],
+    "level2/conv2d_groupnorm_gelu": ["conv2d_nchw_bias", "group_norm", "activation"],
+    "level2/conv2d_maxpool_sigmoid": ["conv2d_nchw_bias", "pool2d", "activation"],
+    "level2/gemm_sum": ["linear", "row_reduce"],
+    "level2/linear_residual_layernorm": ["linear", "elementwise", "layernorm"],
+    "level2/matmul_softmax": ["gemm", "row_softmax"],
+    "level3/mlp": ["linear", "linear", "linear"],  # the ReLUs in the first two's op
+}
+
 
 class CorpusFamiliesTest(unittest.TestCase):
     @classmethod
@@ -89,6 +103,17 @@ class CorpusFamiliesTest(unittest.TestCase):
     def test_every_problem_gets_the_family_of_the_table(self) -> None:
         inferred = {key: task["family"] for key, (_, task) in self.tasks.items() if "family" in task}
         self.assertEqual(inferred, FAMILIES)
+
+    def test_every_chain_is_the_one_of_the_table(self) -> None:
+        chains = {key: [s["family"] for s in task["stages"]] for key, (_, task) in self.tasks.items()
+                  if "stages" in task}
+        self.assertEqual(chains, CHAINS)
+        for key in CHAINS:
+            with self.subTest(problem=key):
+                task = self.tasks[key][1]
+                self.assertEqual(len(task["intermediates"]), len(task["stages"]) - 1)
+                self.assertEqual([s["writes"] for s in task["stages"]],
+                                 [[t["name"]] for t in task["intermediates"]] + [["out"]])
 
     def test_the_library_binds_every_task_with_a_family(self) -> None:
         if KOPT is None or not KOPT.exists():

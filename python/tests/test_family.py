@@ -237,7 +237,8 @@ class FamilyTest(unittest.TestCase):
         four = infer_family(_Call(lambda x: x.sum(dim=2)), x4)
         self.assertEqual((four.family, four.binding),
                          ("mid_reduce", {"in": (0, None), "batch": (0, (0, 1)), "rows": (0, (2,)), "cols": (0, (3,))}))
-        for fn in (lambda x: torch.sum(x, dim=(1, 2)),  # several dimensions
+        for fn in (lambda x: torch.sum(x, dim=(1, 3)),  # dimensions not next to each other
+                   lambda x: torch.sum(x, dim=(0, 1, 2, 3)),  # every dimension
                    lambda x: x.sum(),  # every element
                    lambda x: torch.sum(x, dim=1, dtype=torch.float64),  # a cast
                    lambda x: torch.max(x, dim=1),  # the (values, indices) pair itself
@@ -390,7 +391,48 @@ class FamilyTest(unittest.TestCase):
 
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(torch.relu(x), dim=-1)), self.x))
-        self.assertIsNone(infer_family(_Call2(lambda a, b: torch.relu(a) + b), self.x * 2))
+        self.assertIsNone(infer_family(_Call2(lambda a, b: torch.relu(a) + b), [torch.randn(4, 8), torch.randn(8)]),
+                          "a broadcast second input")
+
+    def test_reductions_over_consecutive_dimensions_view_them_as_one(self):
+        x4 = [torch.randn(2, 3, 4, 5)]
+        trailing = infer_family(_Call(lambda x: torch.mean(x, dim=(2, 3), keepdim=True)), x4)
+        self.assertEqual((trailing.family, trailing.params["finish"], trailing.binding),
+                         ("row_reduce", "s / n", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2, 3))}))
+        self.assertEqual(infer_family(_Call(lambda x: x.mean(dim=[-1, 1, 2])), x4).binding,
+                         {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1, 2, 3))})
+        leading = infer_family(_Call(lambda x: torch.amax(x, dim=(1, 0))), x4)
+        self.assertEqual((leading.family, leading.params["combine"], leading.binding),
+                         ("col_reduce", "fmaxf(a, b)", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2, 3))}))
+        middle = infer_family(_Call(lambda x: torch.sum(x, dim=(1, 2))), x4)
+        self.assertEqual((middle.family, middle.binding),
+                         ("mid_reduce", {"in": (0, None), "batch": (0, (0,)), "rows": (0, (1, 2)), "cols": (0, (3,))}))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.argmax(x, dim=(2, 3))), x4))
+
+    def test_a_global_pooling_is_a_row_reduction_of_the_planes(self):
+        x4 = [torch.randn(2, 3, 4, 5)]
+        for model in (nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d((1, 1)),
+                      _Call(lambda x: F.adaptive_avg_pool2d(x, 1))):
+            with self.subTest(model=model):
+                guess = infer_family(model, x4)
+                self.assertEqual((guess.family, guess.params["finish"], guess.binding),
+                                 ("row_reduce", "s / n", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2, 3))}))
+        peak = infer_family(nn.AdaptiveMaxPool3d((1, 1, 1)), [torch.randn(2, 3, 4, 5, 6)])
+        self.assertEqual((peak.family, peak.params["combine"], peak.binding["cols"]), ("row_reduce", "fmaxf(a, b)",
+                                                                                       (0, (2, 3, 4))))
+        self.assertIsNone(infer_family(nn.AdaptiveAvgPool2d(2), x4), "an output of two by two")
+        self.assertIsNone(infer_family(nn.AdaptiveMaxPool2d(1, return_indices=True), x4), "indices")
+        self.assertIsNone(infer_family(nn.AdaptiveAvgPool2d(1), [torch.randn(3, 4, 5)]), "an unbatched input")
+
+    def test_an_element_wise_graph_of_two_inputs_of_one_shape(self):
+        ab = [torch.randn(4, 8), torch.randn(4, 8)]
+        guess = infer_family(_Call2(lambda a, b: torch.multiply(a + b, b)), ab)
+        self.assertEqual((guess.family, guess.params, guess.binding),
+                         ("elementwise", {"op": "(a + b) * b"}, {"a": (0, None), "b": (1, None), "n": (0, (0, 1))}))
+        self.assertEqual(infer_family(_Call2(lambda a, b: b - torch.relu(a)), ab).params["op"],
+                         "b - (a > 0.0f ? a : 0.0f)")
+        self.assertIsNone(infer_family(_Call2(lambda a, b: a * 2.0), ab), "the second input unused")
+        self.assertIsNone(infer_family(_Call2(lambda a, b: a > b), ab), "a condition")
 
     def test_a_linear_layer_and_its_element_wise_chain_fuse_into_one_op(self):
         plain = infer_family(nn.Linear(8, 4), self.x)
@@ -775,6 +817,9 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(nn.InstanceNorm2d(6, track_running_stats=True), x4), "running statistics")
         self.assertIsNone(infer_family(nn.InstanceNorm2d(6), [torch.randn(6, 5, 7)]), "an unbatched input")
         self.assertIsNone(infer_family(nn.GroupNorm(3, 6, affine=False), x4), "rows N * G: no shape product")
+        # A GroupNorm of an N x C input (after a linear layer): planes of one element.
+        flat = infer_family(nn.GroupNorm(3, 6), [torch.randn(4, 6)])
+        self.assertEqual((flat.family, flat.binding["C"], flat.binding["HW"]), ("group_norm", (0, (1,)), (0, ())))
 
     def test_batch_norm_by_the_batch_or_by_its_running_statistics(self):
         x4 = [torch.randn(2, 6, 5, 7)]
