@@ -9,8 +9,10 @@
 //   2. plane constants: one thread per (n, c) folds its slab's constants with gamma[c] and beta[c] (N * C
 //      values of 16 bytes, nothing per element);
 //   3. normalize (batchnorm_train_normalize.cuh) over the N * C planes: one FMA per element.
-// Two reads of x and one write of out; no division per element; deterministic. Planes whose size is not a
-// multiple of 4 (FP32) or 8 (BF16), or misaligned buffers, go element by element (coalesced).
+// Planes of fewer than 64 elements (HW = 1 after a linear layer) skip 2. and 3.: one pass over the elements in
+// order reads each one's slab constants and channel parameters (flat_normalize).
+// Two reads of x and one write of out; no division per element (but in that pass); deterministic. Planes whose
+// size is not a multiple of 4 (FP32) or 8 (BF16), or misaligned buffers, go element by element (coalesced).
 //
 // Knobs: BLOCK threads per block; UNROLL positions in flight per thread and step; BLOCKS_PER_SM the blocks
 // per SM the grids aim at (capped by occupancy); STREAM cache hints on pass 3.
@@ -73,6 +75,39 @@ __global__ void plane_constants(float4* __restrict__ planes, float4 const* __res
   planes[p] = make_float4(k.x, k.y, k.z * to_float(gamma[c]), to_float(beta[c]));
 }
 
+// Planes shorter than this many elements (a GroupNorm of an N x C input after a linear layer: HW = 1) are
+// normalized in one pass over the elements in order (flat_normalize) instead of a walk per plane.
+constexpr int kSmallPlane = 64;
+
+// out[i] for every element in order: its plane p = i / HW, channel p % C and slab p / per_group, with the
+// slab's (K, mean - K, rstd) and the channel's gamma and beta (both cached: a slab's elements are contiguous),
+// the same FMA as the per-plane constants give. 128-bit loads and stores when the count is a multiple of the
+// pack and both buffers aligned; elements one by one otherwise.
+__global__ void __launch_bounds__(BLOCK)
+    flat_normalize(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ gamma,
+                   const T* __restrict__ beta, float4 const* __restrict__ slabs, int C, int per_group, int HW,
+                   long long count) {
+  auto const value = [&](float v, long long i) {
+    long long const p = i / HW;
+    int const c = static_cast<int>(p % C);
+    float4 const k = slabs[p / per_group];  // written by pass 1 (an earlier kernel)
+    return from_float<T>(fmaf((v - k.x) - k.y, k.z * to_float(gamma[c]), to_float(beta[c])));
+  };
+  long long const stride = static_cast<long long>(gridDim.x) * BLOCK;
+  long long const first = static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x;
+  if (count % kVec == 0 && kopt_strategy::aligned_to(x, sizeof(Vec)) &&
+      kopt_strategy::aligned_to(out, sizeof(Vec))) {
+    for (long long q = first; q < count / kVec; q += stride) {
+      Vec v = load_x(x + q * kVec);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) v.v[e] = value(to_float(v.v[e]), q * kVec + e);
+      store_out(out + q * kVec, v);
+    }
+    return;
+  }
+  for (long long i = first; i < count; i += stride) out[i] = value(to_float(x[i]), i);
+}
+
 }  // namespace group_norm_segments
 
 extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* x, const {{T}}* gamma, const {{T}}* beta, float eps, int N,
@@ -87,6 +122,15 @@ extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* x, const {{T}}* gamma, const 
   if (!launch_stats(nullptr, nullptr, x, nullptr, nullptr, eps, 1, slabs, slab_elems,
                     splits_for(1, slabs, slab_elems), s))
     return;  // out of memory: out unwritten
+  if (HW < kSmallPlane) {
+    long long const count = planes * HW;
+    long long const wanted = (count / kVec + BLOCK - 1) / BLOCK;
+    long long const cap = static_cast<long long>(multiprocessors()) * BLOCKS_PER_SM;
+    unsigned const blocks = static_cast<unsigned>(wanted < 1 ? 1 : wanted < cap ? wanted : cap);
+    flat_normalize<<<blocks, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, gamma, beta, s.constants, C,
+                                                                          per_group, HW, count);
+    return;
+  }
   float4* const constants = plane_scratch(planes);
   if (constants == nullptr) return;
   unsigned const fold_blocks = static_cast<unsigned>((planes + 255) / 256);
