@@ -59,7 +59,8 @@ TEST(TaskChain, StagesAndIntermediatesAreReadAsWritten) {
 }
 
 TEST(TaskChain, AStagesRoleMayTakeANumber) {
-  auto task = parse(edited({{"binding = { N = \"M\", C = \"N\" }", "binding = { N = \"M\", C = \"N\", eps = 1e-05 }"}}));
+  auto task = parse(
+      edited({{"binding = { N = \"M\", C = \"N\" }", "binding = { N = \"M\", C = \"N\", eps = 1e-05 }"}}));
   ASSERT_TRUE(task) << task.error().message;
   EXPECT_EQ(task->stages[1].binding.at("eps"), "1e-05");
 }
