@@ -191,34 +191,53 @@ def _epilogue_chain(traced: Any, nodes: list[Any], layer: tuple[int, int, int], 
     return expr, f" then {', '.join(steps)}" if steps else "", vector
 
 
-def _is_transpose_of_placeholder(node: Any) -> bool:
-    """`b.T`, `b.t()`, `b.transpose(0, 1)` or `torch.transpose(b, 0, 1)` (or 1, 0) of a forward input."""
+def _transposed_operand(node: Any) -> Any:
+    """What `node` transposes when it is `b.T`, `b.t()`, `b.transpose(0, 1)` or `torch.transpose(b, 0, 1)` (or 1, 0)
+    of a forward input or a parameter of the module; None otherwise."""
     if getattr(node, "op", None) not in ("call_function", "call_method") or not node.args:
-        return False
-    if getattr(node.args[0], "op", None) != "placeholder":
-        return False
+        return None
+    operand = node.args[0]
+    if getattr(operand, "op", None) not in ("placeholder", "get_attr"):
+        return None
     if node.op == "call_function" and node.target is getattr:
-        return node.args[1:] in (("T",), ("mT",))
+        return operand if node.args[1:] in (("T",), ("mT",)) else None
     name = str(node.target) if node.op == "call_method" else getattr(node.target, "__name__", "")
     if name == "t":
-        return len(node.args) == 1
-    return name == "transpose" and sorted(node.args[1:]) in ([-2, -1], [0, 1], [-1, 0], [-2, 1])
+        return operand if len(node.args) == 1 else None
+    transposes = name == "transpose" and sorted(node.args[1:]) in ([-2, -1], [0, 1], [-1, 0], [-2, 1])
+    return operand if transposes else None
 
 
-def _gemm_nt(nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
-    """gemm_nt for `a @ b.T` (matmul or mm) of two 2-D forward inputs, b being the second."""
-    if len(nodes) != 2 or len(tensors) != 2 or any(t.dim() != 2 for t in tensors):
+def _is_transpose_of_placeholder(node: Any) -> bool:
+    """`b.T` (and the other spellings of _transposed_operand) of a forward input."""
+    return getattr(_transposed_operand(node), "op", None) == "placeholder"
+
+
+def _gemm_nt(traced: Any, nodes: list[Any], tensors: list[Any]) -> FamilyGuess | None:
+    """gemm_nt for `a @ b.T` (matmul or mm) of two 2-D forward inputs, b being the second; or of the one 2-D
+    forward input and a 2-D parameter of the module (`x @ self.weight.T`: a linear layer without a bias, written
+    out)."""
+    if len(nodes) != 2 or not 1 <= len(tensors) <= 2 or any(t.dim() != 2 for t in tensors):
         return None
     transpose, product = nodes
     if product.op != "call_function" or product.target not in _MATMUL or len(product.args) != 2 or product.kwargs:
         return None
     placeholders = graph_inputs(product.graph)
     a, b = product.args
-    if a is not placeholders[0] or b is not transpose or not _is_transpose_of_placeholder(b) \
-            or b.args[0] is not placeholders[1]:
+    operand = _transposed_operand(b) if b is transpose else None
+    if a is not placeholders[0] or operand is None:
         return None
-    return FamilyGuess("gemm_nt", {}, "the module is one product of a matrix and a transposed matrix (a @ b.T)",
-                       {"A": (0, None), "B": (1, None), "M": (0, (0,)), "N": (1, (0,)), "K": (0, (1,))})
+    if len(tensors) == 2 and operand is placeholders[1]:
+        return FamilyGuess("gemm_nt", {}, "the module is one product of a matrix and a transposed matrix (a @ b.T)",
+                           {"A": (0, None), "B": (1, None), "M": (0, (0,)), "N": (1, (0,)), "K": (0, (1,))})
+    if len(tensors) != 1 or operand.op != "get_attr":
+        return None
+    weight = dict(traced.named_parameters()).get(operand.target)
+    if weight is None or weight.dim() != 2:
+        return None
+    key = str(operand.target)
+    return FamilyGuess("gemm_nt", {}, f"the module is one product of its input and a transposed parameter (x @ {key}.T)",
+                       {"A": (0, None), "B": (key, None), "M": (0, (0,)), "N": (key, (0,)), "K": (0, (1,))})
 
 
 def _linear_operands(traced: Any, node: Any) -> tuple[str, str | None] | None:
@@ -601,7 +620,7 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     nodes = operator_nodes(traced.graph)
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     for match in (lambda: _linear_chain(traced, nodes, tensors), lambda: _conv_chain(traced, nodes, tensors),
-                  lambda: _gemm_nt(nodes, tensors), lambda: _batched_gemm(nodes, tensors),
+                  lambda: _gemm_nt(traced, nodes, tensors), lambda: _batched_gemm(nodes, tensors),
                   lambda: _transpose(nodes, tensors), lambda: _embedding(traced, nodes, tensors),
                   lambda: norm_family(traced, nodes, tensors)):
         if (guess := match()) is not None:

@@ -389,6 +389,24 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((bare.family, bare.binding["B"], bare.binding["K"]), ("gemm_nt", ("weight", None), ("weight", (1,))))
         self.assertIsNone(infer_family(_LinearThen(torch.relu, bias=False), self.x), "an epilogue without a bias")
 
+    def test_a_product_with_a_transposed_parameter_is_a_gemm_nt(self):
+        class WeightT(nn.Module):
+            def __init__(self, spell) -> None:
+                super().__init__()
+                self.weight = nn.Parameter(torch.randn(4, 8))
+                self.spell = spell
+
+            def forward(self, x):
+                return self.spell(x, self.weight)
+
+        for spell in (lambda x, w: torch.matmul(x, w.T), lambda x, w: x @ w.t(),
+                      lambda x, w: torch.mm(x, w.transpose(0, 1))):
+            guess = infer_family(WeightT(spell), self.x)
+            self.assertEqual((guess.family, guess.binding["B"], guess.binding["N"], guess.binding["K"]),
+                             ("gemm_nt", ("weight", None), ("weight", (0,)), (0, (1,))))
+        self.assertIsNone(infer_family(WeightT(lambda x, w: x @ w.T @ w), self.x), "two products")
+        self.assertIsNone(infer_family(WeightT(lambda x, w: w @ x.T), self.x), "the input transposed")
+
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(torch.relu(x), dim=-1)), self.x))
         self.assertIsNone(infer_family(_Call2(lambda a, b: torch.relu(a) + b), [torch.randn(4, 8), torch.randn(8)]),
