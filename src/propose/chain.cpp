@@ -79,6 +79,9 @@ std::string intermediate_buffer(TaskSpec const& task, IntermediateSpec const& t)
       task.signature.returns_error ? " cudaErrorMemoryAllocation" : "");
 }
 
+// Combinations of the stages' strategies looked at, at most (4 stages of 8 strategies each).
+constexpr std::size_t kMaxCombinations = 4096;
+
 // Why a stage's instantiated strategy has no configuration valid at every size case of the stage (its
 // constraints and launch limits), or nothing when it has one: such a strategy is left out of the chain.
 std::optional<std::string> without_configuration(TaskSpec const& stage, std::string const& source) {
@@ -253,14 +256,34 @@ Result<ChainProposals> propose_chain(StrategyLibrary const& library, TaskSpec co
     choices.push_back(std::move(stage_choices));
   }
   if (!out.skipped.empty()) return out;
-  // Every combination, the first choices first (a mixed-radix count whose first stage varies slowest).
-  std::vector<std::size_t> at(choices.size(), 0);
-  while (out.proposals.size() < limit) {
+  // The combinations by the sum of their stages' ranks, then in order: every stage's first choice first, then
+  // each stage's second choice with the others' first, and so on; so that a limit keeps every stage's
+  // alternatives rather than every combination of the last stages'.
+  std::vector<std::vector<std::size_t>> combinations(1);
+  for (auto const& stage_choices : choices) {
+    std::vector<std::vector<std::size_t>> longer;
+    for (auto const& prefix : combinations) {
+      for (std::size_t k = 0; k < stage_choices.size() && longer.size() < kMaxCombinations; ++k) {
+        longer.push_back(prefix);
+        longer.back().push_back(k);
+      }
+    }
+    combinations = std::move(longer);
+  }
+  auto const rank = [](std::vector<std::size_t> const& c) {
+    std::size_t sum = 0;
+    for (std::size_t k : c) sum += k;
+    return sum;
+  };
+  std::stable_sort(combinations.begin(), combinations.end(),
+                   [&](auto const& x, auto const& y) { return rank(x) < rank(y); });
+  for (auto const& combination : combinations) {
+    if (out.proposals.size() >= limit) break;
     std::vector<ChainStage> picked;
     std::vector<std::string> names;
     for (std::size_t i = 0; i < choices.size(); ++i) {
-      picked.push_back(choices[i][at[i]]);
-      names.push_back(choices[i][at[i]].strategy);
+      picked.push_back(choices[i][combination[i]]);
+      names.push_back(choices[i][combination[i]].strategy);
     }
     auto source = chain_candidate_source(task, picked);
     if (!source) return source.error();
@@ -268,13 +291,6 @@ Result<ChainProposals> propose_chain(StrategyLibrary const& library, TaskSpec co
     out.proposals.push_back(ChainProposal{fmt::format("{}", fmt::join(names, " + ")),
                                           first != nullptr ? first->template_path : std::filesystem::path(),
                                           std::move(*source)});
-    std::size_t k = choices.size();
-    while (k > 0) {
-      --k;
-      if (++at[k] < choices[k].size()) break;
-      at[k] = 0;
-      if (k == 0) return out;
-    }
   }
   return out;
 }

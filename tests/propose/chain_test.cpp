@@ -42,6 +42,7 @@ struct ChainFixture : ::testing::Test {
 
 std::vector<std::string> names(std::vector<Param> const& params) {
   std::vector<std::string> out;
+  out.reserve(params.size());
   for (Param const& p : params) out.push_back((p.is_const ? "const " : "") + p.name);
   return out;
 }
@@ -107,6 +108,13 @@ TEST_F(ChainFixture, TheCombinationsAreCandidatesWithEveryStagesKnobs) {
     EXPECT_NE(p.source.find("static void* kopt_chain_t0"), std::string::npos);
   }
   EXPECT_LE(chain->proposals.size(), 8U);
+  // By the sum of the stages' ranks: each stage's second choice comes before any combination of two second
+  // choices (here the BF16 linear's tensor-core strategy among the first three).
+  auto const tensor_core =
+      std::find_if(chain->proposals.begin(), chain->proposals.end(),
+                   [](ChainProposal const& p) { return p.name.starts_with("linear_tensor_core_mma + "); });
+  ASSERT_NE(tensor_core, chain->proposals.end());
+  EXPECT_LT(tensor_core - chain->proposals.begin(), 3);
   auto limited = propose_chain(library, task, 90, {}, 1);
   ASSERT_TRUE(limited);
   ASSERT_EQ(limited->proposals.size(), 1U);
