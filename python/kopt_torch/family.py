@@ -577,6 +577,37 @@ def _activation(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess
     return FamilyGuess("activation", {"op": op}, f"the module is {what}")
 
 
+def _channel_map(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess | None:
+    """channel_map for a forward element-wise on its one floating-point input (two dimensions or more) and one
+    parameter or buffer of the module holding a value per channel, dimension 1 (shape (C,) on an N x C input,
+    (C, 1, 1) or (1, C, 1, 1) on NCHW: _channel_vector), as `x * self.scale` then an activation: `op` over v (the
+    element) and p (its channel's value); outer the first dimension, C the second, inner the product of the rest
+    (1 for a matrix)."""
+    if not nodes or len(inputs) != 1 or not isinstance(inputs[0], torch.Tensor) \
+            or not inputs[0].is_floating_point() or inputs[0].dim() < 2:
+        return None
+    rank = inputs[0].dim()
+    vectors: dict[Any, str] = {}
+    for node in traced.graph.nodes:
+        if node.op != "get_attr" or str(node.target).startswith("_tensor_constant"):
+            continue
+        key = _channel_vector(traced, node, int(inputs[0].shape[1]), rank - 1, rank)
+        if key is None:
+            return None
+        vectors[node] = key
+    if len(set(vectors.values())) != 1:
+        return None  # none (an activation) or two vectors
+    expression = elementwise_expression(traced, graph_inputs(traced.graph)[0], "v", constants={n: "p" for n in vectors})
+    if expression is None or not re.search(r"\bp\b", expression[0]):
+        return None
+    op, steps = expression
+    key = next(iter(vectors.values()))
+    inner: Binding = (0, tuple(range(2, rank))) if rank > 2 else 1
+    return FamilyGuess("channel_map", {"op": op},
+                       f"the module is element-wise on its input and the per-channel {key} ({', '.join(steps)})",
+                       {"in": (0, None), "channel": (key, None), "outer": (0, (0,)), "C": (0, (1,)), "inner": inner})
+
+
 def _elementwise2(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess | None:
     """elementwise for a forward that is element-wise on its two floating-point inputs of one shape (no
     broadcast), both used: the family's `op`, one C++ expression over a and b (the first and the second input),
@@ -633,7 +664,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
         return loss
     if (cross_entropy := cross_entropy_family(traced, nodes, tensors)) is not None:
         return cross_entropy
-    if (activation := _activation(traced, nodes, inputs) or _elementwise2(traced, nodes, inputs)) is not None:
+    if (activation := _activation(traced, nodes, inputs) or _elementwise2(traced, nodes, inputs)
+            or _channel_map(traced, nodes, inputs)) is not None:
         return activation
     if (reduction := reduction_family(nodes, tensors) or scan_family(traced, nodes, tensors)
             or adaptive_pool_family(traced, nodes, tensors)) is not None:

@@ -407,6 +407,26 @@ class FamilyTest(unittest.TestCase):
         self.assertIsNone(infer_family(WeightT(lambda x, w: x @ w.T @ w), self.x), "two products")
         self.assertIsNone(infer_family(WeightT(lambda x, w: w @ x.T), self.x), "the input transposed")
 
+    def test_an_elementwise_step_with_a_per_channel_parameter_is_a_channel_map(self):
+        class Scaled(nn.Module):
+            def __init__(self, shape, second=False) -> None:
+                super().__init__()
+                self.scale = nn.Parameter(torch.randn(shape))
+                self.shift = nn.Parameter(torch.randn(shape)) if second else None
+
+            def forward(self, x):
+                x = torch.sigmoid(x * self.scale)
+                return x + self.shift if self.shift is not None else x
+
+        nchw = infer_family(Scaled((8, 1, 1)), [torch.randn(2, 8, 5, 5)])
+        self.assertEqual((nchw.family, nchw.binding["channel"], nchw.binding["C"], nchw.binding["inner"]),
+                         ("channel_map", ("scale", None), (0, (1,)), (0, (2, 3))))
+        self.assertIn("(v * p)", nchw.params["op"])
+        matrix = infer_family(Scaled((8,)), [torch.randn(4, 8)])
+        self.assertEqual((matrix.family, matrix.binding["inner"]), ("channel_map", 1))
+        self.assertIsNone(infer_family(Scaled((8,)), [torch.randn(2, 8, 5, 5)]), "(C,) broadcasts along W")
+        self.assertIsNone(infer_family(Scaled((8, 1, 1), second=True), [torch.randn(2, 8, 5, 5)]), "two vectors")
+
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(torch.relu(x), dim=-1)), self.x))
         self.assertIsNone(infer_family(_Call2(lambda a, b: torch.relu(a) + b), [torch.randn(4, 8), torch.randn(8)]),

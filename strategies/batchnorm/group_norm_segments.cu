@@ -9,10 +9,10 @@
 //   2. plane constants: one thread per (n, c) folds its slab's constants with gamma[c] and beta[c] (N * C
 //      values of 16 bytes, nothing per element);
 //   3. normalize (batchnorm_train_normalize.cuh) over the N * C planes: one FMA per element.
-// Planes of fewer than 64 elements (HW = 1 after a linear layer) skip 2. and 3.: one pass over the elements
-// in order reads each one's slab constants and channel parameters (flat_normalize). Two reads of x and one
-// write of out; no division per element (but in that pass); deterministic. Planes whose size is not a
-// multiple of 4 (FP32) or 8 (BF16), or misaligned buffers, go element by element (coalesced).
+// Planes of fewer than 64 elements (HW = 1 after a linear layer) skip 2. and 3.: one pass over the elements in
+// order reads each one's slab constants and channel parameters (flat_normalize).
+// Two reads of x and one write of out; no division per element (but in that pass); deterministic. Planes whose
+// size is not a multiple of 4 (FP32) or 8 (BF16), or misaligned buffers, go element by element (coalesced).
 //
 // Knobs: BLOCK threads per block; UNROLL positions in flight per thread and step; BLOCKS_PER_SM the blocks
 // per SM the grids aim at (capped by occupancy); STREAM cache hints on pass 3.
@@ -80,9 +80,9 @@ __global__ void plane_constants(float4* __restrict__ planes, float4 const* __res
 constexpr int kSmallPlane = 64;
 
 // out[i] for every element in order: its plane p = i / HW, channel p % C and slab p / per_group, with the
-// slab's (K, mean - K, rstd) and the channel's gamma and beta (both cached: a slab's elements are
-// contiguous), the same FMA as the per-plane constants give. 128-bit loads and stores when the count is a
-// multiple of the pack and both buffers aligned; elements one by one otherwise.
+// slab's (K, mean - K, rstd) and the channel's gamma and beta (both cached: a slab's elements are contiguous),
+// the same FMA as the per-plane constants give. 128-bit loads and stores when the count is a multiple of the
+// pack and both buffers aligned; elements one by one otherwise.
 __global__ void __launch_bounds__(BLOCK)
     flat_normalize(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ gamma,
                    const T* __restrict__ beta, float4 const* __restrict__ slabs, int C, int per_group, int HW,
@@ -110,8 +110,8 @@ __global__ void __launch_bounds__(BLOCK)
 
 }  // namespace group_norm_segments
 
-extern "C" void{{ENTRY}}({{T}} * out, const {{T}} * x, const {{T}} * gamma, const {{T}} * beta, float eps,
-                         int N, int C, int G, int HW) {
+extern "C" void {{ENTRY}}({{T}}* out, const {{T}}* x, const {{T}}* gamma, const {{T}}* beta, float eps, int N,
+                          int C, int G, int HW) {
   using namespace group_norm_segments;
   if (N <= 0 || C <= 0 || G <= 0 || C % G != 0 || HW <= 0) return;  // nn.GroupNorm refuses C % G != 0
   int const per_group = C / G;
@@ -128,16 +128,16 @@ extern "C" void{{ENTRY}}({{T}} * out, const {{T}} * x, const {{T}} * gamma, cons
     long long const cap = static_cast<long long>(multiprocessors()) * BLOCKS_PER_SM;
     unsigned const blocks = static_cast<unsigned>(wanted < 1 ? 1 : wanted < cap ? wanted : cap);
     flat_normalize<<<blocks, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, gamma, beta, s.constants, C,
-                                                                         per_group, HW, count);
+                                                                          per_group, HW, count);
     return;
   }
   float4* const constants = plane_scratch(planes);
   if (constants == nullptr) return;
   unsigned const fold_blocks = static_cast<unsigned>((planes + 255) / 256);
-  plane_constants<<<fold_blocks, 256, 0, kopt_strategy::launch_stream()>>>(constants, s.constants, gamma,
-                                                                           beta, C, per_group, planes);
+  plane_constants<<<fold_blocks, 256, 0, kopt_strategy::launch_stream()>>>(constants, s.constants, gamma, beta, C,
+                                                                          per_group, planes);
   int const splits = splits_for(1, static_cast<int>(planes), HW);
   dim3 const grid(static_cast<unsigned>(splits), static_cast<unsigned>(planes < 65535 ? planes : 65535));
-  normalize_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, 1, static_cast<int>(planes),
-                                                                       HW, constants);
+  normalize_kernel<<<grid, BLOCK, 0, kopt_strategy::launch_stream()>>>(out, x, 1, static_cast<int>(planes), HW,
+                                                                       constants);
 }
