@@ -35,8 +35,9 @@ modules=(task inputs compile tuning llm profile store worker propose cli)
 # strategy on every suite task, every foreign signature's bound strategy, the example tuning spaces): no
 # hostile input reaches kopt's code there, and they run in the normal build. Measured 2026-12-03: 14 minutes
 # of the step's tests on 2 cores were these. The PyTorch bridge's Python tests (PyTorchBridge.*) run Python,
-# not kopt's code, and run in the normal build too; nor do HostWarp.* (strategy templates compiled for the host
-# and run on emulated warps: no hostile input reaches kopt there either).
+# not kopt's code, and run in the normal build too; nor do HostWarp.* (HostWarp.RowScanVariants,
+# HostWarp.ChannelMap: strategy templates compiled for the host and run on emulated warps or thread after
+# thread: no hostile input reaches kopt there either).
 exclude='LibraryStrategyOnSuite|BindsWithNoHelpAndCompiles|Tunable\.(Every|Sampled)Configuration|_NOT_BUILT$|PyTorchBridge\.|HostWarp\.'
 
 export PATH="${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"

@@ -200,7 +200,8 @@ Result<std::string> chain_candidate_source(TaskSpec const& task, std::vector<Cha
 
 // The combinations of the stages' applicable strategies (choose_strategies on each stage's task; only those
 // in `only` when it is not empty), each one tunable candidate, by the sum of their stages' ranks (every
-// stage's first choice, then each stage's second with the others' first, ...); at most `limit`. `skipped` says why a stage has no strategy ("stage 1 (row_softmax): ..."); no proposals then.
+// stage's first choice, then each stage's second with the others' first, ...); at most `limit`. `skipped`
+// says why a stage has no strategy ("stage 1 (row_softmax): ..."); no proposals then.
 struct ChainProposal {
   std::string name;                     // "linear_register_tiled + softmax_block_per_row"
   std::filesystem::path template_path;  // the first stage's template

@@ -122,7 +122,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "row_scan_reverse",
                                          "row_cumprod",
                                          "row_scan_masked",
-                                         "row_scan_exclusive"};
+                                         "row_scan_exclusive",
+                                         "channel_map"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);

@@ -5,8 +5,10 @@
 // lockstep where it matters, as on the GPU (a lane starts on its own stack by swapcontext; switches are
 // _setjmp/_longjmp, which make no system call). threadIdx and blockIdx are per lane. No shared memory, no
 // __syncthreads, no atomics: templates that need them are not emulated. A lane that finishes while the others
-// still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp reports it. The
-// kernel's text comes from `kopt strategies TASK --instantiate`, minus the common header
+// still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp reports it. A
+// template without shuffles (channel_map_packs.cu) may instead run thread after thread, its check setting
+// blockIdx, threadIdx and gridDim itself (channel_map_check.inc). A pack access off its alignment aborts, as
+// the GPU faults. The kernel's text comes from `kopt strategies TASK --instantiate`, minus the common header
 // (strategies/common/strategy.cuh), whose device helpers are replaced by the host versions below.
 #pragma once
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -33,7 +36,7 @@ struct uint2 {
 struct Dim3 {
   unsigned x;
 };
-inline Dim3 blockIdx, threadIdx;
+inline Dim3 blockIdx, threadIdx, gridDim;
 struct __nv_bfloat16 {
   uint16_t bits;
 };
@@ -163,8 +166,26 @@ template <typename T, int N>
 struct alignas(sizeof(T) * N) Pack {
   T v[N];
 };
+// A pack access off its alignment is a misaligned-address fault on the GPU: here it aborts the check. The
+// accesses are counted, so that a check can tell that its shapes took the pack path.
+inline long long g_pack_accesses = 0;
+inline void check_pack_alignment(void const* p, std::size_t bytes) {
+  ++g_pack_accesses;
+  if ((reinterpret_cast<unsigned long long>(p) & (bytes - 1ull)) != 0ull) {
+    std::fprintf(stderr, "misaligned %zu-byte pack access at %p\n", bytes, p);
+    std::abort();
+  }
+}
+template <typename T, int N>
+inline Pack<T, N> load_pack(T const* p) {
+  check_pack_alignment(p, sizeof(Pack<T, N>));
+  Pack<T, N> pack;
+  std::memcpy(&pack, p, sizeof(pack));
+  return pack;
+}
 template <typename T, int N>
 inline void store_pack(T* p, Pack<T, N> const& pack) {
+  check_pack_alignment(p, sizeof(pack));
   std::memcpy(p, &pack, sizeof(pack));
 }
 inline bool aligned_to(void const* p, unsigned bytes) {
