@@ -11,7 +11,7 @@ segment's edges are not the family's: a stage reads and writes flat buffers, so 
 layer or `.squeeze(-1)` after a global pooling only says how the next family sees the elements. The split takes
 the longest first segment that has a family and after which the rest splits too (the longest next segment
 likewise, and so on), and gives up (None) when no split has a family for every segment, when every cut would carry
-more than one value, or when more than four stages would be needed.
+more than one value, or when more than six stages would be needed.
 
 Each stage's FamilyGuess refers to its inputs by position among the segment's inputs (`ChainStage.inputs` says
 which forward input or intermediate each is, `ChainStage.views` which node's shape the family saw) and to
@@ -37,7 +37,7 @@ from .family import infer_family
 from .family_guess import FamilyGuess
 from .graph import output_node
 
-MAX_STAGES = 4
+MAX_STAGES = 6
 
 # Where a stage's input comes from, or where its result goes: ("input", i) the forward's i-th input,
 # ("intermediate", k) the chain's k-th intermediate, ("output", 0) the forward's output.

@@ -70,14 +70,17 @@ FAMILIES = {
 
 # The problems no one family serves that kopt import-torch writes as a chain of families (docs/pytorch.md, "Chains
 # of families"; 2026-12-07): each stage's family, in order. gemm_dropout_mean (dropout in training mode is random),
-# swiglu_mlp (two products of the one input feed one product), level3's resnet_basic_block and small_cnn (more than
-# four stages) and transformer_block get none.
+# swiglu_mlp (two products of the one input feed one product) and transformer_block get none; level3's
+# resnet_basic_block and small_cnn (six and five stages) since chains may have six.
 CHAINS = {
     "level2/conv2d_batchnorm_relu": ["conv2d_nchw_bias", "batchnorm_train", "activation"],
     "level2/conv2d_groupnorm_gelu": ["conv2d_nchw_bias", "group_norm", "activation"],
     "level2/conv2d_maxpool_sigmoid": ["conv2d_nchw_bias", "pool2d", "activation"],
     "level2/gemm_sum": ["linear", "row_reduce"],
     "level2/linear_residual_layernorm": ["linear", "elementwise", "layernorm"],
+    "level3/resnet_basic_block": ["conv2d_nchw", "batchnorm_train", "activation", "conv2d_nchw", "batchnorm_train",
+                                  "elementwise"],
+    "level3/small_cnn": ["conv2d_nchw_bias", "pool2d", "conv2d_nchw_bias", "pool2d", "linear"],
     "level2/matmul_softmax": ["gemm", "row_softmax"],
     "level3/mlp": ["linear", "linear", "linear"],  # the ReLUs in the first two's op
 }
