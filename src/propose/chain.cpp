@@ -59,26 +59,6 @@ std::string space_lines(std::string const& source) {
   return out;
 }
 
-// A grow-only device buffer of the chain's for intermediate `t`; a call it cannot be allocated for does
-// nothing (the outputs keep what they held and fail verification) or, for a launcher returning a status,
-// returns the allocation's error.
-std::string intermediate_buffer(TaskSpec const& task, IntermediateSpec const& t) {
-  std::string const name = "kopt_chain_" + t.name;
-  return fmt::format(
-      "  static void* {0} = nullptr;\n"
-      "  static size_t {0}_bytes = 0;\n"
-      "  size_t const {0}_needed = sizeof({1}) * static_cast<size_t>({2});\n"
-      "  if ({0}_needed > {0}_bytes) {{\n"
-      "    cudaFree({0});\n"
-      "    {0} = nullptr;\n"
-      "    {0}_bytes = 0;\n"
-      "    if (cudaMalloc(&{0}, {0}_needed) != cudaSuccess) return{3};\n"
-      "    {0}_bytes = {0}_needed;\n"
-      "  }}\n",
-      name, c_type_name(t.dtype), cpp_expression(t.length.text()),
-      task.signature.returns_error ? " cudaErrorMemoryAllocation" : "");
-}
-
 // Combinations of the stages' strategies looked at, at most (4 stages of 8 strategies each).
 constexpr std::size_t kMaxCombinations = 4096;
 
@@ -211,7 +191,11 @@ Result<std::string> chain_candidate_source(TaskSpec const& task, std::vector<Cha
   for (std::string const& include : includes) head += include + "\n";
   head += cpp_expression_helpers();
   std::string buffers;
-  for (IntermediateSpec const& t : task.intermediates) buffers += intermediate_buffer(task, t);
+  for (IntermediateSpec const& t : task.intermediates) {
+    buffers += grow_only_buffer(task, "kopt_chain_" + t.name,
+                                fmt::format("sizeof({}) * static_cast<size_t>({})", c_type_name(t.dtype),
+                                            cpp_expression(t.length.text())));
+  }
   std::string entry = fmt::format(
       "\n// The task's launcher: the stages in order on one stream, the intermediates between them.\n"
       "extern \"C\" {} {}({}) {{\n{}{}{}}}\n",

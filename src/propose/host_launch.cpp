@@ -150,6 +150,21 @@ std::string argument_list(TaskSpec const& task) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+std::string grow_only_buffer(TaskSpec const& task, std::string const& name, std::string const& bytes) {
+  return fmt::format(
+      "  static void* {0} = nullptr;\n"
+      "  static size_t {0}_bytes = 0;\n"
+      "  size_t const {0}_needed = {1};\n"
+      "  if ({0}_needed > {0}_bytes) {{\n"
+      "    cudaFree({0});\n"
+      "    {0} = nullptr;\n"
+      "    {0}_bytes = 0;\n"
+      "    if (cudaMalloc(&{0}, {0}_needed) != cudaSuccess) return{2};\n"
+      "    {0}_bytes = {0}_needed;\n"
+      "  }}\n",
+      name, bytes, task.signature.returns_error ? " cudaErrorMemoryAllocation" : "");
+}
+
 std::string launcher_status(TaskSpec const& task) {
   return task.signature.returns_error ? "  return cudaPeekAtLastError();\n" : "";
 }

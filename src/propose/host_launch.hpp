@@ -37,6 +37,13 @@ std::string argument_list(TaskSpec const& task);
 // parameter, or cudaStreamPerThread when it takes none (the default stream kopt builds launchers for).
 std::string launch_stream(TaskSpec const& task);
 
+// Generated host code (statements of a launcher with the task's signature) keeping a device buffer `name` of
+// at least `bytes` (a C++ expression over the launcher's parameters) for later calls, grown when a call needs
+// more (an adapter's copy or sum buffer, a chain's intermediate). When it cannot be allocated the launcher
+// returns, cudaErrorMemoryAllocation where it returns a status, its outputs left as they were (verification
+// fails).
+std::string grow_only_buffer(TaskSpec const& task, std::string const& name, std::string const& bytes);
+
 // The last statement of a generated launcher with the task's signature: `  return cudaPeekAtLastError();\n`
 // when the task's launcher returns cudaError_t (the status of its launches, left set for the caller as
 // well), nothing for a void one.

@@ -82,22 +82,12 @@ std::string buffer_length(TaskSpec const& task, std::string const& parameter) {
   return buffer != nullptr ? cpp_expression(buffer->length.text()) : "0";
 }
 
-// A device buffer of the adapter's, as long as the task's buffer `parameter`, named `name`: kept for later
-// calls and grown when a larger one is needed. When it cannot be allocated the call does nothing (the
-// output stays as the evaluator poisoned it and fails verification).
+// A device buffer of the adapter's (grow_only_buffer), as long as the task's buffer `parameter`, named
+// `name`.
 std::string adapter_buffer(TaskSpec const& task, std::string const& parameter, std::string const& name) {
-  return fmt::format(
-      "  static void* {1} = nullptr;\n"
-      "  static size_t {1}_bytes = 0;\n"
-      "  size_t const {1}_needed = sizeof(*{0}) * static_cast<size_t>({2});\n"
-      "  if ({1}_needed > {1}_bytes) {{\n"
-      "    cudaFree({1});\n"
-      "    {1} = nullptr;\n"
-      "    {1}_bytes = 0;\n"
-      "    if (cudaMalloc(&{1}, {1}_needed) != cudaSuccess) return;\n"
-      "    {1}_bytes = {1}_needed;\n"
-      "  }}\n",
-      parameter, name, buffer_length(task, parameter));
+  return grow_only_buffer(
+      task, name,
+      fmt::format("sizeof(*{}) * static_cast<size_t>({})", parameter, buffer_length(task, parameter)));
 }
 
 // The adapter's copy of an inout buffer that the strategy reads while it writes the buffer itself (an

@@ -9,19 +9,14 @@ set -euo pipefail
 kopt=$1 cxx=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failed=0
+# shellcheck source=host_program.sh
+source "$here/host_program.sh"
 # precision:atol:rtol, the [tolerance] of suites/scientific/channel_scale_sigmoid-<precision>/task.toml.
 for form in "f32:1e-6:1e-5" "bf16:1e-5:1e-2"; do
   IFS=: read -r precision atol rtol <<< "$form"
   task=channel_scale_sigmoid-$precision
   source="$work/$task.cu"
-  if ! log=$("$kopt" strategies "$root/suites/scientific/$task" --strategies "$root/strategies" \
-    --instantiate channel_map_packs -o "$source" 2>&1); then
-    echo "$log" >&2
-    exit 1
-  fi
+  instantiate "$root/suites/scientific/$task" channel_map_packs "$source"
   # The template starts at its #line: the common header before it is replaced by warp_shim.h.
   start=$(grep -n -m1 -E '^#line 1' "$source" | cut -d: -f1)
   for config in "128 4 0" "256 16 2"; do
@@ -36,8 +31,7 @@ for form in "f32:1e-6:1e-5" "bf16:1e-5:1e-2"; do
       tail -n +"$start" "$source"
       echo '#include "channel_map_check.inc"'
     } > "$program.cpp"
-    "$cxx" -std=c++20 -O1 -U_FORTIFY_SOURCE -I"$here" -o "$program" "$program.cpp"
-    timeout 300 "$program" || failed=1
+    build_and_run "$program" 300
   done
 done
 exit "$failed"

@@ -8,20 +8,15 @@ set -euo pipefail
 kopt=$1 cxx=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failed=0
+# shellcheck source=host_program.sh
+source "$here/host_program.sh"
 for precision in f32 bf16; do
   for form in "row_cumsum:row_scan_warp_per_row" "row_cumsum_reverse:row_scan_reverse_warp_per_row" \
               "row_cumprod:row_cumprod_warp_per_row" "row_cumsum_masked:row_scan_masked_warp_per_row" \
               "row_cumsum_exclusive:row_scan_exclusive_warp_per_row"; do
     task=${form%%:*} strategy=${form##*:}
     source="$work/$task-$precision.cu"
-    if ! log=$("$kopt" strategies "$root/suites/algebra/$task-$precision" --strategies "$root/strategies" \
-      --instantiate "$strategy" -o "$source" 2>&1); then
-      echo "$log" >&2
-      exit 1
-    fi
+    instantiate "$root/suites/algebra/$task-$precision" "$strategy" "$source"
     # The template starts at its switch's #define (or its #line): the common header before it is replaced.
     start=$(grep -n -m1 -E '^#define KOPT_|^#line 1' "$source" | cut -d: -f1)
     for config in "4 128 1" "32 256 4"; do
@@ -34,8 +29,7 @@ for precision in f32 bf16; do
         tail -n +"$start" "$source"
         echo '#include "row_scan_check.inc"'
       } > "$program.cpp"
-      "$cxx" -std=c++20 -O1 -U_FORTIFY_SOURCE -I"$here" -o "$program" "$program.cpp"
-      timeout 120 "$program" || failed=1
+      build_and_run "$program" 120
     done
   done
 done
