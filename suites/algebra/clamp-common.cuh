@@ -1,13 +1,10 @@
 // Shared by clamp-f32 and clamp-bf16: y[i] = min(max(x[i], lo), hi) (torch.clamp / hardtanh with both
 // bounds), one thread per element, scalar loads. Naive on purpose but obviously correct. BF16 values are
 // widened to float, clamped in float and rounded back (exact: a clamped value is x or a bound rounded to
-// BF16). Vendor baseline: thrust::transform with the same functor (CCCL's transform kernels) on the
-// per-thread default stream kopt times on, without a synchronisation (par_nosync).
+// BF16). The vendor baseline (thrust) is in clamp-thrust.cuh.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
-#include <thrust/execution_policy.h>
-#include <thrust/transform.h>
 
 template <typename T>
 struct ClampOp {
@@ -29,10 +26,4 @@ void clamp_reference(T* y, const T* x, float lo, float hi, int n) {
   if (n <= 0) return;
   int const block = 256;
   clamp_reference_kernel<T><<<(n + block - 1) / block, block>>>(y, x, lo, hi, n);
-}
-
-template <typename T>
-void clamp_baseline_thrust(T* y, const T* x, float lo, float hi, int n) {
-  if (n <= 0) return;
-  thrust::transform(thrust::cuda::par_nosync.on(cudaStreamPerThread), x, x + n, y, ClampOp<T>{lo, hi});
 }

@@ -1,13 +1,9 @@
 // Shared by reverse-f32 and reverse-bf16: out[i] = in[n - 1 - i], out of place (torch.flip of a 1-D
 // tensor). Reference: one thread per element, scalar loads and stores, naive on purpose but obviously
-// correct. Vendor baseline: thrust::copy from a reverse iterator (CCCL's transform kernels) on the
-// per-thread default stream kopt times on, without a synchronisation (par_nosync).
+// correct. The vendor baseline (thrust) is in reverse-thrust.cuh.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
-#include <thrust/copy.h>
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/reverse_iterator.h>
 
 template <typename T>
 __global__ void reverse_reference_kernel(T* out, const T* in, int n) {
@@ -20,11 +16,4 @@ void reverse_reference(T* out, const T* in, int n) {
   if (n <= 0) return;
   int const block = 256;
   reverse_reference_kernel<T><<<(n + block - 1) / block, block>>>(out, in, n);
-}
-
-template <typename T>
-void reverse_baseline_thrust(T* out, const T* in, int n) {
-  if (n <= 0) return;
-  thrust::copy(thrust::cuda::par_nosync.on(cudaStreamPerThread), thrust::make_reverse_iterator(in + n),
-               thrust::make_reverse_iterator(in), out);
 }

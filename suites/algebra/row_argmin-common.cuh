@@ -4,11 +4,10 @@
 // as PyTorch propagates it (the row's first NaN).
 //
 // Reference: one thread per row scanning its row in order: naive on purpose (uncoalesced), obviously right.
-// Vendor baseline: cub::DeviceSegmentedReduce::ArgMin (CUB keeps the smaller index on ties) over the rows as
-// segments, as row_argmax's baseline (../row_argmax-common.cuh: the offsets from a counting iterator, the
-// (index, value) pairs in the grow-only scratch, then a small kernel that keeps the indices).
+// The vendor baseline (CUB) is in row_argmin-cub.cuh.
 #pragma once
-#include "row_argmax-common.cuh"
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
 
 template <typename T>
 __global__ void row_argmin_reference_kernel(int* out, const T* in, int rows, int cols) {
@@ -32,9 +31,4 @@ template <typename T>
 void row_argmin_reference(int* out, const T* in, int rows, int cols) {
   if (rows <= 0) return;
   row_argmin_reference_kernel<T><<<(rows + 127) / 128, 128>>>(out, in, rows, cols);
-}
-
-template <typename T>
-void row_argmin_baseline_cub(int* out, const T* in, int rows, int cols) {
-  row_arg_baseline_cub<true>(out, in, rows, cols);
 }

@@ -5,17 +5,11 @@
 // the other rows of out keep their values (out is read and written: an inout buffer). The launcher is not
 // given rows (the kernel does not need it; the task's inputs keep every index in out). Reference: one
 // thread per source element, each loading its row's index and copying one element, offsets in 64 bits:
-// naive on purpose (4- or 2-byte accesses, an index load per element) but obviously correct. Vendor
-// baseline: thrust::scatter of the n*dim elements with the element map idx[e / dim] * dim + e % dim (a
-// transform of a counting iterator), on the per-thread default stream kopt times on, without a
-// synchronisation (par_nosync). A copy: bit-exact, no arithmetic.
+// naive on purpose (4- or 2-byte accesses, an index load per element) but obviously correct. A copy:
+// bit-exact, no arithmetic. The vendor baseline (thrust) is in scatter_rows-thrust.cuh.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/scatter.h>
 
 namespace algebra_scatter_rows {
 
@@ -36,25 +30,6 @@ void reference(T* out, const T* src, const I* idx, int n, int dim) {
   int const block = 256;
   auto const grid = static_cast<unsigned int>((total + block - 1) / block);
   scatter_rows_reference_kernel<<<grid, block>>>(out, src, idx, n, dim);
-}
-
-// Source element e (row e / dim, column e % dim) goes to element idx[e / dim] * dim + e % dim of out.
-template <typename I>
-struct ElementMap {
-  const I* idx;
-  long long dim;
-  __host__ __device__ long long operator()(long long e) const {
-    return static_cast<long long>(idx[e / dim]) * dim + e % dim;
-  }
-};
-
-template <typename T, typename I>
-void baseline_thrust(T* out, const T* src, const I* idx, int n, int dim) {
-  long long const total = static_cast<long long>(n) * dim;
-  if (total <= 0) return;
-  auto const map = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
-                                                   ElementMap<I>{idx, static_cast<long long>(dim)});
-  thrust::scatter(thrust::cuda::par_nosync.on(cudaStreamPerThread), src, src + total, map, out);
 }
 
 }  // namespace algebra_scatter_rows

@@ -13,17 +13,10 @@
 // beyond n. No scratch, no allocation; comparisons only, so the result is exact and deterministic.
 // Slow on purpose (O(n log^2 n) global-memory passes) but obviously correct.
 //
-// Vendor baseline: cub::DeviceRadixSort::SortPairs (all key bits, BF16 keys natively; stable, -0 equal to
-// +0) with its temporary storage in the grow-only scratch of cub-scratch.cuh.
+// The vendor baseline (CUB) is in sort_pairs-cub.cuh.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
-
-#include <cstddef>
-#include <cstdio>
-#include <cub/cub.cuh>
-
-#include "cub-scratch.cuh"
 
 template <typename T>
 __global__ void sort_pairs_reference_init(T* keys_out, int* values_out, const T* keys_in, int n) {
@@ -77,20 +70,4 @@ void sort_pairs_reference(T* keys_out, int* values_out, const T* keys_in, const 
       sort_pairs_reference_step<T><<<pair_blocks, block>>>(keys_out, values_out, n, k, j, j == k / 2);
   }
   sort_pairs_reference_gather<<<element_blocks, block>>>(values_out, values_in, n);
-}
-
-template <typename T>
-void sort_pairs_baseline_cub(T* keys_out, int* values_out, const T* keys_in, const int* values_in, int n) {
-  if (n <= 0) return;
-  int const end_bit = static_cast<int>(8 * sizeof(T));
-  std::size_t bytes = 0;
-  if (cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in, values_out, n, 0, end_bit,
-                                      cudaStreamPerThread) != cudaSuccess)
-    return;
-  void* const storage = kopt_suite::cub_scratch(bytes);
-  if (storage == nullptr) return;
-  cudaError_t const status = cub::DeviceRadixSort::SortPairs(storage, bytes, keys_in, keys_out, values_in,
-                                                             values_out, n, 0, end_bit, cudaStreamPerThread);
-  if (status != cudaSuccess)
-    std::fprintf(stderr, "baseline_cub.cu: CUB failed (%s)\n", cudaGetErrorString(status));
 }

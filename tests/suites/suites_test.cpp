@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,35 @@ std::string read_file(std::filesystem::path const& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The vendor headers a source reaches through its own #include "..." lines (each resolved beside the file
+// that names it, then in the task folder), as "<cub/...>" lines: a reference must reach none.
+std::vector<std::string> vendor_includes(std::filesystem::path const& source,
+                                         std::filesystem::path const& task_dir) {
+  std::vector<std::string> found;
+  std::set<std::filesystem::path> seen;
+  std::vector<std::filesystem::path> pending = {source};
+  while (!pending.empty()) {
+    std::filesystem::path const file = pending.back();
+    pending.pop_back();
+    if (!seen.insert(file.lexically_normal()).second) continue;
+    std::istringstream lines(read_file(file));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("#include")) continue;
+      if (line.find("<cub/") != std::string::npos || line.find("<thrust/") != std::string::npos) {
+        found.push_back(file.filename().string() + ": " + line);
+        continue;
+      }
+      auto const open = line.find('"');
+      auto const close = line.rfind('"');
+      if (open == std::string::npos || close <= open) continue;
+      std::string const name = line.substr(open + 1, close - open - 1);
+      std::filesystem::path const beside = file.parent_path() / name;
+      pending.push_back(std::filesystem::exists(beside) ? beside : task_dir / name);
+    }
+  }
+  return found;
+}
+
 // The launcher as kopt builds it: nvcc, the task folder on the include path, for sm_90 and sm_80.
 void expect_compiles(Compiler const& compiler, TaskSpec const& task, SourceSpec const& source) {
   CompileRequest request;
@@ -170,6 +200,11 @@ TEST_P(SuiteTask, LoadsFollowsTheConventionsAndCompiles) {
   })) << "a timed size case";
   EXPECT_TRUE(task->work.bytes.has_value()) << "[work] bytes";
   EXPECT_TRUE(task->launch.has_value()) << "[launch]: kernel-mode candidates";
+
+  // kopt compiles the reference at the start of every run: CUB's and thrust's headers (8-10 s of nvcc's
+  // front end) belong in the baseline's own header (docs/suites.md, "CI").
+  for (std::string const& line : vendor_includes(task->reference.path, task->dir))
+    ADD_FAILURE() << "the reference reaches a vendor header: " << line;
 
   test::TempDir cache;
   CompileOptions options;

@@ -1,6 +1,6 @@
 // Vendor baseline for hinge_loss_broadcast-bf16: cub::DeviceReduce over a transform iterator
-// (../loss-common.cuh).
-#include "../loss-common.cuh"
+// (../loss-cub.cuh).
+#include "../loss-cub.cuh"
 
 extern "C" void hinge_loss_broadcast(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* y,
                                      int rows, int cols) {

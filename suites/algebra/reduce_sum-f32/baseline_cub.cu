@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
 #include <cuda/std/functional>
 

@@ -1,5 +1,5 @@
-// Vendor baseline for row_argmax-bf16: cub::DeviceSegmentedReduce::ArgMax (../row_argmax-common.cuh).
-#include "../row_argmax-common.cuh"
+// Vendor baseline for row_argmax-bf16: cub::DeviceSegmentedReduce::ArgMax (../row_argmax-cub.cuh).
+#include "../row_argmax-cub.cuh"
 
 extern "C" void row_argmax(int* out, const __nv_bfloat16* in, int rows, int cols) {
   row_argmax_baseline_cub(out, in, rows, cols);

@@ -1,5 +1,5 @@
-// Vendor baseline for row_argmin-f32: cub::DeviceSegmentedReduce::ArgMin (../row_argmin-common.cuh).
-#include "../row_argmin-common.cuh"
+// Vendor baseline for row_argmin-f32: cub::DeviceSegmentedReduce::ArgMin (../row_argmin-cub.cuh).
+#include "../row_argmin-cub.cuh"
 
 extern "C" void row_argmin(int* out, const float* in, int rows, int cols) {
   row_argmin_baseline_cub(out, in, rows, cols);

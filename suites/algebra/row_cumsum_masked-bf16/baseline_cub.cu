@@ -1,6 +1,6 @@
 // Vendor baseline for row_cumsum_masked-bf16: cub::DeviceScan::InclusiveScanByKey over x times its mask,
-// the row as the key (../row_scan_variants-common.cuh).
-#include "../row_scan_variants-common.cuh"
+// the row as the key (../row_scan_variants-cub.cuh).
+#include "../row_scan_variants-cub.cuh"
 
 extern "C" void row_cumsum_masked(__nv_bfloat16* out, const __nv_bfloat16* in, const uint8_t* mask, int rows,
                                   int cols) {

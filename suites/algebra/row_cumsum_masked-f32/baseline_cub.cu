@@ -1,6 +1,6 @@
 // Vendor baseline for row_cumsum_masked-f32: cub::DeviceScan::InclusiveScanByKey over x times its mask,
-// the row as the key (../row_scan_variants-common.cuh).
-#include "../row_scan_variants-common.cuh"
+// the row as the key (../row_scan_variants-cub.cuh).
+#include "../row_scan_variants-cub.cuh"
 
 extern "C" void row_cumsum_masked(float* out, const float* in, const uint8_t* mask, int rows, int cols) {
   row_cumsum_masked_baseline_cub(out, in, mask, rows, cols);

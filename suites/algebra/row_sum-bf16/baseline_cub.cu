@@ -12,7 +12,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 
 #include "../cub-scratch.cuh"

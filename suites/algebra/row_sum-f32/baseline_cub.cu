@@ -9,7 +9,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 
 #include "../cub-scratch.cuh"
 

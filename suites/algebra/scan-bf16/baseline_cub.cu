@@ -10,7 +10,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 
 #include "../cub-scratch.cuh"

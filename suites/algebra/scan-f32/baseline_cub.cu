@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "../cub-scratch.cuh"
 

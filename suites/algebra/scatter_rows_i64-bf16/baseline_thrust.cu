@@ -1,8 +1,8 @@
 // Vendor baseline for scatter_rows_i64-bf16: thrust::scatter of the elements with a computed element map
-// (../scatter_rows-common.cuh).
+// (../scatter_rows-thrust.cuh).
 #include <cstdint>
 
-#include "../scatter_rows-common.cuh"
+#include "../scatter_rows-thrust.cuh"
 
 extern "C" void scatter_rows_i64(__nv_bfloat16* out, const __nv_bfloat16* src, const int64_t* idx, int n,
                                  int dim) {

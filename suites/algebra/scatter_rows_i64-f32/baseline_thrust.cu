@@ -1,8 +1,8 @@
 // Vendor baseline for scatter_rows_i64-f32: thrust::scatter of the elements with a computed element map
-// (../scatter_rows-common.cuh).
+// (../scatter_rows-thrust.cuh).
 #include <cstdint>
 
-#include "../scatter_rows-common.cuh"
+#include "../scatter_rows-thrust.cuh"
 
 extern "C" void scatter_rows_i64(float* out, const float* src, const int64_t* idx, int n, int dim) {
   algebra_scatter_rows::baseline_thrust(out, src, idx, n, dim);

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "../cub-scratch.cuh"
 

@@ -1,5 +1,5 @@
-// Vendor baseline for sort_pairs-f32: cub::DeviceRadixSort::SortPairs (../sort_pairs-common.cuh).
-#include "../sort_pairs-common.cuh"
+// Vendor baseline for sort_pairs-f32: cub::DeviceRadixSort::SortPairs (../sort_pairs-cub.cuh).
+#include "../sort_pairs-cub.cuh"
 
 extern "C" void sort_pairs(float* keys_out, int* values_out, const float* keys_in, const int* values_in,
                            int n) {

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 #include <cstdio>
-#include <cub/cub.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 
 #include "../cub-scratch.cuh"
 
