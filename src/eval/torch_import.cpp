@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <vector>
 
@@ -13,9 +14,44 @@
 
 namespace kopt {
 
+namespace {
+
+// What the importer refuses before it reads the problem (kopt_torch/importer.py, _import_problem, with the
+// same messages), checked here so that a wrong path or option is answered at once, not after Python has
+// started and imported torch (seconds).
+Status check_import_arguments(std::filesystem::path const& problem, std::filesystem::path const& out_dir,
+                              TorchImportOptions const& options) {
+  if (options.precision != "fp32" && options.precision != "bf16")
+    return make_error(ErrorCode::invalid_spec,
+                      fmt::format("--precision {}: expected fp32 or bf16", options.precision));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(problem, ec))
+    return make_error(ErrorCode::invalid_spec, fmt::format("{}: no such problem file", problem.string()));
+  if (std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
+    return make_error(ErrorCode::invalid_spec,
+                      fmt::format("{}: exists and is not a folder", out_dir.string()));
+  if (std::filesystem::is_directory(out_dir, ec) && !std::filesystem::is_empty(out_dir, ec) &&
+      !options.force) {
+    return make_error(
+        ErrorCode::invalid_spec,
+        fmt::format("{}: folder exists and is not empty; pass --force to overwrite", out_dir.string()));
+  }
+  bool const family_ok = std::all_of(options.family.begin(), options.family.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '-';
+  });
+  if (!family_ok) {
+    return make_error(ErrorCode::invalid_spec,
+                      fmt::format("--family '{}': expected letters, digits, _ . - only", options.family));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 Result<TorchImport> import_torch_problem(std::filesystem::path const& problem,
                                          std::filesystem::path const& out_dir,
                                          TorchImportOptions const& options) {
+  if (auto status = check_import_arguments(problem, out_dir, options); !status) return status.error();
   auto python = find_torch_python();
   if (!python) return python.error();
   std::vector<std::string> command = {"import",         problem.string(), "-o",

@@ -28,7 +28,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -402,6 +404,7 @@ TEST(CliProperty, EveryCommandAndOptionEndsWithAnExitCodeAndAMessageOnHostileVal
   ASSERT_GT(all.size(), 100U);
 
   std::atomic<std::size_t> next{0};
+  std::vector<double> seconds(all.size(), 0.0);  // each invocation's wall time, for the slowest below
   std::mutex failures_mutex;
   std::vector<std::string> failures;
   std::atomic<std::size_t> exits[4] = {};
@@ -411,7 +414,9 @@ TEST(CliProperty, EveryCommandAndOptionEndsWithAnExitCodeAndAMessageOnHostileVal
     fs::path const home = scratch.dir.path() / ("home" + std::to_string(index));
     fs::create_directories(home);
     for (std::size_t i = next++; i < all.size(); i = next++) {
+      auto const started = std::chrono::steady_clock::now();
       Outcome const outcome = run_kopt(kopt, work, home, all[i], std::chrono::seconds(120));
+      seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::string problem;
       if (outcome.timed_out) {
         problem = "did not end within 120 s";
@@ -447,6 +452,26 @@ TEST(CliProperty, EveryCommandAndOptionEndsWithAnExitCodeAndAMessageOnHostileVal
             << scratch.hostile_values().size() << " hostile values: exit 0: " << exits[0]
             << ", 1: " << exits[1] << ", 2: " << exits[2] << ", 3: " << exits[3]
             << ", failures: " << failures.size() << "\n";
+  // Where the test's time goes: the slowest invocations (a command that starts slowly on bad input shows
+  // here).
+  std::vector<std::size_t> order(all.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::size_t const shown = std::min<std::size_t>(5, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                    [&](std::size_t a, std::size_t b) { return seconds[a] > seconds[b]; });
+  double const total = std::accumulate(seconds.begin(), seconds.end(), 0.0);
+  std::map<std::string, std::pair<int, double>> by_command;  // command -> invocations, seconds
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    auto& [count, sum] = by_command[all[i].args.empty() ? std::string() : all[i].args.front()];
+    ++count;
+    sum += seconds[i];
+  }
+  std::cout << "[property] " << total << " s in invocations;";
+  for (auto const& [command, cost] : by_command)
+    std::cout << " " << command << " " << cost.first << "/" << static_cast<int>(cost.second) << " s";
+  std::cout << "; the slowest:\n";
+  for (std::size_t k = 0; k < shown; ++k)
+    std::cout << "  " << seconds[order[k]] << " s  " << describe(all[order[k]]).substr(0, 300) << "\n";
   for (auto const& failure : failures) ADD_FAILURE() << failure;
 }
 
