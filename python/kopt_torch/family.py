@@ -2,7 +2,7 @@
 
 Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
 comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
-elementwise.py), row_softmax (softmax over the last dimension), row_reduce (sum, mean, amax, amin, and
+elementwise.py), row_softmax (softmax over the last dimension; mid_softmax over any other), row_reduce (sum, mean, amax, amin, and
 max / min values, over the last dimension), col_reduce and mid_reduce (the same over the first or a middle
 dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over any dimension but the last),
 row_scan and col_scan (cumsum over the last or the first dimension), row_cumprod (cumprod over the last
@@ -58,7 +58,8 @@ from .family_guess import Binding, FamilyGuess
 from .graph import graph_inputs, operator_nodes, output_node
 from .losses import cross_entropy_family, loss_family
 from .norms import norm_family
-from .reductions import ADAPTIVE_POOLS, adaptive_pool_family, last_dim, reduction_family, rows_binding
+from .reductions import (ADAPTIVE_POOLS, LOG_ADD_EXP, adaptive_pool_family, last_dim, reduction_family,
+                         rows_binding, single_axis)
 from .scans import scan_family
 
 _SOFTMAX = {torch.softmax: "row_softmax", F.softmax: "row_softmax", torch.log_softmax: "row_log_softmax",
@@ -675,8 +676,8 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     node, ndim = nodes[0], tensors[0].dim()
     if node.op == "call_module":
         sub = traced.get_submodule(node.target)
-        if type(sub) in _SOFTMAX_MODULES and last_dim(sub.dim, ndim) and ndim >= 2:
-            return _softmax_guess(_SOFTMAX_MODULES[type(sub)], ndim)
+        if type(sub) in _SOFTMAX_MODULES and ndim >= 2:
+            return _softmax_guess(_SOFTMAX_MODULES[type(sub)], ndim, sub.dim)
         if type(sub) in _POOLS:
             return _pool(sub, ndim)
         return None
@@ -690,18 +691,29 @@ def infer_family(model: nn.Module, inputs: list[Any]) -> FamilyGuess | None:
     return None
 
 
-def _softmax_guess(family: str, ndim: int) -> FamilyGuess:
-    """The rows are the product of the leading dimensions (one for a matrix), the row length the last one."""
+def _softmax_guess(family: str, ndim: int, dim: Any) -> FamilyGuess | None:
+    """Over the last dimension: the rows are the product of the leading dimensions (one for a matrix), the row
+    length the last one. A softmax over any other dimension d is mid_softmax: batch the dimensions before d (1 when
+    none), rows d, cols those after it, and the column's log-sum-exp as the statistic (LOG_ADD_EXP). A
+    log-softmax over another dimension, or no `dim`, gets no family."""
     what = "log-softmax" if family == "row_log_softmax" else "softmax"
-    return FamilyGuess(family, {}, f"the module is one {what} over the last dimension",
-                       rows_binding(ndim, "N", "C"))
+    if last_dim(dim, ndim):
+        return FamilyGuess(family, {}, f"the module is one {what} over the last dimension",
+                           rows_binding(ndim, "N", "C"))
+    d = single_axis(dim, ndim)
+    if family != "row_softmax" or d is None:
+        return None
+    batch: Binding = (0, tuple(range(d))) if d > 0 else 1
+    return FamilyGuess("mid_softmax", {"map": "v", "combine": LOG_ADD_EXP, "identity": "-INFINITY", "finish": "s"},
+                       f"the module is one softmax over dimension {d} of {ndim}",
+                       {"in": (0, None), "batch": batch, "rows": (0, (d,)), "cols": (0, tuple(range(d + 1, ndim)))})
 
 
 def _softmax_call(node: Any, family: str, ndim: int) -> FamilyGuess | None:
     """row_softmax or row_log_softmax for a (log-)softmax call over the last dimension of a matrix or a stack of
-    them, in FP32 or the input's precision (a `dtype` argument casts: no family)."""
-    dim = call_argument(node, 1, "dim")
-    if ndim < 2 or not last_dim(dim, ndim) or node.kwargs.get("dtype") is not None \
+    them, mid_softmax for a softmax over another dimension, in FP32 or the input's precision (a `dtype` argument
+    casts: no family)."""
+    if ndim < 2 or node.kwargs.get("dtype") is not None \
             or set(node.kwargs) - {"dim", "_stacklevel", "dtype"} or len(node.args) > 2:
         return None
-    return _softmax_guess(family, ndim)
+    return _softmax_guess(family, ndim, call_argument(node, 1, "dim"))

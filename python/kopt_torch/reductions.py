@@ -4,13 +4,15 @@
 Over dimension d of an n-D input (n >= 2), the input is viewed as [outer, d, inner]: outer the product of the
 dimensions before d, inner the product of those after it.
 
-- Value reductions: torch.sum, torch.mean, torch.amax, torch.amin, torch.prod (function or method; `dim` an int
-  or a 1-tuple, negative or not; keepdim either way: the same values in the same order), and torch.max /
+- Value reductions: torch.sum, torch.mean, torch.amax, torch.amin, torch.prod, torch.logsumexp (function or
+  method; `dim` an int or a 1-tuple, negative or not; keepdim either way: the same values in the same order; a
+  log-sum-exp combines by log-add-exp, LOG_ADD_EXP, from -inf), and torch.max /
   torch.min over a `dim` followed by `.values` or `[0]` (as amax / amin). Over the last dimension
   `row_reduce` (rows the leading dimensions, cols the last); over the first `col_reduce` (rows d0, cols the
   rest); over any other `mid_reduce` (batch the outer dimensions, rows d, cols the inner ones). Each with the
   family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced). Over two or more
-  consecutive dimensions (`dim` a list or tuple of them, 2026-12-07) sum, mean, amax and amin view them as one
+  consecutive dimensions (`dim` a list or tuple of them, 2026-12-07) sum, mean, amax, amin, prod and logsumexp
+  view them as one
   (their product): row_reduce when they are the trailing ones, col_reduce the leading ones, mid_reduce otherwise.
 - Global pooling (2026-12-07, `adaptive_pool_family`): nn.AdaptiveAvgPool1d/2d/3d and AdaptiveMaxPool1d/2d/3d with
   an output of one element per plane, and F.adaptive_avg_pool1d/2d/3d(x, 1), on a batched input: `row_reduce`
@@ -40,12 +42,19 @@ from .elementwise import call_argument
 from .family_guess import Binding, FamilyGuess
 from .graph import output_node
 
+# log(exp(a) + exp(b)) without overflow: the larger plus log1p of the smaller's exp relative to it. An operand
+# at the identity (-inf: a lane or a piece with nothing to combine) gives the other unchanged, so two of them give
+# -inf, not the NaN of -inf - -inf. Associative and commutative up to rounding (the library's reductions combine
+# in any order); each step rounds in the log domain, an absolute error of about half a unit in the last place of
+# the result, so a chain of k steps stays within about sqrt(k) of them where k is a thread's share of the row.
+LOG_ADD_EXP = ("(a == -INFINITY ? b : b == -INFINITY ? a : fmaxf(a, b) + log1pf(expf(fminf(a, b) - fmaxf(a, b))))")
+
 # Value reductions: the reduce families' combine, identity and finish (`n`: the count reduced).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),
                "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s"),
-               "prod": ("a * b", "1.0f", "s")}
+               "prod": ("a * b", "1.0f", "s"), "logsumexp": (LOG_ADD_EXP, "-INFINITY", "s")}
 REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
-                       torch.prod: "prod", torch.cumsum: "cumsum", torch.cumprod: "cumprod", torch.argmax: "argmax",
+                       torch.prod: "prod", torch.logsumexp: "logsumexp", torch.cumsum: "cumsum", torch.cumprod: "cumprod", torch.argmax: "argmax",
                        torch.argmin: "argmin"}
 # torch.max / torch.min over a dimension return (values, indices): what each of the two selects.
 _VALUES_INDICES = {"max": ("amax", "argmax"), "min": ("amin", "argmin")}

@@ -244,5 +244,75 @@ int main() {{
                 torch.testing.assert_close(torch.tensor(got), want, rtol=1e-5, atol=1e-6)
 
 
+
+@unittest.skipIf(CXX is None, "no C++ compiler here")
+class ReductionSemanticsTest(unittest.TestCase):
+    """The value reductions' combine, identity and finish (row_reduce, col_reduce, mid_reduce) in the orders the
+    library's strategies combine in: one thread's sequential walk from the identity, lanes taking every 32nd value
+    then a shuffle tree, and a tree over a power of two padded with the identity (combine(identity, identity): a
+    lane or a split piece with nothing to read)."""
+
+    def test_reductions_in_every_order_compute_what_the_module_computes(self) -> None:
+        rows = {"signed": torch.linspace(-3.0, 3.0, 61), "no zero": torch.linspace(-1.2, 1.3, 37),
+                "large": torch.linspace(-3.0, 3.0, 61) * 300.0 + 200.0, "equal": torch.full((45,), 2.5),
+                "long": torch.sin(torch.arange(4099, dtype=torch.float32)) * 4.0}
+        ops = {"sum": lambda x: torch.sum(x, dim=-1), "mean": lambda x: x.mean(-1),
+               "amax": lambda x: torch.amax(x, dim=1), "amin": lambda x: x.min(dim=1).values,
+               "prod": lambda x: torch.prod(x, dim=1), "logsumexp": lambda x: torch.logsumexp(x, dim=1),
+               "logsumexp method, keepdim": lambda x: x.logsumexp(-1, keepdim=True)}
+        cases = [(op, row) for op in ops for row in rows
+                 if not (op == "prod" and row in ("signed", "large", "long"))  # their products overflow or are 0
+                 and not (op in ("sum", "mean") and row in ("large", "long"))]  # cancellation: not the combine's question
+        funcs, data, table, wants = [], [], [], []
+        for i, (op, row) in enumerate(cases):
+            g = infer_family(_Call(ops[op]), [rows[row].reshape(1, -1)])
+            self.assertIsNotNone(g, op)
+            self.assertEqual(g.family, "row_reduce", op)
+            p = g.params
+            funcs.append(f"static float c{i}(float a, float b) {{ return {p['combine']}; }}\n"
+                         f"static float f{i}(float s, float n) {{ (void)n; return {p['finish']}; }}\n")
+            values = ", ".join(f"{float(e)!r}f" for e in rows[row].tolist())
+            data.append(f"static const float kV{i}[] = {{{values}}};\n")
+            table.append(f"{{c{i}, f{i}, {p['identity']}, kV{i}, {rows[row].numel()}}}")
+            wants.append(((op, row), ops[op](rows[row].reshape(1, -1).double()).reshape(()).float(),
+                          float(rows[row].abs().max())))
+        program = _PRELUDE + "#include <vector>\n" + "".join(funcs) + "".join(data) + f"""
+struct Reduction {{ float (*combine)(float, float); float (*finish)(float, float); float identity; const float* v;
+                    int n; }};
+static const Reduction kReductions[] = {{{", ".join(table)}}};
+int main() {{
+  for (auto r : kReductions) {{
+    float serial = r.identity;
+    for (int i = 0; i < r.n; ++i) serial = r.combine(serial, r.v[i]);
+    float lanes[32];
+    for (int l = 0; l < 32; ++l) {{
+      lanes[l] = r.identity;
+      for (int i = l; i < r.n; i += 32) lanes[l] = r.combine(lanes[l], r.v[i]);
+    }}
+    for (int offset = 16; offset > 0; offset >>= 1)
+      for (int l = 0; l < offset; ++l) lanes[l] = r.combine(lanes[l], lanes[l + offset]);
+    int width = 1;
+    while (width < r.n + 3) width *= 2;  // at least three identities in the tree
+    std::vector<float> tree(width, r.identity);
+    for (int i = 0; i < r.n; ++i) tree[i] = r.v[i];
+    for (; width > 1; width /= 2)
+      for (int l = 0; l < width / 2; ++l) tree[l] = r.combine(tree[2 * l], tree[2 * l + 1]);
+    float const n = static_cast<float>(r.n);
+    std::printf("%.9g %.9g %.9g\\n", r.finish(serial, n), r.finish(lanes[0], n), r.finish(tree[0], n));
+  }}
+}}
+"""
+        out = _host_output(self, "reductions", program)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), len(wants))
+        # Relative to the result, and absolute to the largest value (a sum that cancels to 0). The log-add-exp's
+        # serial walk of 4099 values is off by about 3e-6 relative (a rounding of the running value per step); the
+        # lanes' and the tree's shorter chains by less.
+        for ((op, row), want, largest), line in zip(wants, lines):
+            for order, got in zip(("serial", "lanes", "tree"), line.split()):
+                with self.subTest(op=op, row=row, order=order):
+                    torch.testing.assert_close(torch.tensor(float(got)), want, rtol=1e-5, atol=2e-6 * largest)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -8,6 +8,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from kopt_torch.family import infer_family
+from kopt_torch.reductions import LOG_ADD_EXP
 
 
 class _Call(nn.Module):
@@ -168,11 +169,25 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((guess.family, guess.params["op"]), ("activation", "fmaxf(x, 0.5f)"))
         self.assertIsNone(infer_family(_Call2(lambda a, s: a * s), [torch.randn(4, 8), True]), "a flag, not a number")
 
-    def test_softmax_over_the_last_dimension_only(self):
+    def test_softmax_over_the_last_dimension_or_another(self):
         self.assertEqual(infer_family(nn.Softmax(dim=1), self.x).family, "row_softmax")
         self.assertEqual(infer_family(_Call(lambda x: F.softmax(x, dim=-1)), self.x).family, "row_softmax")
-        self.assertIsNone(infer_family(_Softmax0(), self.x))
-        self.assertIsNone(infer_family(nn.Softmax(dim=1), [torch.randn(2, 3, 4)]))
+        # Over any other dimension (the channels of an NCHW tensor: KernelBench level 2's Conv3d_..._Softmax):
+        # mid_softmax, the column's log-sum-exp as the statistic; batch 1 over the first dimension.
+        softmax_params = {"map": "v", "combine": LOG_ADD_EXP, "identity": "-INFINITY", "finish": "s"}
+        x3, x4 = torch.randn(2, 3, 4), torch.randn(2, 3, 4, 5)
+        for model, x, batch, rows, cols in ((nn.Softmax(dim=1), x3, (0, (0,)), (0, (1,)), (0, (2,))),
+                                            (_Call(lambda x: torch.softmax(x, dim=1)), x4, (0, (0,)), (0, (1,)),
+                                             (0, (2, 3))),
+                                            (_Call(lambda x: x.softmax(-2)), x4, (0, (0, 1)), (0, (2,)), (0, (3,))),
+                                            (_Softmax0(), self.x[0], 1, (0, (0,)), (0, (1,)))):
+            guess = infer_family(model, [x])
+            self.assertEqual((guess.family, guess.params, guess.binding),
+                             ("mid_softmax", softmax_params, {"in": (0, None), "batch": batch, "rows": rows,
+                                                              "cols": cols}))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(x, dim=1, dtype=torch.float64)),
+                                       [torch.randn(2, 3, 4)]), "a cast")
+        self.assertIsNone(infer_family(_Call(lambda x: torch.log_softmax(x, dim=1)), [torch.randn(2, 3, 4)]))
 
     def test_log_softmax_over_the_last_dimension(self):
         for model in (nn.LogSoftmax(dim=1), _Call(lambda x: torch.log_softmax(x, dim=1)),
@@ -221,6 +236,18 @@ class FamilyTest(unittest.TestCase):
             self.assertEqual((guess.family, guess.params["combine"], guess.params["identity"]),
                              (family, "a * b", "1.0f"))
         self.assertIsNone(infer_family(_Call(lambda x: torch.prod(x)), x3), "the product of every element")
+        # A log-sum-exp (KernelBench level 2's chains: over the features, over the channels of a 5-D tensor, over
+        # two trailing dimensions): combine log-add-exp from -inf; over every dimension or without `dim`: none.
+        for fn, family, binding in (
+                (lambda x: torch.logsumexp(x, dim=1, keepdim=True), "mid_reduce", mid),
+                (lambda x: x.logsumexp(-1), "row_reduce", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}),
+                (lambda x: torch.logsumexp(x, 0), "col_reduce", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1, 2))}),
+                (lambda x: torch.logsumexp(x, dim=(1, 2)), "row_reduce", {"in": (0, None), "rows": (0, (0,)),
+                                                                       "cols": (0, (1, 2))})):
+            guess = infer_family(_Call(fn), x3)
+            self.assertEqual((guess.family, guess.params, guess.binding),
+                             (family, {"combine": LOG_ADD_EXP, "identity": "-INFINITY", "finish": "s"}, binding))
+        self.assertIsNone(infer_family(_Call(lambda x: torch.logsumexp(x, dim=(0, 1, 2))), x3))
         # A cumulative sum over the first dimension: col_scan; over a middle one: none.
         scan = infer_family(_Call(lambda x: torch.cumsum(x, dim=0)), x3)
         self.assertEqual((scan.family, scan.binding),

@@ -7,6 +7,12 @@
 // cols H * W, `v * v`, `a + b`, `0.0f`, `rsqrtf(s / n + eps)`; F.normalize(x, dim=1) of a 4-D tensor is
 // the same with `1.0f / fmaxf(sqrtf(s), 1e-12f)`.
 //
+// With MID_APPLY = 1 (the mid_softmax family: strategies.toml's mid_softmax_strip) the output is
+// exp(in[b][r][c] - m_bc) instead of the product: a softmax over the middle dimension (torch.softmax(x, dim=1)
+// of an N x C x H x W tensor, over the classes of a segmentation head) when the task's params make m_bc the
+// log-sum-exp of the column, `v`, log-add-exp from `-INFINITY`, `s` (kopt_torch.reductions.LOG_ADD_EXP): one
+// statistic, no overflow, no division.
+//
 // A thread owns one column c of one slab b and walks the rows: a warp's loads of a row are 32 contiguous
 // elements (coalesced), the rows one cols-stride apart. When rows <= KEEP the thread loads all of its
 // column into registers first (every load in flight at once), combines, finishes m_bc and writes the
@@ -32,6 +38,9 @@
 #define UNROLL 4
 #endif
 #define HINT 0
+#ifndef MID_APPLY
+#define MID_APPLY 0
+#endif
 
 namespace mid_normalize_strip {
 
@@ -45,6 +54,15 @@ struct Map {
 };
 
 __device__ __forceinline__ void store1(T* p, float v) { __stcs(p, kopt_strategy::from_float<T>(v)); }
+
+// An output from its input value and the column's statistic m (MID_APPLY above).
+__device__ __forceinline__ float apply(float v, float m) {
+#if MID_APPLY == 1
+  return expf(v - m);
+#else
+  return v * m;
+#endif
+}
 
 }  // namespace mid_normalize_strip
 
@@ -73,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     float const m = Op::finish(acc, n, rows, cols);
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
-      if (r < rows) store1(y + r * stride, v[r] * m);
+      if (r < rows) store1(y + r * stride, apply(v[r], m));
     return;
   }
 #endif
@@ -101,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) v[u] = load1(x + (r - u) * stride);
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) store1(y + (r - u) * stride, v[u] * m);
+    for (int u = 0; u < UNROLL; ++u) store1(y + (r - u) * stride, apply(v[u], m));
   }
-  for (; r >= 0; --r) store1(y + r * stride, load1(x + r * stride) * m);
+  for (; r >= 0; --r) store1(y + r * stride, apply(load1(x + r * stride), m));
 }

@@ -124,7 +124,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "row_cumprod",
                                          "row_scan_masked",
                                          "row_scan_exclusive",
-                                         "channel_map"};
+                                         "channel_map",
+                                         "mid_softmax"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
