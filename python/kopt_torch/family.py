@@ -583,30 +583,49 @@ def _channel_map(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGues
     parameter or buffer of the module holding a value per channel, dimension 1 (shape (C,) on an N x C input,
     (C, 1, 1) or (1, C, 1, 1) on NCHW: _channel_vector), as `x * self.scale` then an activation: `op` over v (the
     element) and p (its channel's value); outer the first dimension, C the second, inner the product of the rest
-    (1 for a matrix)."""
+    (1 for a matrix). A parameter of one value (`x * self.scale` with a scale of shape (1,), KernelBench level 2's
+    84 and 97) is the same family with one channel: outer and C the constant 1, inner every element."""
     if not nodes or len(inputs) != 1 or not isinstance(inputs[0], torch.Tensor) \
-            or not inputs[0].is_floating_point() or inputs[0].dim() < 2:
+            or not inputs[0].is_floating_point() or inputs[0].dim() < 1:
         return None
     rank = inputs[0].dim()
     vectors: dict[Any, str] = {}
+    scalar = True  # every parameter read holds one value
     for node in traced.graph.nodes:
         if node.op != "get_attr" or str(node.target).startswith("_tensor_constant"):
             continue
-        key = _channel_vector(traced, node, int(inputs[0].shape[1]), rank - 1, rank)
+        key = _scalar_parameter(traced, node)
+        if key is None and rank >= 2:
+            key, scalar = _channel_vector(traced, node, int(inputs[0].shape[1]), rank - 1, rank), False
         if key is None:
             return None
         vectors[node] = key
     if len(set(vectors.values())) != 1:
-        return None  # none (an activation) or two vectors
+        return None  # none (an activation) or two parameters
     expression = elementwise_expression(traced, graph_inputs(traced.graph)[0], "v", constants={n: "p" for n in vectors})
     if expression is None or not re.search(r"\bp\b", expression[0]):
         return None
     op, steps = expression
     key = next(iter(vectors.values()))
+    if scalar:  # one channel of everything: p is the parameter's one value
+        return FamilyGuess("channel_map", {"op": op},
+                           f"the module is element-wise on its input and the scalar parameter {key} ({', '.join(steps)})",
+                           {"in": (0, None), "channel": (key, None), "outer": 1, "C": 1,
+                            "inner": (0, tuple(range(rank)))})
     inner: Binding = (0, tuple(range(2, rank))) if rank > 2 else 1
     return FamilyGuess("channel_map", {"op": op},
                        f"the module is element-wise on its input and the per-channel {key} ({', '.join(steps)})",
                        {"in": (0, None), "channel": (key, None), "outer": (0, (0,)), "C": (0, (1,)), "inner": inner})
+
+
+def _scalar_parameter(traced: Any, node: Any) -> str | None:
+    """The state_dict key of the floating-point parameter or buffer of one element (shape (), (1,), (1, 1) ...:
+    `nn.Parameter(torch.tensor(scale))`) that get_attr `node` reads, else None."""
+    named = dict(traced.named_parameters()) | dict(traced.named_buffers())
+    value = named.get(node.target) if getattr(node, "op", None) == "get_attr" else None
+    if value is None or value.numel() != 1 or not value.is_floating_point():
+        return None
+    return str(node.target)
 
 
 def _elementwise2(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGuess | None:

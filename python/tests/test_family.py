@@ -453,6 +453,16 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual((matrix.family, matrix.binding["inner"]), ("channel_map", 1))
         self.assertIsNone(infer_family(Scaled((8,)), [torch.randn(2, 8, 5, 5)]), "(C,) broadcasts along W")
         self.assertIsNone(infer_family(Scaled((8, 1, 1), second=True), [torch.randn(2, 8, 5, 5)]), "two vectors")
+        # A parameter of one value (KernelBench level 2's `self.scale = nn.Parameter(torch.ones((1,)))`, a
+        # `torch.tensor(constant)`): one channel of everything, outer and C the constant 1.
+        for shape in ((1,), (), (1, 1, 1)):
+            scalar = infer_family(Scaled(shape), [torch.randn(2, 8, 5, 5)])
+            self.assertEqual((scalar.family, scalar.binding),
+                             ("channel_map", {"in": (0, None), "channel": ("scale", None), "outer": 1, "C": 1,
+                                              "inner": (0, (0, 1, 2, 3))}))
+        self.assertIn("(v * p)", scalar.params["op"])
+        self.assertEqual(infer_family(Scaled(()), [torch.randn(7)]).binding["inner"], (0, (0,)), "a vector input")
+        self.assertIsNone(infer_family(Scaled((), second=True), [torch.randn(4, 8)]), "two scalars")
 
     def test_chains_and_untraceable_modules_get_none(self):
         self.assertIsNone(infer_family(_Call(lambda x: torch.softmax(torch.relu(x), dim=-1)), self.x))
