@@ -1,6 +1,6 @@
 // Shared by mid_softmax-f32 and mid_softmax-bf16: a softmax along the middle dimension of a row-major
-// batch x rows x cols tensor (torch.softmax(x, dim=1) of an N x C x H x W activation, cols = H * W: the classes
-// of a segmentation head, the channels of KernelBench level 2's Conv3d_..._Softmax chains),
+// batch x rows x cols tensor (torch.softmax(x, dim=1) of an N x C x H x W activation, cols = H * W: the
+// classes of a segmentation head, the channels of KernelBench level 2's Conv3d_..._Softmax chains),
 //   out[b][r][c] = exp(in[b][r][c] - m_bc) / sum_k exp(in[b][k][c] - m_bc),  m_bc = max_k in[b][k][c].
 // One thread per column (b, c), numbered b*cols + c, three walks down its column (the maximum, the sum of
 // exponentials, the outputs) in double, each output rounded once. Naive on purpose (every walk re-reads the
@@ -35,8 +35,8 @@ void launch(T* out, const T* in, int batch, int rows, int cols) {
   if (batch <= 0 || rows <= 0 || cols <= 0) return;
   long long const columns = static_cast<long long>(batch) * cols;
   int const block = 128;
-  mid_softmax_reference_kernel<<<static_cast<unsigned>((columns + block - 1) / block), block>>>(out, in, batch, rows,
-                                                                                              cols);
+  mid_softmax_reference_kernel<<<static_cast<unsigned>((columns + block - 1) / block), block>>>(
+      out, in, batch, rows, cols);
 }
 
 }  // namespace algebra_mid_softmax

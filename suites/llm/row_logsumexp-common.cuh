@@ -1,8 +1,8 @@
 // Shared by suites/llm/row_logsumexp-f32 and row_logsumexp-bf16: the log-sum-exp of each row of a row-major
 // rows x cols matrix, out[r] = m_r + log(sum_c exp(in[r][c] - m_r)) with m_r = max_c in[r][c]
-// (torch.logsumexp(x, dim=-1): the normaliser of a softmax or a cross-entropy, a z-loss's operand). One thread
-// per row, two passes (the maximum, then the sum of exponentials) in double, rounded once. Naive on purpose
-// (neighbouring threads read rows cols elements apart) but obviously correct.
+// (torch.logsumexp(x, dim=-1): the normaliser of a softmax or a cross-entropy, a z-loss's operand). One
+// thread per row, two passes (the maximum, then the sum of exponentials) in double, rounded once. Naive on
+// purpose (neighbouring threads read rows cols elements apart) but obviously correct.
 #pragma once
 #include <cuda_bf16.h>
 

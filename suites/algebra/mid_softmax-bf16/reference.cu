@@ -1,5 +1,5 @@
-// Reference for suites/algebra/mid_softmax-bf16: the naive kernel of ../mid_softmax-common.cuh for __nv_bfloat16,
-// launched on the default stream (kopt builds launchers with per-thread default streams).
+// Reference for suites/algebra/mid_softmax-bf16: the naive kernel of ../mid_softmax-common.cuh for
+// __nv_bfloat16, launched on the default stream (kopt builds launchers with per-thread default streams).
 #include <cuda_bf16.h>
 
 #include "../mid_softmax-common.cuh"

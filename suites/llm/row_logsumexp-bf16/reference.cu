@@ -1,5 +1,5 @@
-// Reference for suites/llm/row_logsumexp-bf16: the naive kernel of ../row_logsumexp-common.cuh for __nv_bfloat16,
-// launched on the default stream (kopt builds launchers with per-thread default streams).
+// Reference for suites/llm/row_logsumexp-bf16: the naive kernel of ../row_logsumexp-common.cuh for
+// __nv_bfloat16, launched on the default stream (kopt builds launchers with per-thread default streams).
 #include <cuda_bf16.h>
 
 #include "../row_logsumexp-common.cuh"

@@ -1,5 +1,5 @@
-// Softmax over the classes of each pixel: one thread per (image, pixel) walks its column of classes three times
-// (the maximum, the sum of exponentials, the outputs) in double.
+// Softmax over the classes of each pixel: one thread per (image, pixel) walks its column of classes three
+// times (the maximum, the sum of exponentials, the outputs) in double.
 __global__ void class_probs_kernel(const float* logits, float* probs, int images, int classes, int pixels) {
   long long const column = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (column >= static_cast<long long>(images) * pixels) return;
@@ -12,11 +12,13 @@ __global__ void class_probs_kernel(const float* logits, float* probs, int images
   double sum = 0.0;
   for (int k = 0; k < classes; ++k) sum += exp(x[static_cast<long long>(k) * pixels] - m);
   for (int k = 0; k < classes; ++k)
-    y[static_cast<long long>(k) * pixels] = static_cast<float>(exp(x[static_cast<long long>(k) * pixels] - m) / sum);
+    y[static_cast<long long>(k) * pixels] =
+        static_cast<float>(exp(x[static_cast<long long>(k) * pixels] - m) / sum);
 }
 
 extern "C" void class_probs(const float* logits, float* probs, int images, int classes, int pixels) {
   long long const columns = static_cast<long long>(images) * pixels;
   if (columns <= 0 || classes <= 0) return;
-  class_probs_kernel<<<static_cast<unsigned>((columns + 127) / 128), 128>>>(logits, probs, images, classes, pixels);
+  class_probs_kernel<<<static_cast<unsigned>((columns + 127) / 128), 128>>>(logits, probs, images, classes,
+                                                                            pixels);
 }

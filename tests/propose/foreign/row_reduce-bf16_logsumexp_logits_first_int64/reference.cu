@@ -3,7 +3,8 @@
 
 #include <cstdint>
 
-__global__ void logsumexp_rows_kernel(const __nv_bfloat16* logits, __nv_bfloat16* lse, int64_t n_rows, int64_t vocab) {
+__global__ void logsumexp_rows_kernel(const __nv_bfloat16* logits, __nv_bfloat16* lse, int64_t n_rows,
+                                      int64_t vocab) {
   int64_t const r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= n_rows) return;
   const __nv_bfloat16* x = logits + r * vocab;
@@ -14,7 +15,8 @@ __global__ void logsumexp_rows_kernel(const __nv_bfloat16* logits, __nv_bfloat16
   lse[r] = __float2bfloat16(static_cast<float>(m + log(sum)));
 }
 
-extern "C" void logsumexp_rows(const __nv_bfloat16* logits, __nv_bfloat16* lse, int64_t n_rows, int64_t vocab) {
+extern "C" void logsumexp_rows(const __nv_bfloat16* logits, __nv_bfloat16* lse, int64_t n_rows,
+                               int64_t vocab) {
   if (n_rows <= 0 || vocab <= 0) return;
   logsumexp_rows_kernel<<<static_cast<unsigned>((n_rows + 63) / 64), 64>>>(logits, lse, n_rows, vocab);
 }
