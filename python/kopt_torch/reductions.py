@@ -6,7 +6,8 @@ dimensions before d, inner the product of those after it.
 
 - Value reductions: torch.sum, torch.mean, torch.amax, torch.amin, torch.prod, torch.logsumexp (function or
   method; `dim` an int or a 1-tuple, negative or not; keepdim either way: the same values in the same order; a
-  log-sum-exp combines by log-add-exp, LOG_ADD_EXP, from -inf), and torch.max /
+  log-sum-exp combines by log-add-exp, LOG_ADD_EXP, from -inf, and over the last dimension is `row_logsumexp`,
+  which the row_reduce strategies serve too), and torch.max /
   torch.min over a `dim` followed by `.values` or `[0]` (as amax / amin). Over the last dimension
   `row_reduce` (rows the leading dimensions, cols the last); over the first `col_reduce` (rows d0, cols the
   rest); over any other `mid_reduce` (batch the outer dimensions, rows d, cols the inner ones). Each with the
@@ -54,8 +55,8 @@ _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n")
                "amax": ("fmaxf(a, b)", "-INFINITY", "s"), "amin": ("fminf(a, b)", "INFINITY", "s"),
                "prod": ("a * b", "1.0f", "s"), "logsumexp": (LOG_ADD_EXP, "-INFINITY", "s")}
 REDUCTION_FUNCTIONS = {torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin",
-                       torch.prod: "prod", torch.logsumexp: "logsumexp", torch.cumsum: "cumsum", torch.cumprod: "cumprod", torch.argmax: "argmax",
-                       torch.argmin: "argmin"}
+                       torch.prod: "prod", torch.logsumexp: "logsumexp", torch.cumsum: "cumsum",
+                       torch.cumprod: "cumprod", torch.argmax: "argmax", torch.argmin: "argmin"}
 # torch.max / torch.min over a dimension return (values, indices): what each of the two selects.
 _VALUES_INDICES = {"max": ("amax", "argmax"), "min": ("amin", "argmin")}
 _EXTREMA_FUNCTIONS = {torch.max: "max", torch.min: "min"}
@@ -123,13 +124,20 @@ def _span_family(name: str, first: int, last: int, ndim: int, what: str) -> Fami
     params = {"combine": combine, "identity": identity, "finish": finish}
     span, before, after = tuple(range(first, last + 1)), tuple(range(first)), tuple(range(last + 1, ndim))
     if last == ndim - 1:
-        return FamilyGuess("row_reduce", params, f"the module is one {what} over the trailing dimensions {list(span)}",
+        return FamilyGuess(_row_family(name), params,
+                           f"the module is one {what} over the trailing dimensions {list(span)}",
                            {"in": (0, None), "rows": (0, before), "cols": (0, span)})
     if first == 0:
         return FamilyGuess("col_reduce", params, f"the module is one {what} over the leading dimensions {list(span)}",
                            {"in": (0, None), "rows": (0, span), "cols": (0, after)})
     return FamilyGuess("mid_reduce", params, f"the module is one {what} over the dimensions {list(span)} of {ndim}",
                        {"in": (0, None), "batch": (0, before), "rows": (0, span), "cols": (0, after)})
+
+
+def _row_family(name: str) -> str:
+    """row_logsumexp for a log-sum-exp over the trailing dimensions (its own online strategy, and the row_reduce
+    ones with LOG_ADD_EXP), row_reduce for any other value reduction."""
+    return "row_logsumexp" if name == "logsumexp" else "row_reduce"
 
 
 def _reduce_binding(d: int, ndim: int, batch_one: bool = False) -> dict[str, Binding]:
@@ -146,7 +154,7 @@ def _axis_family(name: str, d: int, ndim: int) -> FamilyGuess | None:
         combine, identity, finish = _REDUCTIONS[name]
         params = {"combine": combine, "identity": identity, "finish": finish}
         if last:
-            return FamilyGuess("row_reduce", params, f"the module is one {name} over the last dimension",
+            return FamilyGuess(_row_family(name), params, f"the module is one {name} over the last dimension",
                                rows_binding(ndim, "rows", "cols"))
         if d == 0:
             return FamilyGuess("col_reduce", params, f"the module is one {name} over the first dimension",

@@ -237,12 +237,14 @@ class FamilyTest(unittest.TestCase):
                              (family, "a * b", "1.0f"))
         self.assertIsNone(infer_family(_Call(lambda x: torch.prod(x)), x3), "the product of every element")
         # A log-sum-exp (KernelBench level 2's chains: over the features, over the channels of a 5-D tensor, over
-        # two trailing dimensions): combine log-add-exp from -inf; over every dimension or without `dim`: none.
+        # two trailing dimensions): combine log-add-exp from -inf, row_logsumexp over the trailing dimensions (its
+        # own strategy, and the row_reduce ones); over every dimension or without `dim`: none.
         for fn, family, binding in (
                 (lambda x: torch.logsumexp(x, dim=1, keepdim=True), "mid_reduce", mid),
-                (lambda x: x.logsumexp(-1), "row_reduce", {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}),
+                (lambda x: x.logsumexp(-1), "row_logsumexp",
+                 {"in": (0, None), "rows": (0, (0, 1)), "cols": (0, (2,))}),
                 (lambda x: torch.logsumexp(x, 0), "col_reduce", {"in": (0, None), "rows": (0, (0,)), "cols": (0, (1, 2))}),
-                (lambda x: torch.logsumexp(x, dim=(1, 2)), "row_reduce", {"in": (0, None), "rows": (0, (0,)),
+                (lambda x: torch.logsumexp(x, dim=(1, 2)), "row_logsumexp", {"in": (0, None), "rows": (0, (0,)),
                                                                        "cols": (0, (1, 2))})):
             guess = infer_family(_Call(fn), x3)
             self.assertEqual((guess.family, guess.params, guess.binding),

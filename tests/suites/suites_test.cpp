@@ -125,7 +125,8 @@ std::set<std::string> const kFamilies = {"elementwise",
                                          "row_scan_masked",
                                          "row_scan_exclusive",
                                          "channel_map",
-                                         "mid_softmax"};
+                                         "mid_softmax",
+                                         "row_logsumexp"};
 
 std::string read_file(std::filesystem::path const& path) {
   std::ifstream in(path, std::ios::binary);
