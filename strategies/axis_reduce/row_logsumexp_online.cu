@@ -66,10 +66,14 @@ __device__ __forceinline__ void merge(Stat& a, float m2, float s2) {
   a.m = m;
 }
 
-// Adds one value.
+// Adds one value. fmaxf passes over a NaN, whose expf(x - m) then makes s NaN; only while nothing but -inf
+// has been seen must a NaN be kept by hand (as m and s: merge and the final m + log(s) carry it on).
 __device__ __forceinline__ void add1(Stat& a, float x) {
   float const m = fmaxf(a.m, x);
-  if (m == -INFINITY) return;  // nothing but -inf so far
+  if (m == -INFINITY) {
+    if (x != x) a.m = a.s = x;
+    return;
+  }
   a.s = a.s * expf(a.m - m) + expf(x - m);
   a.m = m;
 }
@@ -83,7 +87,12 @@ __device__ __forceinline__ void add_pack(Stat& a, uint4 const& v) {
     x[e] = pack_value(v, e);
     top = fmaxf(top, x[e]);
   }
-  if (top == -INFINITY) return;
+  if (top == -INFINITY) {  // nothing but -inf so far, and here: keep a NaN as add1 does
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      if (x[e] != x[e]) a.m = a.s = x[e];
+    return;
+  }
   float s = a.s * expf(a.m - top);
 #pragma unroll
   for (int e = 0; e < kVec; ++e) s += expf(x[e] - top);

@@ -1,4 +1,5 @@
-// Host emulation of the CUDA built-ins that warp-level strategy templates use (row_scan_warp_per_row.cu), so
+// Host emulation of the CUDA built-ins that warp-level strategy templates use (row_scan_warp_per_row.cu,
+// row_logsumexp_online.cu), so
 // their index arithmetic and shuffle logic run on a machine without a GPU. A warp is 32 fibers (ucontext, one
 // stack each) run in turn by run_warp: every shuffle is two rendezvous (each lane publishes its value, then
 // each reads its source), and a round of the scheduler moves every lane to the next one, so the lanes stay in
@@ -141,6 +142,17 @@ inline float __shfl_up_sync(unsigned, float v, unsigned delta, int width = 32) {
 inline float __shfl_sync(unsigned, float v, int src, int width = 32) {
   int const lane = lane_id();
   return exchange(v, lane / width * width + src % width);
+}
+inline float __shfl_xor_sync(unsigned, float v, int mask, int width = 32) {
+  int const lane = lane_id();
+  return exchange(v, lane / width * width + ((lane % width) ^ mask) % width);
+}
+// Shared memory and barriers are not emulated: a template may name them on a path its emulated configurations
+// never take (row_logsumexp_online.cu's merge across a group's warps, for groups of more than 32 threads).
+#define __shared__ static
+inline void __syncthreads() {
+  std::fprintf(stderr, "__syncthreads is not emulated: run this template with one warp per group\n");
+  std::abort();
 }
 namespace kopt_strategy {
 inline float to_float(float v) {
