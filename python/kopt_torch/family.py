@@ -1,34 +1,33 @@
 """Which strategy family of kopt's library a PyTorch problem is, read off the module's graph.
 
-Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and
-comparisons with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x;
-elementwise.py), row_softmax (softmax over the last dimension; mid_softmax over any other), row_reduce (sum, mean, amax, amin, and
-max / min values, over the last dimension), col_reduce and mid_reduce (the same over the first or a middle
-dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over any dimension but the last),
-row_scan and col_scan (cumsum over the last or the first dimension), row_cumprod (cumprod over the last
-dimension; these reductions.py), row_scan_reverse (the suffix sum, cumsum between two flips, over the last
-dimension) and row_scan_masked (cumsum(x * mask) over the last dimension, mask a bool input of x's shape; these
-two scans.py; the reduce families also for several consecutive dimensions and for a global pooling,
-nn.AdaptiveAvgPool2d(1) and the like), elementwise (a forward element-wise on its two inputs of one shape, `op`
-over a and b), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear
-without a bias and with nothing after it), batched_gemm (bmm of two 3-D inputs), transpose (the transposed copy
-of a matrix), gather_rows (an embedding lookup), layernorm and rmsnorm
-(over the last dimension, the module's own or written out; norms.py), attention (scaled_dot_product_attention, or
-softmax(q k^T * scale) v written out with bmm/matmul; attention.py), pool2d (MaxPool2d / AvgPool2d without padding,
-dilation or ceil mode), linear (nn.Linear, or F.linear on the module's own parameters, with a bias, on the one
-input, then element-wise operators on its result, fused into the family's `op` over `v`, the product plus the
-bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then such operators; conv2d_nchw without a bias and
-with nothing after it; conv2d_nchw_strided(_bias) for any other geometry of one group and for nn.Conv1d;
-conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d; conv3d_ncdhw(_bias) and conv_transpose3d_ncdhw(_bias)
-for nn.Conv3d and nn.ConvTranspose3d of one group; linear_channel, conv2d_nchw_bias_channel,
-conv_transpose2d_nchw_bias_channel and conv3d_ncdhw_bias_channel when the chain also reads one per-channel parameter of the module, `p` in
-`op`; a layer without a bias whose one use adds such a parameter has it as its bias), loss (a scalar loss of
-two same-shape inputs: mse, l1, smooth_l1, huber, kl_div with reduction mean or sum, or an element-wise expression
-of both followed by a full mean or sum, as `map` over x, y and `finish`; losses.py), loss_rows (kl_div with
-reduction batchmean: `finish` over s, rows and cols), loss_rows_broadcast (an element-wise expression of a tensor
-and a target broadcast along its leading dimensions, then a full mean or sum: KernelBench's hinge loss),
-cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with PyTorch's defaults on 2-D logits and 1-D class
-indices; losses.py).
+Families: activation (a forward that is element-wise on its one input: named activations, arithmetic and comparisons
+with constants, where, clamp, hardtanh, leaky_relu ..., as one C++ expression `op` over x; elementwise.py),
+row_softmax (softmax over the last dimension; mid_softmax over any other), row_reduce (sum, mean, amax, amin, prod,
+and max / min values, over the last dimension; row_logsumexp for a log-sum-exp there), col_reduce and mid_reduce
+(the same over the first or a middle dimension), mid_argmax and mid_argmin (argmax, argmin, max / min indices over
+any dimension but the last), row_scan and col_scan (cumsum over the last or the first dimension), row_cumprod
+(cumprod over the last dimension; these reductions.py), row_scan_reverse (the suffix sum, cumsum between two flips,
+over the last dimension) and row_scan_masked (cumsum(x * mask) over the last dimension, mask a bool input of x's
+shape; these two scans.py; the reduce families also for several consecutive dimensions and for a global pooling,
+nn.AdaptiveAvgPool2d(1) and the like), elementwise (a forward element-wise on its two inputs of one shape, `op` over
+a and b), gemm (one product of two 2-D inputs), gemm_nt (`a @ b.T` of two 2-D inputs, and nn.Linear without a bias
+and with nothing after it), batched_gemm (bmm of two 3-D inputs), transpose (the transposed copy of a matrix),
+gather_rows (an embedding lookup), layernorm and rmsnorm (over the last dimension, the module's own or written out;
+norms.py), attention (scaled_dot_product_attention, or softmax(q k^T * scale) v written out with bmm/matmul;
+attention.py), pool2d (MaxPool2d / AvgPool2d without padding, dilation or ceil mode), linear (nn.Linear, or F.linear
+on the module's own parameters, with a bias, on the one input, then element-wise operators on its result, fused into
+the family's `op` over `v`, the product plus the bias), conv2d_nchw_bias (nn.Conv2d with its bias, stride 1, then
+such operators; conv2d_nchw without a bias and with nothing after it; conv2d_nchw_strided(_bias) for any other
+geometry of one group and for nn.Conv1d; conv_transpose2d_nchw(_bias) for nn.ConvTranspose2d and 1d;
+conv3d_ncdhw(_bias) and conv_transpose3d_ncdhw(_bias) for nn.Conv3d and nn.ConvTranspose3d of one group;
+linear_channel, conv2d_nchw_bias_channel, conv_transpose2d_nchw_bias_channel and conv3d_ncdhw_bias_channel when the
+chain also reads one per-channel parameter of the module, `p` in `op`; a layer without a bias whose one use adds
+such a parameter has it as its bias), loss (a scalar loss of two same-shape inputs: mse, l1, smooth_l1, huber,
+kl_div with reduction mean or sum, or an element-wise expression of both followed by a full mean or sum, as `map`
+over x, y and `finish`; losses.py), loss_rows (kl_div with reduction batchmean: `finish` over s, rows and cols),
+loss_rows_broadcast (an element-wise expression of a tensor and a target broadcast along its leading dimensions,
+then a full mean or sum: KernelBench's hinge loss), cross_entropy_mean (F.cross_entropy / nn.CrossEntropyLoss with
+PyTorch's defaults on 2-D logits and 1-D class indices; losses.py).
 
 A forward that no one family serves may be a chain of them: kopt_torch.chain splits it into stages, each inferred
 here as a module of its own (docs/pytorch.md, "Chains of families").
@@ -608,8 +607,8 @@ def _channel_map(traced: Any, nodes: list[Any], inputs: list[Any]) -> FamilyGues
     op, steps = expression
     key = next(iter(vectors.values()))
     if scalar:  # one channel of everything: p is the parameter's one value
-        return FamilyGuess("channel_map", {"op": op},
-                           f"the module is element-wise on its input and the scalar parameter {key} ({', '.join(steps)})",
+        return FamilyGuess("channel_map", {"op": op}, f"the module is element-wise on its input and the scalar "
+                           f"parameter {key} ({', '.join(steps)})",
                            {"in": (0, None), "channel": (key, None), "outer": 1, "C": 1,
                             "inner": (0, tuple(range(rank)))})
     inner: Binding = (0, tuple(range(2, rank))) if rank > 2 else 1

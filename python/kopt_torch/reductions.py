@@ -13,8 +13,8 @@ dimensions before d, inner the product of those after it.
   rest); over any other `mid_reduce` (batch the outer dimensions, rows d, cols the inner ones). Each with the
   family's `combine`, `identity` and `finish` (`n` in `finish` is the count reduced). Over two or more
   consecutive dimensions (`dim` a list or tuple of them, 2026-12-07) sum, mean, amax, amin, prod and logsumexp
-  view them as one
-  (their product): row_reduce when they are the trailing ones, col_reduce the leading ones, mid_reduce otherwise.
+  view them as one (their product): row_reduce (row_logsumexp) when they are the trailing ones, col_reduce the
+  leading ones, mid_reduce otherwise.
 - Global pooling (2026-12-07, `adaptive_pool_family`): nn.AdaptiveAvgPool1d/2d/3d and AdaptiveMaxPool1d/2d/3d with
   an output of one element per plane, and F.adaptive_avg_pool1d/2d/3d(x, 1), on a batched input: `row_reduce`
   (mean or amax) of each of the N * C planes.
