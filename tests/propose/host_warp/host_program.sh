@@ -19,6 +19,6 @@ instantiate() {
 # build_and_run PROGRAM SECONDS: compiles PROGRAM.cpp for the host (with warp_shim.h on the include path) and
 # runs it; a failing run sets `failed`.
 build_and_run() {
-  "$cxx" -std=c++20 -O1 -U_FORTIFY_SOURCE -I"$here" -o "$1" "$1.cpp"
+  "$cxx" -std=c++20 -O1 -fno-strict-aliasing -U_FORTIFY_SOURCE -I"$here" -o "$1" "$1.cpp"
   timeout "$2" "$1" || failed=1
 }

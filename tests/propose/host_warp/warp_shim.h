@@ -1,11 +1,14 @@
 // Host emulation of the CUDA built-ins that warp-level strategy templates use (row_scan_warp_per_row.cu,
-// row_logsumexp_online.cu), so
-// their index arithmetic and shuffle logic run on a machine without a GPU. A warp is 32 fibers (ucontext, one
-// stack each) run in turn by run_warp: every shuffle is two rendezvous (each lane publishes its value, then
-// each reads its source), and a round of the scheduler moves every lane to the next one, so the lanes stay in
-// lockstep where it matters, as on the GPU (a lane starts on its own stack by swapcontext; switches are
-// _setjmp/_longjmp, which make no system call). threadIdx and blockIdx are per lane. No shared memory, no
-// __syncthreads, no atomics: templates that need them are not emulated. A lane that finishes while the others
+// row_logsumexp_online.cu), and of a whole block with shared memory and barriers
+// (conv2d_nchw_implicit_gemm.cu's transposed forms, run_block below), so their index arithmetic and shuffle
+// logic run on a machine without a GPU. A warp is 32 fibers (ucontext, one stack each) run in turn by
+// run_warp: every shuffle is two rendezvous (each lane publishes its value, then each reads its source), and
+// a round of the scheduler moves every lane to the next one, so the lanes stay in lockstep where it matters,
+// as on the GPU (a lane starts on its own stack by swapcontext; switches are _setjmp/_longjmp, which make no
+// system call). threadIdx and blockIdx are per lane. No atomics. run_block runs the threads of one block the
+// same way (up to 1024 fibers): __syncthreads is then a rendezvous of every thread of the block, and
+// __shared__ variables are statics, which the block's fibers share as a block shares its shared memory
+// (blocks run one after another); shuffles are not emulated there. A lane that finishes while the others
 // still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp reports it. A
 // template without shuffles (channel_map_packs.cu) may instead run thread after thread, its check setting
 // blockIdx, threadIdx and gridDim itself (channel_map_check.inc). A pack access off its alignment aborts, as
@@ -35,8 +38,18 @@ struct uint2 {
   unsigned x, y;
 };
 struct Dim3 {
-  unsigned x;
+  unsigned x, y, z;
 };
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(8) float2 {
+  float x, y;
+};
+inline float2 make_float2(float a, float b) {
+  return float2{a, b};
+}
+#define __align__(n) __attribute__((aligned(n)))
 inline Dim3 blockIdx, threadIdx, gridDim;
 struct __nv_bfloat16 {
   uint16_t bits;
@@ -57,26 +70,35 @@ inline T __ldcs(T const* p) {
   return __ldg(p);
 }
 
-// One warp of fibers: the lanes' stacks (reused warp after warp), the lane running now and the shuffles'
-// slots.
+// One warp (or, for run_block, one block) of fibers: the lanes' stacks (reused warp after warp), the lane
+// running now and the shuffles' slots.
 struct Warp {
   static constexpr std::size_t kStack = 128 * 1024;
+  static constexpr int kMaxLanes = 1024;
   ucontext_t start;
-  ucontext_t lanes[32];
+  ucontext_t lanes[kMaxLanes];
   jmp_buf scheduler;
-  jmp_buf resume[32];
-  std::vector<char> stacks[32];
-  bool started[32] = {};
-  bool done[32] = {};
+  jmp_buf resume[kMaxLanes];
+  std::vector<char> stacks[kMaxLanes];
+  bool started[kMaxLanes] = {};
+  bool done[kMaxLanes] = {};
   int lane = 0;
-  float slot[32] = {};
+  int count = 32;            // lanes run together: 32, or a block's threads under run_block
+  bool whole_block = false;  // run_block: lanes are a block's threads, __syncthreads their rendezvous
+  float slot[kMaxLanes] = {};
   std::function<void()> kernel;
   unsigned block = 0, warp = 0;
+  Dim3 block3{};
 };
 inline Warp g_warp_state;
 inline Warp* const g_warp = &g_warp_state;
 
 inline void set_lane_ids() {
+  if (g_warp->whole_block) {
+    blockIdx = g_warp->block3;
+    threadIdx = Dim3{static_cast<unsigned>(g_warp->lane), 0, 0};
+    return;
+  }
   blockIdx.x = g_warp->block;
   threadIdx.x = g_warp->warp * 32 + static_cast<unsigned>(g_warp->lane);
 }
@@ -90,19 +112,17 @@ inline void lane_main() {
   g_warp->done[g_warp->lane] = true;
   _longjmp(g_warp->scheduler, 1);  // never returns: the next warp starts this stack afresh
 }
-// Runs `kernel` as the 32 lanes of warp `warp` of block `block`; false when the lanes diverged at a shuffle.
-inline bool run_warp(unsigned block, unsigned warp, std::function<void()> kernel) {
+// Runs w.kernel as w.count lanes until all of them end; false when some ended while others waited at a
+// rendezvous (a divergent shuffle or barrier).
+inline bool run_lanes() {
   Warp& w = *g_warp;
-  w.kernel = std::move(kernel);
-  w.block = block;
-  w.warp = warp;
-  for (int l = 0; l < 32; ++l) {
+  for (int l = 0; l < w.count; ++l) {
     w.started[l] = w.done[l] = false;
     if (w.stacks[l].empty()) w.stacks[l].resize(Warp::kStack);
   }
   while (true) {
     int finished = 0;
-    for (int l = 0; l < 32; ++l) {
+    for (int l = 0; l < w.count; ++l) {
       if (!w.done[l]) {
         w.lane = l;
         set_lane_ids();
@@ -119,15 +139,47 @@ inline bool run_warp(unsigned block, unsigned warp, std::function<void()> kernel
       }
       finished += w.done[l] ? 1 : 0;
     }
-    if (finished == 32) return true;
-    if (finished > 0) return false;  // some lanes left while the others wait at a shuffle
+    if (finished == w.count) return true;
+    if (finished > 0) return false;  // some lanes left while the others wait at a shuffle or barrier
   }
+}
+
+// Runs `kernel` as the 32 lanes of warp `warp` of block `block`; false when the lanes diverged at a shuffle.
+inline bool run_warp(unsigned block, unsigned warp, std::function<void()> kernel) {
+  Warp& w = *g_warp;
+  w.kernel = std::move(kernel);
+  w.block = block;
+  w.warp = warp;
+  w.count = 32;
+  w.whole_block = false;
+  return run_lanes();
+}
+
+// Runs `kernel` as the `threads` threads of block `block` (threadIdx.x < threads, blockIdx = block), every
+// __syncthreads a barrier of all of them; false when some threads ended while others waited at a barrier.
+inline bool run_block(Dim3 block, int threads, std::function<void()> kernel) {
+  Warp& w = *g_warp;
+  if (threads < 1 || threads > Warp::kMaxLanes) {
+    std::fprintf(stderr, "run_block: %d threads\n", threads);
+    std::abort();
+  }
+  w.kernel = std::move(kernel);
+  w.block3 = block;
+  w.count = threads;
+  w.whole_block = true;
+  bool const ok = run_lanes();
+  w.whole_block = false;
+  return ok;
 }
 
 inline int lane_id() {
   return static_cast<int>(threadIdx.x) % 32;
 }
 inline float exchange(float v, int src) {
+  if (g_warp->whole_block) {
+    std::fprintf(stderr, "shuffles are not emulated under run_block\n");
+    std::abort();
+  }
   g_warp->slot[lane_id()] = v;
   rendezvous();
   float const r = g_warp->slot[src];
@@ -147,12 +199,16 @@ inline float __shfl_xor_sync(unsigned, float v, int mask, int width = 32) {
   int const lane = lane_id();
   return exchange(v, lane / width * width + ((lane % width) ^ mask) % width);
 }
-// Shared memory and barriers are not emulated: a template may name them on a path its emulated configurations
-// never take (row_logsumexp_online.cu's merge across a group's warps, for groups of more than 32 threads).
+// Under run_warp, shared memory and barriers are not emulated: a template may name them on a path its
+// emulated configurations never take (row_logsumexp_online.cu's merge across a group's warps, for groups of
+// more than 32 threads). Under run_block a barrier is a rendezvous of the block's threads.
 #define __shared__ static
 inline void __syncthreads() {
-  std::fprintf(stderr, "__syncthreads is not emulated: run this template with one warp per group\n");
-  std::abort();
+  if (!g_warp->whole_block) {
+    std::fprintf(stderr, "__syncthreads is not emulated: run this template with one warp per group\n");
+    std::abort();
+  }
+  rendezvous();
 }
 namespace kopt_strategy {
 inline float to_float(float v) {
