@@ -15,8 +15,10 @@
 // when Ho*Wo is a multiple of 4 (element stores otherwise). Products are summed in increasing k; any sizes
 // (odd channel counts and planes, partial tiles, K = 1, pad = 0) work.
 // KOPT_CONV_TRANSPOSED (family conv_transpose2d_nchw, with KOPT_CONV_STRIDED): nn.ConvTranspose2d in the
-// gather form (conv2d_nchw_gather.cuh): the entry also takes the output padding OPH, OPW; the weight is
-// Cin x Cout x KH x KW, its slice loaded element by element.
+// gather form (conv2d_nchw_gather.cuh), split by output phase: the block's tile is one phase's (phase_of; the
+// launch counts one spare tile per phase, which returns at once), its reduction the phase's taps; the entry also
+// takes the output padding OPH, OPW; the weight is Cin x Cout x KH x KW, its slice loaded element by element at
+// the phase's taps; outputs stored element by element unless every stride is 1.
 // KOPT_CONV_3D (families conv3d_ncdhw*, conv_transpose3d_ncdhw*, with KOPT_CONV_STRIDED): nn.Conv3d and
 // nn.ConvTranspose3d over NCDHW tensors (conv2d_nchw_gather.cuh's depth axis): the entry takes D before H and
 // W and the filter, strides, padding and dilations per axis for the three axes (and OPD, OPH, OPW).
@@ -119,16 +121,14 @@ __device__ __forceinline__ void load_slice(Staged& s, Elem const* __restrict__ w
     int const co = co0 + e / (BK / kVec);
     int const k = k0 + (e % (BK / kVec)) * kVec;
 #if KOPT_CONV_TRANSPOSED
-    // W'[co][k] = w[ci][co][ky][kx]: taps of one input channel are contiguous, channels Cout*KH*KW apart.
-    int const kk = conv_nchw_gather::window_taps(g);
+    // W'[co][k] of the block's phase, w[ci][co][kz][ky][kx] at its taps: element by element, the vector's first
+    // tap split once and the next ones reached by the cursor's carries.
+    conv_nchw_gather::Window const f = conv_nchw_gather::cursor_window(g);
+    conv_nchw_gather::Tap t = conv_nchw_gather::split(k, f);
 #pragma unroll
     for (int v = 0; v < kVec; ++v) {
-      int const kv = k + v;
-      int const ci = kv / kk;
-      s.a[i][v] =
-          co < g.Cout && kv < g.taps
-              ? kopt_strategy::to_float(w[(static_cast<long long>(ci) * g.Cout + co) * kk + (kv - ci * kk)])
-              : 0.0f;
+      s.a[i][v] = conv_nchw_gather::transposed_weight(w, g, co, k + v, t);
+      if (v + 1 < kVec) conv_nchw_gather::advance(t, one, f);
     }
     (void)w_vec;
 #else
@@ -229,13 +229,13 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
 #endif
   using conv_nchw_gather::Tap;
 #if KOPT_CONV_3D && KOPT_CONV_TRANSPOSED
-  conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry_transposed_3d(
+  conv_nchw_gather::Geometry g = conv_nchw_gather::geometry_transposed_3d(
       N, Cin, Cout, D, H, W, KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW, OPD, OPH, OPW);
 #elif KOPT_CONV_3D
   conv_nchw_gather::Geometry const g =
       conv_nchw_gather::geometry_3d(N, Cin, Cout, D, H, W, KD, KH, KW, SD, SH, SW, PD, PH, PW, DD, DH, DW);
 #elif KOPT_CONV_TRANSPOSED
-  conv_nchw_gather::Geometry const g =
+  conv_nchw_gather::Geometry g =
       conv_nchw_gather::geometry_transposed(N, Cin, Cout, H, W, KH, KW, SH, SW, PH, PW, DH, DW, OPH, OPW);
 #elif KOPT_CONV_STRIDED
   conv_nchw_gather::Geometry const g =
@@ -244,10 +244,19 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
   conv_nchw_gather::Geometry const g = conv_nchw_gather::geometry(N, Cin, Cout, H, W, K, pad);
 #endif
   if (!conv_nchw_gather::has_outputs(g, N)) return;
+#if KOPT_CONV_TRANSPOSED
+  // The block's phase (its sub-filter and outputs) and its tile of them; none for the launch's spare blocks.
+  long long tile = blockIdx.x;
+  if (!conv_nchw_gather::phase_of(g, N, tile, BN)) return;
+#endif
   __shared__ __align__(16) Tiles tiles;
 
   int const tid = static_cast<int>(threadIdx.x);
+#if KOPT_CONV_TRANSPOSED
+  long long const pix0 = tile * BN;
+#else
   long long const pix0 = static_cast<long long>(blockIdx.x) * BN;
+#endif
   int const co0 = static_cast<int>(blockIdx.y) * BM;
   int const tx = tid % (BN / TN);
   int const ty = tid / (BN / TN);
@@ -265,7 +274,12 @@ extern "C" __global__ void __launch_bounds__((BM / TM) * (BN / TN), MIN_BLOCKS)
 
   // Uniform per block: a W row starts on a vector boundary when Cin*K*K is a multiple of kVec.
   bool const w_vec = g.taps % kVec == 0 && kopt_strategy::aligned_to(w, kVec * sizeof(Elem));
+#if KOPT_CONV_TRANSPOSED
+  bool const y_vec = conv_nchw_gather::columns_contiguous(g) && g.out_plane % kVec == 0 &&
+                     kopt_strategy::aligned_to(y, kVec * sizeof(Elem));
+#else
   bool const y_vec = g.out_plane % kVec == 0 && kopt_strategy::aligned_to(y, kVec * sizeof(Elem));
+#endif
 
   float acc[TM][TN];
 #pragma unroll
