@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -562,6 +563,56 @@ class RefusalsTest(unittest.TestCase):
         self.assertEqual(bad.returncode, 2)
         self.assertTrue(bad.stderr.startswith("kopt_torch: ") and bad.stderr.count("\n") == 1, bad.stderr)
         self.assertFalse((self.tmp / "x.py").exists())
+
+
+KOPT = Path(os.environ["KOPT_BINARY_DIR"]) / "bin" / "kopt" if os.environ.get("KOPT_BINARY_DIR") else None
+CORPUS = PYTHON_DIR.parent / "suites" / "pytorch"
+
+
+@unittest.skipIf(KOPT is None, "kopt is not built here (ctest sets KOPT_BINARY_DIR)")
+class ChainExportTest(unittest.TestCase):
+    """A chain's launcher (`kopt strategies TASK --instantiate "a + b"`, what a chain session stores) exported.
+
+    The corpus's level2/gemm_sum (linear then a row sum) imported by the importer, its first combination
+    instantiated by kopt, exported with knob values as `kopt export RUN --torch` passes a run's configuration.
+    nvcc of the translation unit is test_cuda_translation_unit_compiles's, not repeated here (it takes a minute
+    and a half for a chain; run once by hand, docs/pytorch.md "Export back to PyTorch").
+    """
+
+    def test_a_chains_launcher_exports_with_its_knobs_and_intermediates(self) -> None:
+        from kopt_torch.importer import import_problem
+
+        with tempfile.TemporaryDirectory() as tmp:
+            task = Path(tmp) / "gemm_sum"
+            import_problem(CORPUS / "level2" / "gemm_sum.py", task)
+            listing = subprocess.run([str(KOPT), "strategies", str(task), "--json"], capture_output=True, text=True,
+                                     timeout=120)
+            self.assertEqual(listing.returncode, 0, listing.stderr)
+            combination = json.loads(listing.stdout)["combinations"][0]
+            self.assertIn(" + ", combination)
+            kernel = Path(tmp) / "chain.cu"
+            made = subprocess.run([str(KOPT), "strategies", str(task), "--instantiate", combination, "-o", str(kernel)],
+                                  capture_output=True, text=True, timeout=120)
+            self.assertEqual(made.returncode, 0, made.stderr)
+            knobs = {"S0_BM": 64, "S0_BN": 64, "S0_BK": 16, "S0_TM": 4, "S0_TN": 4}
+            result = build_export(task, kernel, knobs=knobs)
+            unit = result.cuda_translation_unit()
+            # The run's configuration before the chain's text, whose own defaults are #ifndef-guarded.
+            defines = unit.index("#define S0_BM 64")
+            self.assertLess(defines, unit.index("kopt_stage_0"))
+            self.assertIn("#ifndef S0_BM", unit)
+            # One launcher for the whole chain: the intermediate is its own buffer, not a tensor of the op.
+            self.assertIn('extern "C" void forward(const float* x, const float* linear_weight, '
+                          'const float* linear_bias, float* out, int batch_size, int in_features, int out_features)',
+                          unit)
+            self.assertIn("kopt_chain_t0", unit)
+            call = unit[unit.index("  forward(reinterpret_cast"):]
+            call = call[:call.index(";")]
+            for name in ("t_x", "t_linear_weight", "t_linear_bias", "t_out", "batch_size", "in_features",
+                         "out_features"):
+                self.assertIn(name, call)
+            self.assertNotIn("t0", call)
+            ast.parse(result.text)
 
 
 class HelpersTest(unittest.TestCase):
