@@ -45,10 +45,11 @@ from .graph import output_node
 
 # log(exp(a) + exp(b)) without overflow: the larger plus log1p of the smaller's exp relative to it. An operand
 # at the identity (-inf: a lane or a piece with nothing to combine) gives the other unchanged, so two of them give
-# -inf, not the NaN of -inf - -inf. Associative and commutative up to rounding (the library's reductions combine
+# -inf, not the NaN of -inf - -inf. A NaN operand gives NaN (a + b), as torch.logsumexp and torch.softmax carry it
+# (fmaxf and fminf alone would pass over it). Associative and commutative up to rounding (the library's reductions combine
 # in any order); each step rounds in the log domain, an absolute error of about half a unit in the last place of
 # the result, so a chain of k steps stays within about sqrt(k) of them where k is a thread's share of the row.
-LOG_ADD_EXP = ("(a == -INFINITY ? b : b == -INFINITY ? a : fmaxf(a, b) + log1pf(expf(fminf(a, b) - fmaxf(a, b))))")
+LOG_ADD_EXP = ("(a != a || b != b ? a + b : a == -INFINITY ? b : b == -INFINITY ? a : fmaxf(a, b) + log1pf(expf(fminf(a, b) - fmaxf(a, b))))")
 
 # Value reductions: the reduce families' combine, identity and finish (`n`: the count reduced).
 _REDUCTIONS = {"sum": ("a + b", "0.0f", "s"), "mean": ("a + b", "0.0f", "s / n"),

@@ -12,6 +12,10 @@
 // of an N x C x H x W tensor, over the classes of a segmentation head) when the task's params make m_bc the
 // log-sum-exp of the column, `v`, log-add-exp from `-INFINITY`, `s` (kopt_torch.reductions.LOG_ADD_EXP): one
 // statistic, no overflow, no division.
+// With MID_ONLINE = 1 as well (strategies.toml's mid_softmax_online) the column's log-sum-exp is the online
+// softmax's statistic (online_lse.cuh: a running maximum and the sum of exp(x - max), one expf per element) over
+// map(in[b][r][c]), finished by the task's `finish`, instead of `combine` (log-add-exp: an expf and a log1pf per
+// element); `combine` and `identity` are not read, so it serves tasks whose statistic is a log-sum-exp.
 //
 // A thread owns one column c of one slab b and walks the rows: a warp's loads of a row are 32 contiguous
 // elements (coalesced), the rows one cols-stride apart. When rows <= KEEP the thread loads all of its
@@ -41,6 +45,12 @@
 #ifndef MID_APPLY
 #define MID_APPLY 0
 #endif
+#ifndef MID_ONLINE
+#define MID_ONLINE 0
+#endif
+#if MID_ONLINE && MID_APPLY != 1
+#error "MID_ONLINE computes a log-sum-exp: only with MID_APPLY = 1 (a softmax over the middle dimension)"
+#endif
 
 namespace mid_normalize_strip {
 
@@ -48,6 +58,7 @@ using T = {{T}};
 
 // kopt:include ../reduction/hinted_loads.cuh
 // kopt:include axis_op.cuh
+// kopt:include online_lse.cuh
 
 struct Map {
   __device__ __forceinline__ float operator()(float v) const { return ({{map}}); }
@@ -84,33 +95,58 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
       if (r < rows) v[r] = load1(x + r * stride);
+#if MID_ONLINE
+    Stat a;
+#pragma unroll
+    for (int r = 0; r < KEEP; ++r)
+      if (r < rows) add1(a, Map{}(v[r]));
+    float const m = Op::finish(log_sum_exp(a), n, rows, cols);
+#else
     float acc = Op::identity();
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
       if (r < rows) acc = Op::combine(acc, Map{}(v[r]));
     float const m = Op::finish(acc, n, rows, cols);
+#endif
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
       if (r < rows) store1(y + r * stride, apply(v[r], m));
     return;
   }
 #endif
+#if MID_ONLINE
+  // One statistic per row in flight (independent chains of expf), merged at the end.
+  Stat acc[UNROLL];
+#else
   float acc[UNROLL];
 #pragma unroll
   for (int u = 0; u < UNROLL; ++u) acc[u] = Op::identity();
+#endif
   int r = 0;
 #pragma unroll 1
   for (; r + UNROLL <= rows; r += UNROLL) {
     float v[UNROLL];
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) v[u] = load1(x + (r + u) * stride);
+#if MID_ONLINE
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) add1(acc[u], Map{}(v[u]));
+#else
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) acc[u] = Op::combine(acc[u], Map{}(v[u]));
+#endif
   }
+#if MID_ONLINE
+  for (; r < rows; ++r) add1(acc[0], Map{}(load1(x + r * stride)));
+#pragma unroll
+  for (int u = 1; u < UNROLL; ++u) merge(acc[0], acc[u].m, acc[u].s);
+  float const m = Op::finish(log_sum_exp(acc[0]), n, rows, cols);
+#else
   for (; r < rows; ++r) acc[0] = Op::combine(acc[0], Map{}(load1(x + r * stride)));
 #pragma unroll
   for (int u = 1; u < UNROLL; ++u) acc[0] = Op::combine(acc[0], acc[u]);
   float const m = Op::finish(acc[0], n, rows, cols);
+#endif
   // Last rows first: those most surely still cached.
   r = rows - 1;
 #pragma unroll 1

@@ -41,42 +41,9 @@ using T = {{T}};
 static_assert(GROUP >= 1 && GROUP <= 1024 && (GROUP & (GROUP - 1)) == 0, "a power-of-two group of threads");
 static_assert(BLOCK % 32 == 0 && BLOCK <= 1024 && BLOCK % GROUP == 0, "whole warps, whole groups");
 
-#ifndef INFINITY
-#define INFINITY __int_as_float(0x7f800000)
-#endif
-
 __device__ __forceinline__ float load1(T const* p) { return kopt_strategy::to_float(__ldg(p)); }
 
-// A thread's statistic: the largest value m seen and the sum s of exp(x - m) over the values seen.
-struct Stat {
-  float m = -INFINITY;
-  float s = 0.0f;
-};
-
-// Merges the statistic (m2, s2) into `a`; an empty side (m = -inf) leaves the other unchanged.
-__device__ __forceinline__ void merge(Stat& a, float m2, float s2) {
-  if (m2 == -INFINITY) return;
-  if (a.m == -INFINITY) {
-    a.m = m2;
-    a.s = s2;
-    return;
-  }
-  float const m = fmaxf(a.m, m2);
-  a.s = a.s * expf(a.m - m) + s2 * expf(m2 - m);
-  a.m = m;
-}
-
-// Adds one value. fmaxf passes over a NaN, whose expf(x - m) then makes s NaN; only while nothing but -inf
-// has been seen must a NaN be kept by hand (as m and s: merge and the final m + log(s) carry it on).
-__device__ __forceinline__ void add1(Stat& a, float x) {
-  float const m = fmaxf(a.m, x);
-  if (m == -INFINITY) {
-    if (x != x) a.m = a.s = x;
-    return;
-  }
-  a.s = a.s * expf(a.m - m) + expf(x - m);
-  a.m = m;
-}
+// kopt:include online_lse.cuh
 
 // Adds a 128-bit pack: its maximum first, so that s is rescaled at most once per pack.
 __device__ __forceinline__ void add_pack(Stat& a, uint4 const& v) {
@@ -166,5 +133,5 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
     warp_merge<32>(b);
     a = b;
   }
-  if (row < rows && lane == 0) out[row] = kopt_strategy::from_float<T>(a.m + logf(a.s));
+  if (row < rows && lane == 0) out[row] = kopt_strategy::from_float<T>(log_sum_exp(a));
 }

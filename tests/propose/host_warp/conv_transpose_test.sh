@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The transposed convolutions' device code (conv2d_nchw_implicit_gemm.cu with KOPT_CONV_TRANSPOSED, 2-D and 3-D,
+# The transposed convolutions' device code (conv2d_nchw_implicit_gemm.cu's transposed forms, 2-D and 3-D,
 # and with a bias) run as whole blocks on the host (tests/CMakeLists.txt, HostWarp.ConvTranspose): each strategy
 # instantiated by `kopt strategies SUITE_TASK --instantiate` for its suite task, compiled for the host with
 # warp_shim.h (run_block: a block's threads as fibers, __syncthreads their barrier) and run by

@@ -69,6 +69,10 @@ template <class T>
 inline T __ldcs(T const* p) {
   return __ldg(p);
 }
+template <class T>
+inline void __stcs(T* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
 
 // One warp (or, for run_block, one block) of fibers: the lanes' stacks (reused warp after warp), the lane
 // running now and the shuffles' slots.
