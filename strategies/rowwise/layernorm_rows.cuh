@@ -131,6 +131,8 @@ __device__ __forceinline__ void layernorm_row(T* __restrict__ y, const T* __rest
 
 }  // namespace kopt_rows
 
+// KOPT_ROWS_OWN_ENTRY: a template that brings its own entry and calls layernorm_row (group_norm_rows.cu).
+#ifndef KOPT_ROWS_OWN_ENTRY
 // KOPT_SAVE_STATS (a manifest `defines`): the entry also takes the per-row mean and rstd outputs, last (the
 // `// kopt:launch` and `// kopt:constraint` lines name the sizes by position, {{ARG4}} and {{ARG5}}).
 #ifndef KOPT_SAVE_STATS
@@ -168,3 +170,4 @@ extern "C" __global__ void __launch_bounds__(KOPT_MAX_THREADS)
       out + offset, in + offset, gamma, beta, C, eps, live, aligned, scratch, g);
 #endif
 }
+#endif  // KOPT_ROWS_OWN_ENTRY

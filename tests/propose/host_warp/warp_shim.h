@@ -8,12 +8,13 @@
 // system call). threadIdx and blockIdx are per lane. No atomics. run_block runs the threads of one block the
 // same way (up to 1024 fibers): __syncthreads is then a rendezvous of every thread of the block, and
 // __shared__ variables are statics, which the block's fibers share as a block shares its shared memory
-// (blocks run one after another); shuffles are not emulated there. A lane that finishes while the others
-// still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp reports it. A
-// template without shuffles (channel_map_packs.cu) may instead run thread after thread, its check setting
-// blockIdx, threadIdx and gridDim itself (channel_map_check.inc). A pack access off its alignment aborts, as
-// the GPU faults. The kernel's text comes from `kopt strategies TASK --instantiate`, minus the common header
-// (strategies/common/strategy.cuh), whose device helpers are replaced by the host versions below.
+// (blocks run one after another); a shuffle there is a rendezvous of the whole block. A lane that finishes
+// while the others still wait at a shuffle is a divergent shuffle, which the GPU leaves undefined: run_warp
+// reports it. A template without shuffles (channel_map_packs.cu) may instead run thread after thread, its
+// check setting blockIdx, threadIdx and gridDim itself (channel_map_check.inc). A pack access off its
+// alignment aborts, as the GPU faults. The kernel's text comes from `kopt strategies TASK --instantiate`,
+// minus the common header (strategies/common/strategy.cuh), whose device helpers are replaced by the host
+// versions below.
 #pragma once
 #include <setjmp.h>
 #include <ucontext.h>
@@ -50,13 +51,18 @@ inline float2 make_float2(float a, float b) {
   return float2{a, b};
 }
 #define __align__(n) __attribute__((aligned(n)))
-inline Dim3 blockIdx, threadIdx, gridDim;
+inline Dim3 blockIdx, threadIdx, gridDim, blockDim;
 struct __nv_bfloat16 {
   uint16_t bits;
 };
 inline float __uint_as_float(unsigned u) {
   float f;
   std::memcpy(&f, &u, 4);
+  return f;
+}
+inline float __int_as_float(int i) {
+  float f;
+  std::memcpy(&f, &i, 4);
   return f;
 }
 template <class T>
@@ -169,6 +175,7 @@ inline bool run_block(Dim3 block, int threads, std::function<void()> kernel) {
   }
   w.kernel = std::move(kernel);
   w.block3 = block;
+  blockDim = Dim3{static_cast<unsigned>(threads), 1, 1};
   w.count = threads;
   w.whole_block = true;
   bool const ok = run_lanes();
@@ -179,14 +186,14 @@ inline bool run_block(Dim3 block, int threads, std::function<void()> kernel) {
 inline int lane_id() {
   return static_cast<int>(threadIdx.x) % 32;
 }
+// Under run_block every thread of the block takes part in each rendezvous, so a shuffle there needs every
+// warp of the block to shuffle the same number of times (uniform code: a row's group sums); otherwise the
+// warps wait for each other at the wrong shuffles, which the GPU would not do.
 inline float exchange(float v, int src) {
-  if (g_warp->whole_block) {
-    std::fprintf(stderr, "shuffles are not emulated under run_block\n");
-    std::abort();
-  }
-  g_warp->slot[lane_id()] = v;
+  int const base = g_warp->whole_block ? static_cast<int>(threadIdx.x) / 32 * 32 : 0;
+  g_warp->slot[base + lane_id()] = v;
   rendezvous();
-  float const r = g_warp->slot[src];
+  float const r = g_warp->slot[base + src];
   rendezvous();
   return r;
 }
@@ -262,5 +269,14 @@ inline void store_pack(T* p, Pack<T, N> const& pack) {
 }
 inline bool aligned_to(void const* p, unsigned bytes) {
   return (reinterpret_cast<unsigned long long>(p) & (bytes - 1ull)) == 0ull;
+}
+// strategy.cuh's warp reductions, on the emulated shuffles.
+inline float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+inline float warp_max(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  return v;
 }
 }  // namespace kopt_strategy
