@@ -17,8 +17,6 @@ for form in "f32:1e-6:1e-5" "bf16:1e-5:1e-2"; do
   task=channel_scale_sigmoid-$precision
   source="$work/$task.cu"
   instantiate "$root/suites/scientific/$task" channel_map_packs "$source"
-  # The template starts at its #line: the common header before it is replaced by warp_shim.h.
-  start=$(grep -n -m1 -E '^#line 1' "$source" | cut -d: -f1)
   for config in "128 4 0" "256 16 2"; do
     read -r block items grid <<< "$config"
     program="$work/$task-$block-$items-$grid"
@@ -28,7 +26,7 @@ for form in "f32:1e-6:1e-5" "bf16:1e-5:1e-2"; do
       printf '#define VARIANT "%s"\n#define ENTRY channel_scale_sigmoid\n' "$task"
       printf '#define REF(v, p) (1.0 / (1.0 + std::exp(-((v) * (p)))))\n'
       printf '#define TOL_ATOL %s\n#define TOL_RTOL %s\n' "$atol" "$rtol"
-      tail -n +"$start" "$source"
+      kernel_text "$source"
       echo '#include "channel_map_check.inc"'
     } > "$program.cpp"
     build_and_run "$program" 300

@@ -22,8 +22,6 @@ for form in "conv_transpose2d_nchw-f32:conv_transpose2d_nchw_implicit_gemm:1e-5:
   IFS=: read -r task strategy atol rtol configs <<< "$form"
   source="$work/$task.cu"
   instantiate "$root/suites/scientific/$task" "$strategy" "$source"
-  # The kernel's text after the common header (warp_shim.h stands in for it).
-  start=$(grep -n -m1 -E '^}  // namespace kopt_strategy' "$source" | cut -d: -f1)
   entry=$(grep -m1 -oE 'kernel=[A-Za-z0-9_]+' "$source" | cut -d= -f2)
   for config in $configs; do
     IFS=, read -r bm bn bk tm tn <<< "$config"
@@ -33,7 +31,7 @@ for form in "conv_transpose2d_nchw-f32:conv_transpose2d_nchw_implicit_gemm:1e-5:
       printf '#define BM %s\n#define BN %s\n#define BK %s\n#define TM %s\n#define TN %s\n' "$bm" "$bn" "$bk" "$tm" "$tn"
       printf '#define VARIANT "%s"\n#define ENTRY %s\n' "$task" "$entry"
       printf '#define TOL_ATOL %s\n#define TOL_RTOL %s\n' "$atol" "$rtol"
-      tail -n +"$((start + 1))" "$source"
+      kernel_text "$source"
       echo '#include "conv_transpose_check.inc"'
     } > "$program.cpp"
     build_and_run "$program" 300

@@ -18,8 +18,6 @@ for form in "f32:$(sed -n 's/^f32 = { atol = \([^,]*\), rtol = \([^ ]*\) }.*/\1:
   task=group_norm-$precision
   source="$work/$task.cu"
   instantiate "$root/suites/scientific/$task" group_norm_rows "$source"
-  # The template after the common header, which warp_shim.h replaces.
-  start=$(( $(grep -n -m1 -E '^}  // namespace kopt_strategy' "$source" | cut -d: -f1) + 1 ))
   for config in $configs; do
     IFS=, read -r items rows <<< "$config"
     program="$work/$task-$items-$rows"
@@ -28,7 +26,7 @@ for form in "f32:$(sed -n 's/^f32 = { atol = \([^,]*\), rtol = \([^ ]*\) }.*/\1:
       printf '#define ITEMS %s\n#define ROWS %s\n' "$items" "$rows"
       printf '#define VARIANT "%s"\n#define ENTRY group_norm\n' "$task"
       printf '#define TOL_ATOL %s\n#define TOL_RTOL %s\n' "$atol" "$rtol"
-      tail -n +"$start" "$source"
+      kernel_text "$source"
       echo '#include "group_norm_check.inc"'
     } > "$program.cpp"
     build_and_run "$program" 300

@@ -16,6 +16,14 @@ instantiate() {
   fi
 }
 
+# kernel_text SOURCE: the instantiated strategy SOURCE without kopt's common header (strategies/common/strategy.cuh,
+# which warp_shim.h replaces): the strategy's defines, its template and its includes.
+kernel_text() {
+  local end
+  end=$(grep -n -m1 -E '^}  // namespace kopt_strategy' "$1" | cut -d: -f1)
+  tail -n +"$((end + 1))" "$1"
+}
+
 # build_and_run PROGRAM SECONDS: compiles PROGRAM.cpp for the host (with warp_shim.h on the include path) and
 # runs it; a failing run sets `failed`.
 build_and_run() {

@@ -17,7 +17,6 @@ for form in "f32:1e-6:2e-5" "bf16:1e-5:1e-2"; do
   task=row_logsumexp-$precision
   source="$work/$task.cu"
   instantiate "$root/suites/llm/$task" row_logsumexp_online "$source"
-  start=$(grep -n -m1 -E '^#line 1' "$source" | cut -d: -f1)
   for config in "8 128 1" "32 256 2" "16 64 4"; do
     read -r group block unroll <<< "$config"
     program="$work/$task-$group-$block-$unroll"
@@ -26,7 +25,7 @@ for form in "f32:1e-6:2e-5" "bf16:1e-5:1e-2"; do
       printf '#define GROUP %s\n#define BLOCK %s\n#define UNROLL %s\n#define HINT 0\n' "$group" "$block" "$unroll"
       printf '#define VARIANT "%s"\n#define ENTRY row_logsumexp\n' "$task"
       printf '#define TOL_ATOL %s\n#define TOL_RTOL %s\n' "$atol" "$rtol"
-      tail -n +"$start" "$source"
+      kernel_text "$source"
       echo '#include "logsumexp_check.inc"'
     } > "$program.cpp"
     build_and_run "$program" 300

@@ -21,9 +21,6 @@ for form in "f32:mid_softmax_online:1e-6:1e-5:128,32,4 64,0,2 64,64,8" \
   task=mid_softmax-$precision
   source="$work/$task-$strategy.cu"
   instantiate "$root/suites/algebra/$task" "$strategy" "$source"
-  # The strategy's defines (MID_APPLY, MID_ONLINE) and template after the common header, which warp_shim.h
-  # replaces.
-  start=$(( $(grep -n -m1 -E '^}  // namespace kopt_strategy' "$source" | cut -d: -f1) + 1 ))
   for config in $configs; do
     IFS=, read -r block keep unroll <<< "$config"
     program="$work/$task-$strategy-$block-$keep-$unroll"
@@ -32,7 +29,7 @@ for form in "f32:mid_softmax_online:1e-6:1e-5:128,32,4 64,0,2 64,64,8" \
       printf '#define BLOCK %s\n#define KEEP %s\n#define UNROLL %s\n' "$block" "$keep" "$unroll"
       printf '#define VARIANT "%s %s"\n#define ENTRY mid_softmax\n' "$task" "$strategy"
       printf '#define TOL_ATOL %s\n#define TOL_RTOL %s\n' "$atol" "$rtol"
-      tail -n +"$start" "$source"
+      kernel_text "$source"
       echo '#include "mid_softmax_check.inc"'
     } > "$program.cpp"
     build_and_run "$program" 300

@@ -17,8 +17,6 @@ for precision in f32 bf16; do
     task=${form%%:*} strategy=${form##*:}
     source="$work/$task-$precision.cu"
     instantiate "$root/suites/algebra/$task-$precision" "$strategy" "$source"
-    # The template starts at its switch's #define (or its #line): the common header before it is replaced.
-    start=$(grep -n -m1 -E '^#define KOPT_|^#line 1' "$source" | cut -d: -f1)
     for config in "4 128 1" "32 256 4"; do
       read -r lanes block unroll <<< "$config"
       program="$work/$task-$precision-$lanes-$block-$unroll"
@@ -26,7 +24,7 @@ for precision in f32 bf16; do
         echo '#include "warp_shim.h"'
         printf '#define LANES %s\n#define BLOCK %s\n#define UNROLL %s\n#define HINT 0\n' "$lanes" "$block" "$unroll"
         printf '#define VARIANT "%s-%s"\n#define ENTRY %s\n' "$task" "$precision" "$task"
-        tail -n +"$start" "$source"
+        kernel_text "$source"
         echo '#include "row_scan_check.inc"'
       } > "$program.cpp"
       build_and_run "$program" 120
