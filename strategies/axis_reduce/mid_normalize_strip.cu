@@ -75,6 +75,24 @@ __device__ __forceinline__ float apply(float v, float m) {
 #endif
 }
 
+// A column's statistic of map(x) over its rows, finished: the task's combine from its identity, or with MID_ONLINE
+// the online log-sum-exp (online_lse.cuh).
+struct Column {
+#if MID_ONLINE
+  Stat s;
+  __device__ __forceinline__ void add(float v) { add1(s, v); }
+  __device__ __forceinline__ void merge_in(Column const& o) { merge(s, o.s.m, o.s.s); }
+  __device__ __forceinline__ float finish(float n, int rows, int cols) const {
+    return Op::finish(log_sum_exp(s), n, rows, cols);
+  }
+#else
+  float a = Op::identity();
+  __device__ __forceinline__ void add(float v) { a = Op::combine(a, v); }
+  __device__ __forceinline__ void merge_in(Column const& o) { a = Op::combine(a, o.a); }
+  __device__ __forceinline__ float finish(float n, int rows, int cols) const { return Op::finish(a, n, rows, cols); }
+#endif
+};
+
 }  // namespace mid_normalize_strip
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
@@ -95,58 +113,31 @@ extern "C" __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
       if (r < rows) v[r] = load1(x + r * stride);
-#if MID_ONLINE
-    Stat a;
+    Column acc;
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
-      if (r < rows) add1(a, Map{}(v[r]));
-    float const m = Op::finish(log_sum_exp(a), n, rows, cols);
-#else
-    float acc = Op::identity();
-#pragma unroll
-    for (int r = 0; r < KEEP; ++r)
-      if (r < rows) acc = Op::combine(acc, Map{}(v[r]));
-    float const m = Op::finish(acc, n, rows, cols);
-#endif
+      if (r < rows) acc.add(Map{}(v[r]));
+    float const m = acc.finish(n, rows, cols);
 #pragma unroll
     for (int r = 0; r < KEEP; ++r)
       if (r < rows) store1(y + r * stride, apply(v[r], m));
     return;
   }
 #endif
-#if MID_ONLINE
-  // One statistic per row in flight (independent chains of expf), merged at the end.
-  Stat acc[UNROLL];
-#else
-  float acc[UNROLL];
-#pragma unroll
-  for (int u = 0; u < UNROLL; ++u) acc[u] = Op::identity();
-#endif
+  Column acc[UNROLL];  // one per row in flight (independent chains), merged at the end
   int r = 0;
 #pragma unroll 1
   for (; r + UNROLL <= rows; r += UNROLL) {
     float v[UNROLL];
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) v[u] = load1(x + (r + u) * stride);
-#if MID_ONLINE
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) add1(acc[u], Map{}(v[u]));
-#else
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) acc[u] = Op::combine(acc[u], Map{}(v[u]));
-#endif
+    for (int u = 0; u < UNROLL; ++u) acc[u].add(Map{}(v[u]));
   }
-#if MID_ONLINE
-  for (; r < rows; ++r) add1(acc[0], Map{}(load1(x + r * stride)));
+  for (; r < rows; ++r) acc[0].add(Map{}(load1(x + r * stride)));
 #pragma unroll
-  for (int u = 1; u < UNROLL; ++u) merge(acc[0], acc[u].m, acc[u].s);
-  float const m = Op::finish(log_sum_exp(acc[0]), n, rows, cols);
-#else
-  for (; r < rows; ++r) acc[0] = Op::combine(acc[0], Map{}(load1(x + r * stride)));
-#pragma unroll
-  for (int u = 1; u < UNROLL; ++u) acc[0] = Op::combine(acc[0], acc[u]);
-  float const m = Op::finish(acc[0], n, rows, cols);
-#endif
+  for (int u = 1; u < UNROLL; ++u) acc[0].merge_in(acc[u]);
+  float const m = acc[0].finish(n, rows, cols);
   // Last rows first: those most surely still cached.
   r = rows - 1;
 #pragma unroll 1
